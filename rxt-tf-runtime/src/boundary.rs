@@ -1,0 +1,126 @@
+//! The Python boundary: extracting tensors from EagerTensors without a copy,
+//! and materialising them back as EagerTensors, ownership transferred.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+
+use crate::checks;
+use crate::context::BoundContext;
+use crate::error::{Error, Result};
+use crate::handle::OwnedHandle;
+use crate::status::Status;
+use crate::tensor::{FloatTensor, Tensor, TensorF32Cpu1D, TensorF32Cpu2D};
+
+const EXTRACT: &str = "extract";
+
+/// Takes an owned reference to the tensor behind `obj`, checked to be an
+/// exact EagerTensor, float32, of `rank`, on `CPU:0`, and not watched by a
+/// gradient tape.
+pub(crate) fn extract(obj: &Bound<'_, PyAny>, rank: usize) -> Result<Tensor> {
+    let py = obj.py();
+    let context = BoundContext::current(py)?;
+    extract_on(obj, rank, context)
+}
+
+/// As [`extract`], on a context the caller has already bound.
+pub(crate) fn extract_on(obj: &Bound<'_, PyAny>, rank: usize, context: Arc<BoundContext>) -> Result<Tensor> {
+    let wheel = context.wheel();
+    let api = wheel.api();
+    // SAFETY: the GIL is held (`obj` is bound) and `obj` is a live object.
+    if !unsafe { (api.EagerTensor_CheckExact)(obj.as_ptr()) } {
+        return Err(Error::NotEagerTensor {
+            type_name: python_type_name(obj),
+        });
+    }
+    ensure_not_watched(obj, wheel)?;
+    // SAFETY: `obj` is an exact EagerTensor and the GIL is held; the returned
+    // handle is borrowed from `obj`, which outlives this function.
+    let borrowed = unsafe { (api.EagerTensor_Handle)(obj.as_ptr()) };
+    if borrowed.is_null() {
+        return Err(crate::handle::null_handle(EXTRACT));
+    }
+    let status = Status::new(api, EXTRACT)?;
+    // SAFETY: `borrowed` is live while `obj` is.
+    let handle = unsafe { OwnedHandle::copy_sharing(api, borrowed, &status, EXTRACT) }?;
+    checks::dtype(handle.dtype())?;
+    checks::rank(rank, handle.rank(&status, EXTRACT)?)?;
+    checks::device(&handle.device(&status, EXTRACT)?)?;
+    Ok(Tensor { handle, context })
+}
+
+/// Fails closed if an active `tf.GradientTape` watches `obj`: running the
+/// op natively would silently drop its gradient.
+fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::Wheel) -> Result<()> {
+    let py = obj.py();
+    let python = |err: PyErr| Error::python(py, "checking for an active tf.GradientTape", &err);
+    let any_tape = wheel
+        .could_possibly_record
+        .call0(py)
+        .and_then(|flag| flag.is_truthy(py))
+        .map_err(python)?;
+    if !any_tape {
+        return Ok(());
+    }
+    let inputs = PyList::new(py, [obj]).map_err(python)?;
+    let watched = wheel
+        .should_record_backprop
+        .call1(py, (inputs,))
+        .and_then(|flag| flag.is_truthy(py))
+        .map_err(python)?;
+    if watched {
+        Err(Error::WatchedByTape)
+    } else {
+        Ok(())
+    }
+}
+
+/// `module.QualName` of `obj`'s type (just the name for builtins).
+fn python_type_name(obj: &Bound<'_, PyAny>) -> String {
+    let ty = obj.get_type();
+    let name = ty
+        .qualname()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| String::from("<unknown type>"));
+    match ty.module().map(|m| m.to_string()) {
+        Ok(module) if module != "builtins" => format!("{module}.{name}"),
+        _ => name,
+    }
+}
+
+/// Hands `tensor`'s handle to a new EagerTensor.
+pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Tensor) -> PyResult<Bound<'py, PyAny>> {
+    let api = tensor.context.wheel().api();
+    let raw = tensor.handle.into_raw();
+    // SAFETY: the GIL is held; `raw` is an owned handle whose ownership
+    // `EagerTensorFromHandle` takes (is_packed = false).
+    let obj = unsafe { (api.EagerTensorFromHandle)(raw, false) };
+    // SAFETY: the bridge returns a new reference, or NULL with an exception set.
+    unsafe { Bound::from_owned_ptr_or_err(py, obj) }
+}
+
+macro_rules! boundary {
+    ($name:ident) => {
+        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
+            type Error = Error;
+
+            fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
+                extract(&obj, <$name as FloatTensor>::RANK).map($name)
+            }
+        }
+
+        impl<'py> IntoPyObject<'py> for $name {
+            type Target = PyAny;
+            type Output = Bound<'py, PyAny>;
+            type Error = PyErr;
+
+            fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                materialize(py, self.0)
+            }
+        }
+    };
+}
+
+boundary!(TensorF32Cpu2D);
+boundary!(TensorF32Cpu1D);

@@ -1,0 +1,144 @@
+//! The environment checks of binding and of the boundary, as pure functions
+//! of the values found, so tests can inject values a real process cannot
+//! produce (another CPython, another wheel, an asynchronous context).
+
+use crate::error::{Error, Result};
+use crate::platform::PlatformProfile;
+
+/// The TensorFlow version rxt-tf binds, for both the Python package and the C library.
+pub const TENSORFLOW_VERSION: &str = "2.21.0";
+/// The CPython version rxt-tf runs on.
+pub const PYTHON_VERSION: (u8, u8) = (3, 11);
+/// The one device rxt-tf accepts tensors on and runs ops on.
+pub const CPU_DEVICE: &str = "/job:localhost/replica:0/task:0/device:CPU:0";
+/// The only dtype at the boundary.
+pub const FLOAT32: &str = "float32";
+
+/// Where a TensorFlow version string was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionSource {
+    /// `tensorflow.__version__`.
+    Python,
+    /// `TF_Version()` of the C library.
+    CLibrary,
+}
+
+impl VersionSource {
+    fn name(self) -> &'static str {
+        match self {
+            VersionSource::Python => "tensorflow.__version__",
+            VersionSource::CLibrary => "TF_Version()",
+        }
+    }
+}
+
+/// The interpreter must be CPython 3.11.
+pub fn python_version(implementation: &str, major: u8, minor: u8) -> Result<()> {
+    if implementation == "cpython" && (major, minor) == PYTHON_VERSION {
+        Ok(())
+    } else {
+        Err(Error::PythonVersion {
+            expected: "CPython 3.11",
+            found: format!("{implementation} {major}.{minor}"),
+        })
+    }
+}
+
+/// The wheel must be TensorFlow 2.21.0.
+pub fn tensorflow_version(source: VersionSource, found: &str) -> Result<()> {
+    if found == TENSORFLOW_VERSION {
+        Ok(())
+    } else {
+        Err(Error::TensorFlowVersion {
+            source_name: source.name(),
+            expected: TENSORFLOW_VERSION,
+            found: found.to_owned(),
+        })
+    }
+}
+
+/// Python's `platform.machine()` must be one the profile accepts.
+pub fn machine(profile: &PlatformProfile, found: &str) -> Result<()> {
+    if profile.python_machines.contains(&found) {
+        Ok(())
+    } else {
+        Err(Error::Machine {
+            profile: profile.id,
+            expected: profile.python_machines.join(" or "),
+            found: found.to_owned(),
+        })
+    }
+}
+
+/// The eager context must be synchronous.
+pub fn execution_mode(is_async: bool) -> Result<()> {
+    if is_async {
+        Err(Error::AsyncContext)
+    } else {
+        Ok(())
+    }
+}
+
+/// A boundary tensor must live on this process's `CPU:0`.
+pub fn device(found: &str) -> Result<()> {
+    if found == CPU_DEVICE {
+        Ok(())
+    } else {
+        Err(Error::Device {
+            expected: CPU_DEVICE,
+            found: found.to_owned(),
+        })
+    }
+}
+
+/// A boundary tensor must have the declared rank.
+pub fn rank(expected: usize, found: i64) -> Result<()> {
+    if i64::try_from(expected).ok() == Some(found) {
+        Ok(())
+    } else {
+        Err(Error::Rank { expected, found })
+    }
+}
+
+/// A boundary tensor must be float32 (`TF_FLOAT`).
+pub fn dtype(found: i32) -> Result<()> {
+    if found == crate::sys::TF_FLOAT {
+        Ok(())
+    } else {
+        Err(Error::Dtype {
+            expected: FLOAT32,
+            found: dtype_name(found),
+        })
+    }
+}
+
+/// The Python name of a `TF_DataType`.
+pub fn dtype_name(code: i32) -> String {
+    let name = match code {
+        1 => "float32",
+        2 => "float64",
+        3 => "int32",
+        4 => "uint8",
+        5 => "int16",
+        6 => "int8",
+        7 => "string",
+        8 => "complex64",
+        9 => "int64",
+        10 => "bool",
+        11 => "qint8",
+        12 => "quint8",
+        13 => "qint32",
+        14 => "bfloat16",
+        15 => "qint16",
+        16 => "quint16",
+        17 => "uint16",
+        18 => "complex128",
+        19 => "float16",
+        20 => "resource",
+        21 => "variant",
+        22 => "uint32",
+        23 => "uint64",
+        _ => return format!("dtype code {code}"),
+    };
+    name.to_owned()
+}

@@ -1,0 +1,140 @@
+//! Python's own eager context, bound for rxt-tf: the `TFE_Context*` behind
+//! `tensorflow.python.eager.context.context()._handle`, kept alive by strong
+//! references for as long as any tensor made on it lives. Never a
+//! `TFE_NewContext`.
+
+use std::ffi::CStr;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex};
+
+use pyo3::prelude::*;
+
+use crate::checks;
+use crate::error::{Error, Result};
+use crate::handle::{null_handle, OwnedHandle};
+use crate::status::Status;
+use crate::sys::{Api, TFE_Context, TF_INT32};
+use crate::wheel::Wheel;
+
+/// `CPU_DEVICE` as a C string, for `TFE_OpSetDevice`.
+pub(crate) const CPU_DEVICE_C: &CStr = c"/job:localhost/replica:0/task:0/device:CPU:0";
+
+/// Python's synchronous eager context, with the constants rxt-tf's ops reuse.
+pub struct BoundContext {
+    wheel: &'static Wheel,
+    raw: NonNull<TFE_Context>,
+    axis_1: OwnedHandle,
+    // Strong references that keep the `TFE_Context*` alive: the capsule's
+    // destructor deletes the context, and the Python context owns the capsule.
+    _py_context: Py<PyAny>,
+    _capsule: Py<PyAny>,
+}
+
+// SAFETY: a `TFE_Context` is internally synchronised (TensorFlow's Python
+// layer uses it from every thread, without the GIL); the Python references
+// are only dropped, which PyO3 defers until a thread holds the GIL.
+unsafe impl Send for BoundContext {}
+// SAFETY: as above; `&BoundContext` only reads the pointer and the constants.
+unsafe impl Sync for BoundContext {}
+
+/// The context bound most recently, reused while Python's context is the same.
+static CURRENT: Mutex<Option<Arc<BoundContext>>> = Mutex::new(None);
+
+impl BoundContext {
+    /// Binds Python's current eager context (initialising it if needed).
+    /// Fails if it runs asynchronously.
+    pub fn current(py: Python<'_>) -> Result<Arc<BoundContext>> {
+        let wheel = Wheel::get(py)?;
+        let python = |step: &'static str| move |err: PyErr| Error::python(py, step, &err);
+        let context = wheel
+            .context
+            .call0(py)
+            .map_err(python("tensorflow.python.eager.context.context()"))?
+            .into_bound(py);
+        context
+            .call_method0("ensure_initialized")
+            .map_err(python("initialising the eager context"))?;
+        let is_async = context
+            .call_method0("is_async")
+            .and_then(|flag| flag.is_truthy())
+            .map_err(python("reading the eager context's execution mode"))?;
+        checks::execution_mode(is_async)?;
+        let capsule = context
+            .getattr("_handle")
+            .map_err(python("reading the eager context's handle"))?;
+        // SAFETY: the GIL is held and `capsule` is a live object; a null name
+        // matches the context's unnamed capsule, anything else returns NULL
+        // with a Python error set, which is fetched below.
+        let pointer = unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), std::ptr::null()) };
+        let raw = NonNull::new(pointer.cast::<TFE_Context>()).ok_or_else(|| {
+            let err = PyErr::take(py).unwrap_or_else(|| {
+                pyo3::exceptions::PyRuntimeError::new_err("the context capsule is empty")
+            });
+            Error::python(py, "reading the eager context's capsule", &err)
+        })?;
+
+        let mut current = CURRENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(bound) = current.as_ref() {
+            // The cached context holds both objects alive, so equal pointers
+            // mean the very same objects, never a reused address.
+            if bound.raw == raw
+                && bound._py_context.as_ptr() == context.as_ptr()
+                && bound._capsule.as_ptr() == capsule.as_ptr()
+            {
+                return Ok(Arc::clone(bound));
+            }
+        }
+        let bound = Arc::new(BoundContext {
+            wheel,
+            raw,
+            axis_1: scalar_i32(wheel.api(), 1)?,
+            _py_context: context.unbind(),
+            _capsule: capsule.unbind(),
+        });
+        *current = Some(Arc::clone(&bound));
+        Ok(bound)
+    }
+
+    /// The wheel this context belongs to.
+    pub fn wheel(&self) -> &'static Wheel {
+        self.wheel
+    }
+
+    /// The raw context, valid while `self` lives.
+    pub(crate) fn as_ptr(&self) -> *mut TFE_Context {
+        self.raw.as_ptr()
+    }
+
+    /// The int32 scalar `1`, made once per context.
+    pub(crate) fn axis_1(&self) -> &OwnedHandle {
+        &self.axis_1
+    }
+}
+
+/// A host int32 scalar tensor handle holding `value`.
+fn scalar_i32(api: &'static Api, value: i32) -> Result<OwnedHandle> {
+    const OP: &str = "constant";
+    let bytes = std::mem::size_of::<i32>();
+    // SAFETY: a rank-0 shape needs no dims pointer; `bytes` fits one int32.
+    let tensor = unsafe { (api.TF_AllocateTensor)(TF_INT32, std::ptr::null(), 0, bytes) };
+    if tensor.is_null() {
+        return Err(null_handle(OP));
+    }
+    // SAFETY: `tensor` is a live tensor.
+    let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<i32>();
+    // SAFETY: `tensor` is a rank-0 int32 tensor: its buffer holds exactly one
+    // int32, aligned by TensorFlow's allocator.
+    unsafe { data.write(value) };
+    let status = Status::new(api, OP);
+    let handle = status.and_then(|status| {
+        // SAFETY: `tensor` is live; the handle shares its buffer by reference.
+        let raw = unsafe { (api.TFE_NewTensorHandle)(tensor, status.as_ptr()) };
+        status.check(OP)?;
+        // SAFETY: on success the new handle is ours to own.
+        unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(OP))
+    });
+    // SAFETY: our reference to `tensor` is released once; the handle keeps
+    // its own reference to the buffer.
+    unsafe { (api.TF_DeleteTensor)(tensor) };
+    handle
+}

@@ -1,0 +1,197 @@
+//! The one error type of rxt-tf, and its mapping to Python exceptions.
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// `Result` with [`Error`] as the default error.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong in rxt-tf. Every message begins `rxt-tf: `.
+///
+/// Converts into the matching Python exception with `?` inside a
+/// `#[pyfunction]`: boundary violations become `TypeError` / `ValueError`,
+/// environment problems `RuntimeError`, and a failed TensorFlow op the same
+/// `tf.errors` class eager TensorFlow raises.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The value at the boundary is not an exact `EagerTensor`.
+    #[error("rxt-tf: expected a TensorFlow EagerTensor, got {type_name}")]
+    NotEagerTensor {
+        /// Python type of the value given.
+        type_name: String,
+    },
+    /// The tensor's dtype is not the one required.
+    #[error("rxt-tf: expected a {expected} tensor, got a {found} tensor")]
+    Dtype {
+        /// Required dtype.
+        expected: &'static str,
+        /// Dtype given.
+        found: String,
+    },
+    /// The tensor's rank is not the one required.
+    #[error("rxt-tf: expected a rank-{expected} tensor, got a rank-{found} tensor")]
+    Rank {
+        /// Required rank.
+        expected: usize,
+        /// Rank given.
+        found: i64,
+    },
+    /// The tensor lives on a device other than this process's `CPU:0`.
+    #[error("rxt-tf: expected a tensor on {expected}, got a tensor on {found}")]
+    Device {
+        /// Required device.
+        expected: &'static str,
+        /// Device of the tensor given.
+        found: String,
+    },
+    /// Tensors of one call come from different eager contexts.
+    #[error("rxt-tf: {op} got tensors from different eager contexts")]
+    MixedContexts {
+        /// The op that was called.
+        op: &'static str,
+    },
+    /// A `tf.GradientTape` watches an input: rxt-tf cannot record gradients.
+    #[error(
+        "rxt-tf: an input is watched by an active tf.GradientTape; rxt-tf runs \
+         inference only and records no gradients, so it refuses rather than \
+         lose them (call it outside the tape or stop watching the input)"
+    )]
+    WatchedByTape,
+    /// Python's eager context runs asynchronously.
+    #[error(
+        "rxt-tf: expected a synchronous eager context, found an asynchronous one \
+         (tf.config.experimental.set_synchronous_execution(False) is not supported)"
+    )]
+    AsyncContext,
+    /// The interpreter is not the CPython version rxt-tf supports.
+    #[error("rxt-tf: expected {expected}, found {found}")]
+    PythonVersion {
+        /// Required interpreter.
+        expected: &'static str,
+        /// Interpreter found.
+        found: String,
+    },
+    /// The wheel's version is not the one rxt-tf binds.
+    #[error("rxt-tf: expected {source_name} == \"{expected}\", found \"{found}\"")]
+    TensorFlowVersion {
+        /// Where the version was read (`tensorflow.__version__` or `TF_Version()`).
+        source_name: &'static str,
+        /// Required version.
+        expected: &'static str,
+        /// Version found.
+        found: String,
+    },
+    /// The machine does not match the platform profile this crate was built for.
+    #[error("rxt-tf: built for platform profile {profile} (machine {expected}), but Python reports machine {found}")]
+    Machine {
+        /// Profile id the crate was built for.
+        profile: &'static str,
+        /// Accepted `platform.machine()` values.
+        expected: String,
+        /// `platform.machine()` found.
+        found: String,
+    },
+    /// A wheel image is absent or not already loaded by this process.
+    #[error("rxt-tf: expected the TensorFlow image {path} to be loaded in this process: {reason}")]
+    MissingImage {
+        /// The image path looked for.
+        path: String,
+        /// Why it could not be used.
+        reason: String,
+    },
+    /// A symbol is absent from the image that should own it.
+    #[error("rxt-tf: symbol {symbol} not found in {image}")]
+    MissingSymbol {
+        /// The symbol looked for.
+        symbol: String,
+        /// The image searched.
+        image: String,
+    },
+    /// A symbol resolved, but from an image other than the one that should own it.
+    #[error("rxt-tf: symbol {symbol} should come from {expected}, but resolves into {found}")]
+    ForeignSymbol {
+        /// The symbol looked for.
+        symbol: String,
+        /// The image that should own it.
+        expected: String,
+        /// The image that actually holds it.
+        found: String,
+    },
+    /// A Python-side step of binding TensorFlow failed.
+    #[error("rxt-tf: {step} failed: {detail}")]
+    Python {
+        /// What was being done.
+        step: &'static str,
+        /// The Python exception, as `Type: message`.
+        detail: String,
+    },
+    /// A TensorFlow op returned an error status.
+    #[error("rxt-tf: {op} failed: {message}")]
+    Op {
+        /// The op, as rxt-tf names it (e.g. `matmul`).
+        op: &'static str,
+        /// The `TF_Code` of the status.
+        code: i32,
+        /// The status message.
+        message: String,
+    },
+}
+
+impl Error {
+    /// Records a Python exception raised during `step`, keeping its type and message.
+    pub(crate) fn python(py: Python<'_>, step: &'static str, err: &PyErr) -> Self {
+        let type_name = err
+            .get_type(py)
+            .qualname()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| String::from("Exception"));
+        Error::Python {
+            step,
+            detail: format!("{type_name}: {}", err.value(py)),
+        }
+    }
+}
+
+impl From<Error> for PyErr {
+    fn from(err: Error) -> PyErr {
+        let message = err.to_string();
+        match err {
+            Error::NotEagerTensor { .. } => PyTypeError::new_err(message),
+            Error::Dtype { .. }
+            | Error::Rank { .. }
+            | Error::Device { .. }
+            | Error::MixedContexts { .. } => PyValueError::new_err(message),
+            Error::Op { code, .. } => op_error(code, message),
+            Error::WatchedByTape
+            | Error::AsyncContext
+            | Error::PythonVersion { .. }
+            | Error::TensorFlowVersion { .. }
+            | Error::Machine { .. }
+            | Error::MissingImage { .. }
+            | Error::MissingSymbol { .. }
+            | Error::ForeignSymbol { .. }
+            | Error::Python { .. } => PyRuntimeError::new_err(message),
+        }
+    }
+}
+
+/// The `tf.errors` exception eager TensorFlow raises for `code`, carrying
+/// `message`; a `RuntimeError` if TensorFlow's error module is unusable.
+fn op_error(code: i32, message: String) -> PyErr {
+    Python::attach(|py| {
+        let made = py
+            .import("tensorflow.python.framework.errors_impl")
+            .and_then(|m| m.getattr("exception_type_from_error_code"))
+            .and_then(|f| f.call1((code,)))
+            .and_then(|class| {
+                let args = PyTuple::new(py, [py.None(), py.None(), message.clone().into_pyobject(py)?.into_any().unbind()])?;
+                class.call1(args)
+            });
+        match made {
+            Ok(instance) => PyErr::from_value(instance),
+            Err(_) => PyRuntimeError::new_err(message),
+        }
+    })
+}

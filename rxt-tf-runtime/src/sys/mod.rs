@@ -1,0 +1,151 @@
+//! The lowest layer: C types of the TFE API and the table of function
+//! pointers, resolved eagerly from the three wheel images (no `Option`
+//! fields, nothing left to resolve at call time).
+
+#![allow(non_snake_case, non_camel_case_types)]
+
+mod image;
+
+use std::ffi::{c_char, c_int, c_uchar, c_void};
+
+use pyo3::ffi::PyObject;
+
+pub use image::Image;
+
+use crate::error::Result;
+
+macro_rules! opaque {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[repr(C)]
+        pub struct $name {
+            _opaque: [u8; 0],
+            _pinned: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+        }
+    )*};
+}
+
+opaque! {
+    /// `TFE_Context`: an eager context.
+    TFE_Context;
+    /// `TFE_Op`: an op being built.
+    TFE_Op;
+    /// `TFE_TensorHandle`: a reference to an eager tensor.
+    TFE_TensorHandle;
+    /// `TF_Status`: an error code and message.
+    TF_Status;
+    /// `TF_Tensor`: a host tensor.
+    TF_Tensor;
+}
+
+/// `TF_DataType`.
+pub type TF_DataType = c_int;
+/// `TF_Code`.
+pub type TF_Code = c_int;
+
+/// `TF_OK`.
+pub const TF_OK: TF_Code = 0;
+/// `TF_FLOAT`.
+pub const TF_FLOAT: TF_DataType = 1;
+/// `TF_INT32`.
+pub const TF_INT32: TF_DataType = 3;
+
+/// The three wheel images, kept open for as long as the [`Api`] lives.
+#[derive(Debug)]
+pub struct Images {
+    /// `libtensorflow_cc`: `TF_Version` and the `TFE_*` API.
+    pub cc: Image,
+    /// `libtensorflow_framework`: statuses and host tensors.
+    pub framework: Image,
+    /// `lib_pywrap_tensorflow_common`: the private EagerTensor bridge.
+    pub pywrap: Image,
+}
+
+macro_rules! api_table {
+    ($(
+        $image:ident {
+            $( $field:ident $(= $symbol:literal)? : fn($($arg:ty),*) $(-> $ret:ty)?; )*
+        }
+    )*) => {
+        /// Function pointers into the wheel, each resolved from the image that
+        /// owns it. Holds the images open.
+        pub struct Api {
+            $($(
+                #[doc = concat!("`", api_table!(@name $field $($symbol)?), "`")]
+                pub $field: unsafe extern "C" fn($($arg),*) $(-> $ret)?,
+            )*)*
+            /// The images the pointers point into.
+            pub images: Images,
+        }
+
+        impl Api {
+            /// Every symbol name this table resolves, with the image owning it.
+            pub const SYMBOLS: &'static [(&'static str, &'static str)] = &[
+                $($( (stringify!($image), api_table!(@name $field $($symbol)?)), )*)*
+            ];
+
+            /// Resolves every function from its owning image.
+            pub fn load(images: Images) -> Result<Api> {
+                Ok(Api {
+                    $($(
+                        $field: {
+                            let name = concat!(api_table!(@name $field $($symbol)?), "\0");
+                            let c_name = std::ffi::CStr::from_bytes_with_nul(name.as_bytes())
+                                .map_err(|_| crate::Error::MissingSymbol {
+                                    symbol: name.to_owned(),
+                                    image: images.$image.path().display().to_string(),
+                                })?;
+                            let address = images.$image.resolve(c_name)?;
+                            // SAFETY: the symbol is the C function declared by
+                            // the wheel's headers (or, for the bridge, its
+                            // mangled C++ name) with exactly this signature.
+                            unsafe {
+                                std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($arg),*) $(-> $ret)?>(
+                                    address.as_ptr(),
+                                )
+                            }
+                        },
+                    )*)*
+                    images,
+                })
+            }
+        }
+    };
+    (@name $field:ident $symbol:literal) => { $symbol };
+    (@name $field:ident) => { stringify!($field) };
+}
+
+api_table! {
+    cc {
+        TF_Version: fn() -> *const c_char;
+        TFE_NewOp: fn(*mut TFE_Context, *const c_char, *mut TF_Status) -> *mut TFE_Op;
+        TFE_DeleteOp: fn(*mut TFE_Op);
+        TFE_OpSetDevice: fn(*mut TFE_Op, *const c_char, *mut TF_Status);
+        TFE_OpSetAttrType: fn(*mut TFE_Op, *const c_char, TF_DataType);
+        TFE_OpSetAttrBool: fn(*mut TFE_Op, *const c_char, c_uchar);
+        TFE_OpAddInput: fn(*mut TFE_Op, *mut TFE_TensorHandle, *mut TF_Status);
+        TFE_Execute: fn(*mut TFE_Op, *mut *mut TFE_TensorHandle, *mut c_int, *mut TF_Status);
+        TFE_DeleteTensorHandle: fn(*mut TFE_TensorHandle);
+        TFE_TensorHandleCopySharingTensor: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *mut TFE_TensorHandle;
+        TFE_TensorHandleDataType: fn(*mut TFE_TensorHandle) -> TF_DataType;
+        TFE_TensorHandleNumDims: fn(*mut TFE_TensorHandle, *mut TF_Status) -> c_int;
+        TFE_TensorHandleDim: fn(*mut TFE_TensorHandle, c_int, *mut TF_Status) -> i64;
+        TFE_TensorHandleDeviceName: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *const c_char;
+        TFE_NewTensorHandle: fn(*const TF_Tensor, *mut TF_Status) -> *mut TFE_TensorHandle;
+    }
+    framework {
+        TF_NewStatus: fn() -> *mut TF_Status;
+        TF_DeleteStatus: fn(*mut TF_Status);
+        TF_GetCode: fn(*const TF_Status) -> TF_Code;
+        TF_Message: fn(*const TF_Status) -> *const c_char;
+        TF_SetStatus: fn(*mut TF_Status, TF_Code, *const c_char);
+        TF_AllocateTensor: fn(TF_DataType, *const i64, c_int, usize) -> *mut TF_Tensor;
+        TF_DeleteTensor: fn(*mut TF_Tensor);
+        TF_TensorData: fn(*const TF_Tensor) -> *mut c_void;
+    }
+    pywrap {
+        EagerTensor_Handle = "_Z18EagerTensor_HandlePK7_object": fn(*const PyObject) -> *mut TFE_TensorHandle;
+        EagerTensorFromHandle = "_Z21EagerTensorFromHandleP16TFE_TensorHandleb": fn(*mut TFE_TensorHandle, bool) -> *mut PyObject;
+        EagerTensor_CheckExact = "_Z22EagerTensor_CheckExactPK7_object": fn(*const PyObject) -> bool;
+    }
+}
