@@ -5,7 +5,8 @@
 //! This crate only re-exports; see [`rxt_tf_runtime`] for the details.
 
 pub use rxt_tf_runtime::{
-    ops, BoundContext, Error, Result, TensorF32Cpu1D, TensorF32Cpu2D, Wheel,
+    checks, ops, platform, sys, AddRanks, BoundContext, Error, FloatTensor, Result,
+    TensorF32Cpu1D, TensorF32Cpu2D, Wheel,
 };
 
 /// Support for generated code. Not public API: outside semver.

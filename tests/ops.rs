@@ -1,0 +1,150 @@
+//! The op table through the Rust API, on tensors made by Python's eager
+//! TensorFlow, compared with eager TensorFlow's own results.
+
+mod common;
+
+use common::{eval, eval_with, with_python};
+use pyo3::prelude::*;
+use rxt_tf::{ops, BoundContext, FloatTensor, TensorF32Cpu1D, TensorF32Cpu2D};
+
+/// Inputs with every special value: NaN, ±inf, −0.0, large and tiny numbers.
+const MATRIX: &str = "tf.constant(np.array([[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], \
+                      [np.inf, -1e-30, 1e30, -5.5]], dtype=np.float32))";
+const SQUARE: &str = "tf.constant(np.arange(-6, 10, dtype=np.float32).reshape(4, 4) / 3)";
+const ROW: &str = "tf.constant(np.array([0.5, -0.0, np.nan, -np.inf], dtype=np.float32))";
+const COLUMN: &str = "tf.constant(np.array([2.0, -3.0, 0.25, 1e-7], dtype=np.float32))";
+
+/// Asserts `native` and `eager` are both float32 EagerTensors of one shape,
+/// NaN in the same places, equal within 1e-6 elsewhere, with equal signs of zero.
+fn assert_same<'py>(py: Python<'py>, native: &Bound<'py, PyAny>, eager: &Bound<'py, PyAny>) {
+    let ok: bool = eval_with(
+        py,
+        "(type(n) is type(e) and n.dtype == tf.float32 and n.shape == e.shape \
+          and np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
+          and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
+          and bool(np.all(np.where(np.isnan(e.numpy()), True, \
+                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6)))))",
+        &[("n", native), ("e", eager)],
+    )
+    .extract()
+    .expect("bool");
+    assert!(ok, "native {native} differs from eager {eager}");
+}
+
+fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
+    let obj = eval(py, code);
+    let tensor = obj.extract::<TensorF32Cpu2D>().unwrap_or_else(|err| panic!("{err}"));
+    (obj, tensor)
+}
+
+fn tensor1<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu1D) {
+    let obj = eval(py, code);
+    let tensor = obj.extract::<TensorF32Cpu1D>().unwrap_or_else(|err| panic!("{err}"));
+    (obj, tensor)
+}
+
+fn out<'py, T>(py: Python<'py>, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>
+where
+    T: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    let value = value.unwrap_or_else(|err| panic!("{err}"));
+    value.into_pyobject(py).unwrap_or_else(|err| panic!("{err}"))
+}
+
+#[test]
+fn matmul_relu_sigmoid_equal_eager() {
+    with_python(|py| {
+        let (m_obj, m) = tensor2(py, MATRIX);
+        let (s_obj, s) = tensor2(py, SQUARE);
+        let names = [("m", &m_obj), ("s", &s_obj)];
+        assert_same(py, &out(py, ops::matmul(&m, &s)), &eval_with(py, "tf.matmul(m, s)", &names));
+        assert_same(py, &out(py, ops::relu(&m)), &eval_with(py, "tf.nn.relu(m)", &names));
+        assert_same(py, &out(py, ops::sigmoid(&m)), &eval_with(py, "tf.nn.sigmoid(m)", &names));
+    });
+}
+
+#[test]
+fn add_equals_eager_for_all_four_rank_pairs() {
+    with_python(|py| {
+        let (m_obj, m) = tensor2(py, MATRIX);
+        let (r_obj, r) = tensor1(py, ROW);
+        let (c_obj, c) = tensor1(py, COLUMN);
+        let names = [("m", &m_obj), ("r", &r_obj), ("c", &c_obj)];
+        assert_same(py, &out(py, ops::add(&m, &m)), &eval_with(py, "m + m", &names));
+        assert_same(py, &out(py, ops::add(&r, &c)), &eval_with(py, "r + c", &names));
+        assert_same(py, &out(py, ops::add(&m, &r)), &eval_with(py, "m + r", &names));
+        assert_same(py, &out(py, ops::add(&c, &m)), &eval_with(py, "c + m", &names));
+    });
+}
+
+#[test]
+fn reduce_mean_axis1_equals_eager() {
+    with_python(|py| {
+        let (m_obj, m) = tensor2(py, MATRIX);
+        let (s_obj, s) = tensor2(py, SQUARE);
+        let names = [("m", &m_obj), ("s", &s_obj)];
+        assert_same(py, &out(py, ops::reduce_mean_axis1(&m)), &eval_with(py, "tf.reduce_mean(m, axis=1)", &names));
+        assert_same(py, &out(py, ops::reduce_mean_axis1(&s)), &eval_with(py, "tf.reduce_mean(s, axis=1)", &names));
+    });
+}
+
+#[test]
+fn the_seed_chain_equals_eager() {
+    with_python(|py| {
+        let (x_obj, x) = tensor2(py, "tf.random.stateless_normal([32, 64], seed=[1, 2])");
+        let (w_obj, w) = tensor2(py, "tf.random.stateless_normal([64, 32], seed=[3, 4])");
+        let (b_obj, b) = tensor1(py, "tf.random.stateless_normal([32], seed=[5, 6])");
+        let h = ops::matmul(&x, &w).and_then(|h| ops::relu(&h)).and_then(|h| ops::add(&h, &b));
+        let native = out(py, h.and_then(|h| ops::reduce_mean_axis1(&h)));
+        let eager = eval_with(
+            py,
+            "tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)",
+            &[("x", &x_obj), ("w", &w_obj), ("b", &b_obj)],
+        );
+        assert_same(py, &native, &eager);
+    });
+}
+
+#[test]
+fn results_outlive_their_inputs() {
+    with_python(|py| {
+        let expected = eval(py, "tf.nn.relu(tf.matmul(tf.ones([3, 5]) * 2, tf.ones([5, 2])))");
+        let result = {
+            let (_, a) = tensor2(py, "tf.ones([3, 5]) * 2");
+            let (_, b) = tensor2(py, "tf.ones([5, 2])");
+            let h = ops::matmul(&a, &b).expect("matmul");
+            drop((a, b));
+            ops::relu(&h).expect("relu")
+        };
+        eval(py, "__import__('gc').collect()");
+        assert_eq!(result.shape().expect("shape"), vec![3, 2]);
+        let copy = result.try_clone().expect("clone");
+        drop(result);
+        eval(py, "__import__('gc').collect()");
+        assert_same(py, &out(py, Ok(copy)), &expected);
+    });
+}
+
+#[test]
+fn a_shape_mismatch_is_an_op_error_naming_the_op() {
+    with_python(|py| {
+        let (_, a) = tensor2(py, "tf.ones([2, 3])");
+        let (_, b) = tensor2(py, "tf.ones([4, 5])");
+        let err = ops::matmul(&a, &b).expect_err("inner dims differ");
+        assert!(matches!(err, rxt_tf::Error::Op { op: "matmul", code: 3, .. }), "{err:?}");
+        assert!(err.to_string().starts_with("rxt-tf: matmul failed: "), "{err}");
+        assert!(err.to_string().contains("Matrix size-incompatible"), "{err}");
+        let (_, r) = tensor1(py, "tf.ones([4])");
+        let err = ops::add(&a, &r).expect_err("broadcast fails");
+        assert!(err.to_string().starts_with("rxt-tf: add failed: "), "{err}");
+    });
+}
+
+#[test]
+fn the_context_is_bound_once_and_reused() {
+    with_python(|py| {
+        let first = BoundContext::current(py).expect("bind");
+        let second = BoundContext::current(py).expect("bind");
+        assert!(std::sync::Arc::ptr_eq(&first, &second));
+    });
+}
