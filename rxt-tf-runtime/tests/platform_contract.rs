@@ -75,26 +75,16 @@ fn this_build_selected_the_profile_for_its_own_target() {
 fn build_scripts() -> Vec<std::path::PathBuf> {
     let exe = std::env::current_exe().expect("test exe");
     let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
-    std::fs::read_dir(profile_dir.join("build"))
+    let mut scripts: Vec<_> = std::fs::read_dir(profile_dir.join("build"))
         .expect("build dir")
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().starts_with("rxt-tf-runtime-"))
         .map(|e| e.path().join("build-script-build"))
         .filter(|p| p.exists())
-        .collect::<Vec<_>>()
-        .tap_sort()
-}
-
-trait TapSort {
-    fn tap_sort(self) -> Self;
-}
-
-impl TapSort for Vec<std::path::PathBuf> {
-    fn tap_sort(mut self) -> Self {
-        let modified = |p: &std::path::PathBuf| p.metadata().and_then(|m| m.modified()).ok();
-        self.sort_by_key(|p| std::cmp::Reverse(modified(p)));
-        self
-    }
+        .collect();
+    let modified = |p: &std::path::PathBuf| p.metadata().and_then(|m| m.modified()).ok();
+    scripts.sort_by_key(|p| std::cmp::Reverse(modified(p)));
+    scripts
 }
 
 /// Runs the real build script as cargo would for `cell`'s target and

@@ -1,0 +1,66 @@
+"""Every op and add rank pair equals eager TensorFlow on the same inputs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from conftest import assert_same
+
+SPECIAL = np.array(
+    [[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], [np.inf, -1e-30, 1e30, -5.5]],
+    dtype=np.float32,
+)
+
+
+def matrices():
+    rng = np.random.default_rng(7)
+    yield tf.constant(SPECIAL)
+    yield tf.constant(-SPECIAL)
+    yield tf.constant(rng.standard_normal((5, 4)).astype(np.float32))
+    yield tf.zeros([3, 4]) * -1.0  # all -0.0
+    yield tf.zeros([0, 4])  # empty
+
+
+@pytest.mark.parametrize("x", list(matrices()), ids=lambda t: str(t.shape))
+def test_elementwise_ops_equal_eager(ext, x):
+    assert_same(ext.relu(x), tf.nn.relu(x))
+    assert_same(ext.sigmoid(x), tf.nn.sigmoid(x))
+    assert_same(ext.reduce_mean(x), tf.reduce_mean(x, axis=1))
+    assert_same(ext.add_2d_2d(x, x), x + x)
+
+
+@pytest.mark.parametrize("x", list(matrices()), ids=lambda t: str(t.shape))
+def test_matmul_equals_eager(ext, x):
+    w = tf.constant(np.linspace(-2, 2, 4 * 3, dtype=np.float32).reshape(4, 3))
+    assert_same(ext.matmul(x, w), tf.matmul(x, w))
+    assert_same(ext.matmul(tf.transpose(x), x), tf.matmul(tf.transpose(x), x))
+
+
+def test_add_rank_pairs_equal_eager(ext):
+    m = tf.constant(SPECIAL)
+    row = tf.constant(np.array([0.5, -0.0, np.nan, -np.inf], dtype=np.float32))
+    other = tf.constant(np.array([2.0, -0.0, 0.25, 1e-7], dtype=np.float32))
+    assert_same(ext.add_2d_2d(m, m), tf.add(m, m))
+    assert_same(ext.add_1d_1d(row, other), row + other)
+    assert_same(ext.add_2d_1d(m, row), m + row)
+    assert_same(ext.add_1d_2d(other, m), other + m)
+
+
+@pytest.mark.parametrize("n,k,m", [(1, 8, 4), (32, 64, 32), (256, 256, 256)])
+def test_the_seed_chain_equals_eager(ext, n, k, m):
+    x = tf.random.stateless_normal([n, k], seed=[1, n])
+    w = tf.random.stateless_normal([k, m], seed=[2, k])
+    b = tf.random.stateless_normal([m], seed=[3, m])
+    eager = tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)
+    assert_same(ext.inference(x, w, b), eager)
+
+
+def test_the_comparison_itself_catches_differences(ext):
+    x = tf.constant(SPECIAL)
+    with pytest.raises(AssertionError):
+        assert_same(ext.relu(x), tf.nn.sigmoid(x))
+    with pytest.raises(AssertionError):
+        assert_same(ext.relu(x), tf.nn.relu(x) + 1e-5)
+    with pytest.raises(AssertionError):
+        assert_same(ext.relu(tf.zeros([1, 1]) * -1.0), tf.zeros([1, 1]))  # -0.0 vs 0.0
