@@ -5,8 +5,8 @@
 //! This crate only re-exports; see [`rxt_tf_runtime`] for the details.
 
 pub use rxt_tf_runtime::{
-    checks, ops, platform, sys, AddRanks, BoundContext, Error, FloatTensor, Result,
-    TensorF32Cpu1D, TensorF32Cpu2D, Wheel,
+    checks, ops, platform, sys, AddRanks, BoundContext, Error, FloatTensor, Result, TensorF32Cpu1D,
+    TensorF32Cpu2D, Wheel,
 };
 
 /// Support for generated code. Not public API: outside semver.
@@ -14,3 +14,8 @@ pub use rxt_tf_runtime::{
 pub mod __private {
     pub use rxt_tf_runtime::ops;
 }
+
+/// The README's Rust examples, compiled as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

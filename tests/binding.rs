@@ -22,7 +22,9 @@ fn binds_the_active_wheel_once_for_this_profile() {
     assert_eq!(first.profile().id, "linux-x86_64");
     assert_eq!(first.profile(), platform::ACTIVE);
     let tf_dir: PathBuf = with_python(|py| {
-        common::eval(py, "__import__('os').path.dirname(tf.__file__)").extract().expect("path")
+        common::eval(py, "__import__('os').path.dirname(tf.__file__)")
+            .extract()
+            .expect("path")
     });
     assert_eq!(first.package_dir(), tf_dir.as_path());
 }
@@ -31,9 +33,18 @@ fn binds_the_active_wheel_once_for_this_profile() {
 fn every_symbol_comes_from_its_owning_image() {
     let api = wheel().api();
     let images = &api.images;
-    assert!(images.cc.path().ends_with("tensorflow/libtensorflow_cc.so.2"));
-    assert!(images.framework.path().ends_with("tensorflow/libtensorflow_framework.so.2"));
-    assert!(images.pywrap.path().ends_with("tensorflow/python/lib_pywrap_tensorflow_common.so"));
+    assert!(images
+        .cc
+        .path()
+        .ends_with("tensorflow/libtensorflow_cc.so.2"));
+    assert!(images
+        .framework
+        .path()
+        .ends_with("tensorflow/libtensorflow_framework.so.2"));
+    assert!(images
+        .pywrap
+        .path()
+        .ends_with("tensorflow/python/lib_pywrap_tensorflow_common.so"));
     for (image, symbol) in Api::SYMBOLS {
         let image = match *image {
             "cc" => &images.cc,
@@ -42,7 +53,9 @@ fn every_symbol_comes_from_its_owning_image() {
             other => panic!("unknown image {other}"),
         };
         let name = std::ffi::CString::new(*symbol).expect("no NUL");
-        image.resolve(&name).unwrap_or_else(|err| panic!("{symbol}: {err}"));
+        image
+            .resolve(&name)
+            .unwrap_or_else(|err| panic!("{symbol}: {err}"));
     }
     assert_eq!(Api::SYMBOLS.len(), 26);
 }
@@ -52,34 +65,58 @@ fn a_symbol_found_through_a_dependency_is_refused() {
     let api = wheel().api();
     // libtensorflow_cc depends on libtensorflow_framework, so a plain dlsym on
     // it finds TF_NewStatus; dladdr shows the definition lives elsewhere.
-    let err = api.images.cc.resolve(c"TF_NewStatus").expect_err("foreign symbol");
+    let err = api
+        .images
+        .cc
+        .resolve(c"TF_NewStatus")
+        .expect_err("foreign symbol");
     match &err {
-        Error::ForeignSymbol { symbol, expected, found } => {
+        Error::ForeignSymbol {
+            symbol,
+            expected,
+            found,
+        } => {
             assert_eq!(symbol, "TF_NewStatus");
             assert!(expected.ends_with("libtensorflow_cc.so.2"), "{expected}");
             assert!(found.ends_with("libtensorflow_framework.so.2"), "{found}");
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert!(err.to_string().starts_with("rxt-tf: symbol TF_NewStatus should come from "));
+    assert!(err
+        .to_string()
+        .starts_with("rxt-tf: symbol TF_NewStatus should come from "));
 }
 
 #[test]
 fn a_missing_symbol_names_symbol_and_image() {
-    let err = wheel().api().images.pywrap.resolve(c"TFE_NoSuchFunction").expect_err("missing");
+    let err = wheel()
+        .api()
+        .images
+        .pywrap
+        .resolve(c"TFE_NoSuchFunction")
+        .expect_err("missing");
     let message = err.to_string();
     assert!(matches!(err, Error::MissingSymbol { .. }));
-    assert!(message.starts_with("rxt-tf: symbol TFE_NoSuchFunction not found in "), "{message}");
-    assert!(message.ends_with("python/lib_pywrap_tensorflow_common.so"), "{message}");
+    assert!(
+        message.starts_with("rxt-tf: symbol TFE_NoSuchFunction not found in "),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("python/lib_pywrap_tensorflow_common.so"),
+        "{message}"
+    );
 }
 
 #[test]
 fn an_absent_image_is_an_error() {
-    let err = Image::open_loaded(Path::new("/nonexistent/libtensorflow_cc.so.2")).expect_err("absent");
+    let err =
+        Image::open_loaded(Path::new("/nonexistent/libtensorflow_cc.so.2")).expect_err("absent");
     let message = err.to_string();
     assert!(matches!(err, Error::MissingImage { .. }));
     assert!(
-        message.starts_with("rxt-tf: expected the TensorFlow image /nonexistent/libtensorflow_cc.so.2 to be loaded"),
+        message.starts_with(
+            "rxt-tf: expected the TensorFlow image /nonexistent/libtensorflow_cc.so.2 to be loaded"
+        ),
         "{message}"
     );
 }
@@ -93,16 +130,24 @@ fn an_image_the_process_has_not_loaded_is_never_loaded() {
         .find(|path| !maps.contains(path.to_string_lossy().as_ref()))
         .expect("the wheel ships some shared object this process has not loaded");
     let err = Image::open_loaded(&unloaded).expect_err("not loaded");
-    assert!(err.to_string().contains("not loaded by this process"), "{err}");
+    assert!(
+        err.to_string().contains("not loaded by this process"),
+        "{err}"
+    );
     let maps = std::fs::read_to_string("/proc/self/maps").expect("maps");
-    assert!(!maps.contains(unloaded.to_string_lossy().as_ref()), "RTLD_NOLOAD loaded it");
+    assert!(
+        !maps.contains(unloaded.to_string_lossy().as_ref()),
+        "RTLD_NOLOAD loaded it"
+    );
 }
 
 fn shared_objects(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {

@@ -21,11 +21,17 @@ fn python_error(err: Error) -> (String, String) {
 fn cpython_311_only() {
     assert!(checks::python_version("cpython", 3, 11).is_ok());
     let err = checks::python_version("cpython", 3, 12).expect_err("3.12");
-    assert_eq!(err.to_string(), "rxt-tf: expected CPython 3.11, found cpython 3.12");
+    assert_eq!(
+        err.to_string(),
+        "rxt-tf: expected CPython 3.11, found cpython 3.12"
+    );
     let err = checks::python_version("pypy", 3, 11).expect_err("pypy");
     assert_eq!(
         python_error(err),
-        ("RuntimeError".into(), "rxt-tf: expected CPython 3.11, found pypy 3.11".into())
+        (
+            "RuntimeError".into(),
+            "rxt-tf: expected CPython 3.11, found pypy 3.11".into()
+        )
     );
 }
 
@@ -41,7 +47,10 @@ fn tensorflow_2_21_0_only_in_python_and_c() {
         )
     );
     let err = checks::tensorflow_version(VersionSource::CLibrary, "2.21.1").expect_err("c");
-    assert_eq!(err.to_string(), "rxt-tf: expected TF_Version() == \"2.21.0\", found \"2.21.1\"");
+    assert_eq!(
+        err.to_string(),
+        "rxt-tf: expected TF_Version() == \"2.21.0\", found \"2.21.1\""
+    );
 }
 
 #[test]
@@ -62,7 +71,8 @@ fn asynchronous_context_is_refused() {
     assert!(checks::execution_mode(false).is_ok());
     let (kind, message) = python_error(checks::execution_mode(true).expect_err("async"));
     assert_eq!(kind, "RuntimeError");
-    assert!(message.starts_with("rxt-tf: expected a synchronous eager context, found an asynchronous one"));
+    assert!(message
+        .starts_with("rxt-tf: expected a synchronous eager context, found an asynchronous one"));
 }
 
 #[test]
@@ -79,12 +89,18 @@ fn boundary_checks_name_expected_and_found() {
     let err = checks::dtype(2).expect_err("float64");
     assert_eq!(
         python_error(err),
-        ("ValueError".into(), "rxt-tf: expected a float32 tensor, got a float64 tensor".into())
+        (
+            "ValueError".into(),
+            "rxt-tf: expected a float32 tensor, got a float64 tensor".into()
+        )
     );
     let err = checks::rank(2, 3).expect_err("rank");
     assert_eq!(
         python_error(err),
-        ("ValueError".into(), "rxt-tf: expected a rank-2 tensor, got a rank-3 tensor".into())
+        (
+            "ValueError".into(),
+            "rxt-tf: expected a rank-2 tensor, got a rank-3 tensor".into()
+        )
     );
     assert!(checks::rank(1, 1).is_ok());
     assert_eq!(checks::dtype_name(19), "float16");
@@ -93,19 +109,34 @@ fn boundary_checks_name_expected_and_found() {
 
 #[test]
 fn type_and_image_errors_map_to_their_exceptions() {
-    let err = Error::NotEagerTensor { type_name: "numpy.ndarray".into() };
+    let err = Error::NotEagerTensor {
+        type_name: "numpy.ndarray".into(),
+    };
     assert_eq!(
         python_error(err),
-        ("TypeError".into(), "rxt-tf: expected a TensorFlow EagerTensor, got numpy.ndarray".into())
+        (
+            "TypeError".into(),
+            "rxt-tf: expected a TensorFlow EagerTensor, got numpy.ndarray".into()
+        )
     );
-    let err = Error::MissingImage { path: "/x/libtensorflow_cc.so.2".into(), reason: "gone".into() };
+    let err = Error::MissingImage {
+        path: "/x/libtensorflow_cc.so.2".into(),
+        reason: "gone".into(),
+    };
     assert_eq!(python_error(err).0, "RuntimeError");
     let err = Error::WatchedByTape;
     assert_eq!(python_error(err).0, "RuntimeError");
     with_python(|py| {
-        let err: PyErr = Error::Dtype { expected: "float32", found: "int32".into() }.into();
+        let err: PyErr = Error::Dtype {
+            expected: "float32",
+            found: "int32".into(),
+        }
+        .into();
         assert!(err.is_instance_of::<PyValueError>(py));
-        let err: PyErr = Error::NotEagerTensor { type_name: "list".into() }.into();
+        let err: PyErr = Error::NotEagerTensor {
+            type_name: "list".into(),
+        }
+        .into();
         assert!(err.is_instance_of::<PyTypeError>(py));
         let err: PyErr = Error::AsyncContext.into();
         assert!(err.is_instance_of::<PyRuntimeError>(py));
@@ -115,12 +146,35 @@ fn type_and_image_errors_map_to_their_exceptions() {
 #[test]
 fn a_failed_op_raises_the_tf_errors_class_of_its_code() {
     with_python(|py| {
-        let errors = py.import("tensorflow").expect("tf").getattr("errors").expect("errors");
-        for (code, class) in [(3, "InvalidArgumentError"), (8, "ResourceExhaustedError"), (13, "InternalError")] {
-            let err: PyErr = Error::Op { op: "matmul", code, message: "boom".into() }.into();
+        let errors = py
+            .import("tensorflow")
+            .expect("tf")
+            .getattr("errors")
+            .expect("errors");
+        for (code, class) in [
+            (3, "InvalidArgumentError"),
+            (8, "ResourceExhaustedError"),
+            (13, "InternalError"),
+        ] {
+            let err: PyErr = Error::Op {
+                op: "matmul",
+                code,
+                message: "boom".into(),
+            }
+            .into();
             let expected = errors.getattr(class).expect("class");
-            assert!(err.get_type(py).is(&expected), "code {code} -> {}", err.get_type(py));
-            assert_eq!(err.value(py).getattr("message").expect("message").to_string(), "rxt-tf: matmul failed: boom");
+            assert!(
+                err.get_type(py).is(&expected),
+                "code {code} -> {}",
+                err.get_type(py)
+            );
+            assert_eq!(
+                err.value(py)
+                    .getattr("message")
+                    .expect("message")
+                    .to_string(),
+                "rxt-tf: matmul failed: boom"
+            );
         }
     });
 }

@@ -13,7 +13,10 @@ fn tensors_keep_their_context_alive_and_are_never_mixed() {
     with_python(|py| {
         let old: TensorF32Cpu2D = eval(py, "tf.ones([2, 2])").extract().expect("old");
         let old_context = BoundContext::current(py).expect("bind");
-        eval(py, "__import__('tensorflow.python.eager.context', fromlist=['x'])._reset_context()");
+        eval(
+            py,
+            "__import__('tensorflow.python.eager.context', fromlist=['x'])._reset_context()",
+        );
         eval(py, "__import__('gc').collect()");
         let new: TensorF32Cpu2D = eval(py, "tf.ones([2, 2])").extract().expect("new");
         let new_context = BoundContext::current(py).expect("rebind");
@@ -23,6 +26,9 @@ fn tensors_keep_their_context_alive_and_are_never_mixed() {
         assert_eq!(relu.shape().expect("shape"), vec![2, 2]);
         let err = ops::matmul(&old, &new).expect_err("mixed");
         assert_eq!(err, Error::MixedContexts { op: "matmul" });
-        assert_eq!(err.to_string(), "rxt-tf: matmul got tensors from different eager contexts");
+        assert_eq!(
+            err.to_string(),
+            "rxt-tf: matmul got tensors from different eager contexts"
+        );
     });
 }

@@ -33,13 +33,17 @@ fn assert_same<'py>(py: Python<'py>, native: &Bound<'py, PyAny>, eager: &Bound<'
 
 fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
     let obj = eval(py, code);
-    let tensor = obj.extract::<TensorF32Cpu2D>().unwrap_or_else(|err| panic!("{err}"));
+    let tensor = obj
+        .extract::<TensorF32Cpu2D>()
+        .unwrap_or_else(|err| panic!("{err}"));
     (obj, tensor)
 }
 
 fn tensor1<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu1D) {
     let obj = eval(py, code);
-    let tensor = obj.extract::<TensorF32Cpu1D>().unwrap_or_else(|err| panic!("{err}"));
+    let tensor = obj
+        .extract::<TensorF32Cpu1D>()
+        .unwrap_or_else(|err| panic!("{err}"));
     (obj, tensor)
 }
 
@@ -48,7 +52,9 @@ where
     T: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
 {
     let value = value.unwrap_or_else(|err| panic!("{err}"));
-    value.into_pyobject(py).unwrap_or_else(|err| panic!("{err}"))
+    value
+        .into_pyobject(py)
+        .unwrap_or_else(|err| panic!("{err}"))
 }
 
 #[test]
@@ -57,9 +63,21 @@ fn matmul_relu_sigmoid_equal_eager() {
         let (m_obj, m) = tensor2(py, MATRIX);
         let (s_obj, s) = tensor2(py, SQUARE);
         let names = [("m", &m_obj), ("s", &s_obj)];
-        assert_same(py, &out(py, ops::matmul(&m, &s)), &eval_with(py, "tf.matmul(m, s)", &names));
-        assert_same(py, &out(py, ops::relu(&m)), &eval_with(py, "tf.nn.relu(m)", &names));
-        assert_same(py, &out(py, ops::sigmoid(&m)), &eval_with(py, "tf.nn.sigmoid(m)", &names));
+        assert_same(
+            py,
+            &out(py, ops::matmul(&m, &s)),
+            &eval_with(py, "tf.matmul(m, s)", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::relu(&m)),
+            &eval_with(py, "tf.nn.relu(m)", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::sigmoid(&m)),
+            &eval_with(py, "tf.nn.sigmoid(m)", &names),
+        );
     });
 }
 
@@ -70,10 +88,26 @@ fn add_equals_eager_for_all_four_rank_pairs() {
         let (r_obj, r) = tensor1(py, ROW);
         let (c_obj, c) = tensor1(py, COLUMN);
         let names = [("m", &m_obj), ("r", &r_obj), ("c", &c_obj)];
-        assert_same(py, &out(py, ops::add(&m, &m)), &eval_with(py, "m + m", &names));
-        assert_same(py, &out(py, ops::add(&r, &c)), &eval_with(py, "r + c", &names));
-        assert_same(py, &out(py, ops::add(&m, &r)), &eval_with(py, "m + r", &names));
-        assert_same(py, &out(py, ops::add(&c, &m)), &eval_with(py, "c + m", &names));
+        assert_same(
+            py,
+            &out(py, ops::add(&m, &m)),
+            &eval_with(py, "m + m", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::add(&r, &c)),
+            &eval_with(py, "r + c", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::add(&m, &r)),
+            &eval_with(py, "m + r", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::add(&c, &m)),
+            &eval_with(py, "c + m", &names),
+        );
     });
 }
 
@@ -83,8 +117,16 @@ fn reduce_mean_axis1_equals_eager() {
         let (m_obj, m) = tensor2(py, MATRIX);
         let (s_obj, s) = tensor2(py, SQUARE);
         let names = [("m", &m_obj), ("s", &s_obj)];
-        assert_same(py, &out(py, ops::reduce_mean_axis1(&m)), &eval_with(py, "tf.reduce_mean(m, axis=1)", &names));
-        assert_same(py, &out(py, ops::reduce_mean_axis1(&s)), &eval_with(py, "tf.reduce_mean(s, axis=1)", &names));
+        assert_same(
+            py,
+            &out(py, ops::reduce_mean_axis1(&m)),
+            &eval_with(py, "tf.reduce_mean(m, axis=1)", &names),
+        );
+        assert_same(
+            py,
+            &out(py, ops::reduce_mean_axis1(&s)),
+            &eval_with(py, "tf.reduce_mean(s, axis=1)", &names),
+        );
     });
 }
 
@@ -94,7 +136,9 @@ fn the_seed_chain_equals_eager() {
         let (x_obj, x) = tensor2(py, "tf.random.stateless_normal([32, 64], seed=[1, 2])");
         let (w_obj, w) = tensor2(py, "tf.random.stateless_normal([64, 32], seed=[3, 4])");
         let (b_obj, b) = tensor1(py, "tf.random.stateless_normal([32], seed=[5, 6])");
-        let h = ops::matmul(&x, &w).and_then(|h| ops::relu(&h)).and_then(|h| ops::add(&h, &b));
+        let h = ops::matmul(&x, &w)
+            .and_then(|h| ops::relu(&h))
+            .and_then(|h| ops::add(&h, &b));
         let native = out(py, h.and_then(|h| ops::reduce_mean_axis1(&h)));
         let eager = eval_with(
             py,
@@ -108,7 +152,10 @@ fn the_seed_chain_equals_eager() {
 #[test]
 fn results_outlive_their_inputs() {
     with_python(|py| {
-        let expected = eval(py, "tf.nn.relu(tf.matmul(tf.ones([3, 5]) * 2, tf.ones([5, 2])))");
+        let expected = eval(
+            py,
+            "tf.nn.relu(tf.matmul(tf.ones([3, 5]) * 2, tf.ones([5, 2])))",
+        );
         let result = {
             let (_, a) = tensor2(py, "tf.ones([3, 5]) * 2");
             let (_, b) = tensor2(py, "tf.ones([5, 2])");
@@ -131,9 +178,25 @@ fn a_shape_mismatch_is_an_op_error_naming_the_op() {
         let (_, a) = tensor2(py, "tf.ones([2, 3])");
         let (_, b) = tensor2(py, "tf.ones([4, 5])");
         let err = ops::matmul(&a, &b).expect_err("inner dims differ");
-        assert!(matches!(err, rxt_tf::Error::Op { op: "matmul", code: 3, .. }), "{err:?}");
-        assert!(err.to_string().starts_with("rxt-tf: matmul failed: "), "{err}");
-        assert!(err.to_string().contains("Matrix size-incompatible"), "{err}");
+        assert!(
+            matches!(
+                err,
+                rxt_tf::Error::Op {
+                    op: "matmul",
+                    code: 3,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().starts_with("rxt-tf: matmul failed: "),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("Matrix size-incompatible"),
+            "{err}"
+        );
         let (_, r) = tensor1(py, "tf.ones([4])");
         let err = ops::add(&a, &r).expect_err("broadcast fails");
         assert!(err.to_string().starts_with("rxt-tf: add failed: "), "{err}");

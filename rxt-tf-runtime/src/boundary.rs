@@ -25,7 +25,11 @@ pub(crate) fn extract(obj: &Bound<'_, PyAny>, rank: usize) -> Result<Tensor> {
 }
 
 /// As [`extract`], on a context the caller has already bound.
-pub(crate) fn extract_on(obj: &Bound<'_, PyAny>, rank: usize, context: Arc<BoundContext>) -> Result<Tensor> {
+pub(crate) fn extract_on(
+    obj: &Bound<'_, PyAny>,
+    rank: usize,
+    context: Arc<BoundContext>,
+) -> Result<Tensor> {
     let wheel = context.wheel();
     let api = wheel.api();
     // SAFETY: the GIL is held (`obj` is bound) and `obj` is a live object.

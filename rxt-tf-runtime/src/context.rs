@@ -65,7 +65,8 @@ impl BoundContext {
         // SAFETY: the GIL is held and `capsule` is a live object; a null name
         // matches the context's unnamed capsule, anything else returns NULL
         // with a Python error set, which is fetched below.
-        let pointer = unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), std::ptr::null()) };
+        let pointer =
+            unsafe { pyo3::ffi::PyCapsule_GetPointer(capsule.as_ptr(), std::ptr::null()) };
         let raw = NonNull::new(pointer.cast::<TFE_Context>()).ok_or_else(|| {
             let err = PyErr::take(py).unwrap_or_else(|| {
                 pyo3::exceptions::PyRuntimeError::new_err("the context capsule is empty")
@@ -73,7 +74,9 @@ impl BoundContext {
             Error::python(py, "reading the eager context's capsule", &err)
         })?;
 
-        let mut current = CURRENT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut current = CURRENT
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(bound) = current.as_ref() {
             // The cached context holds both objects alive, so equal pointers
             // mean the very same objects, never a reused address.

@@ -186,7 +186,14 @@ fn op_error(code: i32, message: String) -> PyErr {
             .and_then(|m| m.getattr("exception_type_from_error_code"))
             .and_then(|f| f.call1((code,)))
             .and_then(|class| {
-                let args = PyTuple::new(py, [py.None(), py.None(), message.clone().into_pyobject(py)?.into_any().unbind()])?;
+                let args = PyTuple::new(
+                    py,
+                    [
+                        py.None(),
+                        py.None(),
+                        message.clone().into_pyobject(py)?.into_any().unbind(),
+                    ],
+                )?;
                 class.call1(args)
             });
         match made {

@@ -51,7 +51,8 @@ impl OwnedHandle {
     /// The rank of the tensor.
     pub(crate) fn rank(&self, status: &Status, op: &'static str) -> Result<i64> {
         // SAFETY: `raw` is live; `status` is a live status.
-        let dims = unsafe { (self.api.TFE_TensorHandleNumDims)(self.raw.as_ptr(), status.as_ptr()) };
+        let dims =
+            unsafe { (self.api.TFE_TensorHandleNumDims)(self.raw.as_ptr(), status.as_ptr()) };
         status.check(op)?;
         Ok(i64::from(dims))
     }
@@ -59,7 +60,8 @@ impl OwnedHandle {
     /// The size of dimension `index`.
     pub(crate) fn dim(&self, index: i32, status: &Status, op: &'static str) -> Result<i64> {
         // SAFETY: `raw` is live; `status` is a live status.
-        let size = unsafe { (self.api.TFE_TensorHandleDim)(self.raw.as_ptr(), index, status.as_ptr()) };
+        let size =
+            unsafe { (self.api.TFE_TensorHandleDim)(self.raw.as_ptr(), index, status.as_ptr()) };
         status.check(op)?;
         Ok(size)
     }
@@ -67,14 +69,17 @@ impl OwnedHandle {
     /// The name of the device the tensor was produced on.
     pub(crate) fn device(&self, status: &Status, op: &'static str) -> Result<String> {
         // SAFETY: `raw` is live; `status` is a live status.
-        let name = unsafe { (self.api.TFE_TensorHandleDeviceName)(self.raw.as_ptr(), status.as_ptr()) };
+        let name =
+            unsafe { (self.api.TFE_TensorHandleDeviceName)(self.raw.as_ptr(), status.as_ptr()) };
         status.check(op)?;
         if name.is_null() {
             return Ok(String::new());
         }
         // SAFETY: non-null, NUL-terminated, owned by the handle, which lives
         // through this borrow; copied out at once.
-        Ok(unsafe { CStr::from_ptr(name) }.to_string_lossy().into_owned())
+        Ok(unsafe { CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned())
     }
 
     /// Another owned reference to the same tensor (no data copy).

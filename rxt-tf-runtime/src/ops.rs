@@ -110,7 +110,12 @@ where
 /// (`tf.reduce_mean(x, axis=1)`).
 pub fn reduce_mean_axis1(x: &TensorF32Cpu2D) -> Result<TensorF32Cpu1D> {
     let core = x.core();
-    run(&REDUCE_MEAN, &core.context, &[&core.handle, core.context.axis_1()]).map(TensorF32Cpu1D::from_core)
+    run(
+        &REDUCE_MEAN,
+        &core.context,
+        &[&core.handle, core.context.axis_1()],
+    )
+    .map(TensorF32Cpu1D::from_core)
 }
 
 fn unary<X: FloatTensor, Out: FloatTensor>(spec: &'static OpSpec, x: &X) -> Result<Out> {
@@ -131,7 +136,11 @@ fn binary<A: FloatTensor, B: FloatTensor, Out: FloatTensor>(
 }
 
 /// Executes `spec` on `inputs` and returns its single output.
-fn run(spec: &'static OpSpec, context: &Arc<BoundContext>, inputs: &[&OwnedHandle]) -> Result<Tensor> {
+fn run(
+    spec: &'static OpSpec,
+    context: &Arc<BoundContext>,
+    inputs: &[&OwnedHandle],
+) -> Result<Tensor> {
     let api = context.wheel().api();
     let status = Status::new(api, spec.name)?;
     let op = Op::new(api, context, spec, &status)?;
@@ -154,7 +163,8 @@ fn run(spec: &'static OpSpec, context: &Arc<BoundContext>, inputs: &[&OwnedHandl
         return Err(null_handle(spec.name));
     }
     // SAFETY: on success `TFE_Execute` hands us the output handle.
-    let handle = unsafe { OwnedHandle::from_raw(api, output) }.ok_or_else(|| null_handle(spec.name))?;
+    let handle =
+        unsafe { OwnedHandle::from_raw(api, output) }.ok_or_else(|| null_handle(spec.name))?;
     Ok(Tensor {
         handle,
         context: Arc::clone(context),
@@ -169,11 +179,19 @@ struct Op {
 
 impl Op {
     /// A new op of `spec` on `context`, placed on `CPU:0`.
-    fn new(api: &'static Api, context: &BoundContext, spec: &'static OpSpec, status: &Status) -> Result<Op> {
+    fn new(
+        api: &'static Api,
+        context: &BoundContext,
+        spec: &'static OpSpec,
+        status: &Status,
+    ) -> Result<Op> {
         // SAFETY: the context is live while `context` is; the name is NUL-terminated.
-        let raw = unsafe { (api.TFE_NewOp)(context.as_ptr(), spec.tf_op.as_ptr(), status.as_ptr()) };
+        let raw =
+            unsafe { (api.TFE_NewOp)(context.as_ptr(), spec.tf_op.as_ptr(), status.as_ptr()) };
         status.check(spec.name)?;
-        let op = NonNull::new(raw).map(|raw| Op { raw, api }).ok_or_else(|| null_handle(spec.name))?;
+        let op = NonNull::new(raw)
+            .map(|raw| Op { raw, api })
+            .ok_or_else(|| null_handle(spec.name))?;
         // SAFETY: `op` is live; the device name is NUL-terminated.
         unsafe { (api.TFE_OpSetDevice)(op.raw.as_ptr(), CPU_DEVICE_C.as_ptr(), status.as_ptr()) };
         status.check(spec.name)?;

@@ -91,13 +91,14 @@ impl Wheel {
             .getattr("__file__")
             .and_then(|f| f.extract())
             .map_err(python("locating the tensorflow package"))?;
-        let package_dir = init_file
-            .parent()
-            .map(Path::to_path_buf)
-            .ok_or_else(|| Error::MissingImage {
-                path: init_file.display().to_string(),
-                reason: String::from("tensorflow.__file__ has no parent folder"),
-            })?;
+        let package_dir =
+            init_file
+                .parent()
+                .map(Path::to_path_buf)
+                .ok_or_else(|| Error::MissingImage {
+                    path: init_file.display().to_string(),
+                    reason: String::from("tensorflow.__file__ has no parent folder"),
+                })?;
 
         let api = Api::load(Images {
             cc: Image::open_loaded(&package_dir.join(profile.images.cc))?,

@@ -12,7 +12,9 @@ fn cells() -> Vec<Value> {
 }
 
 fn field<'a>(cell: &'a Value, key: &str) -> &'a str {
-    cell[key].as_str().unwrap_or_else(|| panic!("{cell}: missing {key}"))
+    cell[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{cell}: missing {key}"))
 }
 
 #[test]
@@ -21,10 +23,15 @@ fn every_cell_has_the_outcome_the_table_gives() {
     for os in ["Linux", "macOS"] {
         for arch in ["x86_64", "i686", "ARMv7", "AArch64"] {
             let name = format!("{os} {arch}");
-            assert!(cells.iter().any(|c| field(c, "cell") == name), "{name} missing");
+            assert!(
+                cells.iter().any(|c| field(c, "cell") == name),
+                "{name} missing"
+            );
         }
     }
-    assert!(cells.iter().any(|c| field(c, "cell").starts_with("Windows")));
+    assert!(cells
+        .iter()
+        .any(|c| field(c, "cell").starts_with("Windows")));
     assert!(cells.iter().any(|c| field(c, "env") == "musl"));
 
     for cell in &cells {
@@ -33,9 +40,14 @@ fn every_cell_has_the_outcome_the_table_gives() {
             "compile-error" => {
                 assert_eq!(found, None, "{cell} should not build");
                 let message = unsupported_target_message(field(cell, "target"));
-                assert!(message.starts_with(&format!("rxt-tf: unsupported target `{}`", field(cell, "target"))));
+                assert!(message.starts_with(&format!(
+                    "rxt-tf: unsupported target `{}`",
+                    field(cell, "target")
+                )));
                 for profile in PROFILES {
-                    assert!(message.contains(profile.id) && message.contains(profile.target_triple));
+                    assert!(
+                        message.contains(profile.id) && message.contains(profile.target_triple)
+                    );
                 }
             }
             support => {
@@ -53,7 +65,9 @@ fn every_profile_is_in_the_contract() {
     let cells = cells();
     for profile in PROFILES {
         assert!(
-            cells.iter().any(|c| c.get("profile").and_then(Value::as_str) == Some(profile.id)),
+            cells
+                .iter()
+                .any(|c| c.get("profile").and_then(Value::as_str) == Some(profile.id)),
             "{} is not in the contract",
             profile.id
         );
@@ -74,11 +88,18 @@ fn this_build_selected_the_profile_for_its_own_target() {
 /// This crate's compiled build scripts, newest first.
 fn build_scripts() -> Vec<std::path::PathBuf> {
     let exe = std::env::current_exe().expect("test exe");
-    let profile_dir = exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>");
+    let profile_dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target/<profile>");
     let mut scripts: Vec<_> = std::fs::read_dir(profile_dir.join("build"))
         .expect("build dir")
         .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with("rxt-tf-runtime-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("rxt-tf-runtime-")
+        })
         .map(|e| e.path().join("build-script-build"))
         .filter(|p| p.exists())
         .collect();
@@ -110,10 +131,17 @@ fn the_build_script_turns_unsupported_targets_into_compile_error() {
     std::fs::create_dir_all(&out).expect("out dir");
     for cell in cells() {
         let generated = generate(&scripts[0], &cell, &out);
-        let found = profile_index(field(&cell, "arch"), field(&cell, "os"), field(&cell, "env"));
+        let found = profile_index(
+            field(&cell, "arch"),
+            field(&cell, "os"),
+            field(&cell, "env"),
+        );
         match found {
             Some(index) => {
-                assert_eq!(generated, format!("const ACTIVE_PROFILE_INDEX: usize = {index};\n"))
+                assert_eq!(
+                    generated,
+                    format!("const ACTIVE_PROFILE_INDEX: usize = {index};\n")
+                )
             }
             None => {
                 // Compile the generated code: it must fail with our message.
@@ -121,7 +149,15 @@ fn the_build_script_turns_unsupported_targets_into_compile_error() {
                 std::fs::write(&source, &generated).expect("write");
                 let rustc = std::env::var("RUSTC").unwrap_or_else(|_| String::from("rustc"));
                 let result = std::process::Command::new(rustc)
-                    .args(["--crate-type", "lib", "--edition", "2021", "--emit", "metadata", "-o"])
+                    .args([
+                        "--crate-type",
+                        "lib",
+                        "--edition",
+                        "2021",
+                        "--emit",
+                        "metadata",
+                        "-o",
+                    ])
                     .arg(out.join("check.rmeta"))
                     .arg(&source)
                     .output()

@@ -17,7 +17,10 @@ pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
         let python = std::env::var("PYO3_PYTHON")
             .unwrap_or_else(|_| panic!("set PYO3_PYTHON to the venv's python (make test does)"));
         let out = Command::new(&python)
-            .args(["-c", "import site; print('\\n'.join(site.getsitepackages()))"])
+            .args([
+                "-c",
+                "import site; print('\\n'.join(site.getsitepackages()))",
+            ])
             .output()
             .unwrap_or_else(|err| panic!("cannot run {python}: {err}"));
         let dirs = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -34,18 +37,30 @@ pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
 /// Evaluates a Python expression with `tf` and `np` in scope.
 pub fn eval<'py>(py: Python<'py>, code: &str) -> Bound<'py, PyAny> {
     let globals = pyo3::types::PyDict::new(py);
-    globals.set_item("tf", py.import("tensorflow").expect("import tensorflow")).expect("tf");
-    globals.set_item("np", py.import("numpy").expect("import numpy")).expect("np");
+    globals
+        .set_item("tf", py.import("tensorflow").expect("import tensorflow"))
+        .expect("tf");
+    globals
+        .set_item("np", py.import("numpy").expect("import numpy"))
+        .expect("np");
     let code = std::ffi::CString::new(code).expect("no NUL");
     py.eval(&code, Some(&globals), None)
         .unwrap_or_else(|err| panic!("{code:?} raised {err}"))
 }
 
 /// Evaluates a Python expression with `tf`, `np` and the given names in scope.
-pub fn eval_with<'py>(py: Python<'py>, code: &str, names: &[(&str, &Bound<'py, PyAny>)]) -> Bound<'py, PyAny> {
+pub fn eval_with<'py>(
+    py: Python<'py>,
+    code: &str,
+    names: &[(&str, &Bound<'py, PyAny>)],
+) -> Bound<'py, PyAny> {
     let globals = pyo3::types::PyDict::new(py);
-    globals.set_item("tf", py.import("tensorflow").expect("import tensorflow")).expect("tf");
-    globals.set_item("np", py.import("numpy").expect("import numpy")).expect("np");
+    globals
+        .set_item("tf", py.import("tensorflow").expect("import tensorflow"))
+        .expect("tf");
+    globals
+        .set_item("np", py.import("numpy").expect("import numpy"))
+        .expect("np");
     for (name, value) in names {
         globals.set_item(*name, value).expect("set name");
     }
