@@ -13,6 +13,8 @@ pub mod checks;
 mod context;
 mod error;
 mod handle;
+#[doc(hidden)]
+pub mod macro_support;
 pub mod ops;
 pub mod platform;
 mod status;

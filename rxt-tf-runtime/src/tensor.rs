@@ -45,6 +45,11 @@ mod sealed {
 
 /// A float32 tensor on this process's `CPU:0` whose rank is part of its type.
 /// Implemented by [`TensorF32Cpu1D`] and [`TensorF32Cpu2D`] only.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not an rxt-tf tensor",
+    label = "expected `TensorF32Cpu2D` or `TensorF32Cpu1D`",
+    note = "`tf!` operands are rxt-tf tensors; scalars and other types are not supported"
+)]
 pub trait FloatTensor: sealed::Sealed + Sized {
     /// The tensor's rank.
     const RANK: usize;

@@ -35,6 +35,12 @@ fn every_cell_has_the_outcome_the_table_gives() {
     assert!(cells.iter().any(|c| field(c, "env") == "musl"));
 
     for cell in &cells {
+        let cfg = platform::target_cfg(field(cell, "target"));
+        assert_eq!(
+            (cfg.0.as_str(), cfg.1.as_str(), cfg.2.as_str()),
+            (field(cell, "arch"), field(cell, "os"), field(cell, "env")),
+            "cfg of {cell}"
+        );
         let found = profile_index(field(cell, "arch"), field(cell, "os"), field(cell, "env"));
         match field(cell, "expected") {
             "compile-error" => {

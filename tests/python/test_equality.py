@@ -64,3 +64,16 @@ def test_the_comparison_itself_catches_differences(ext):
         assert_same(ext.relu(x), tf.nn.relu(x) + 1e-5)
     with pytest.raises(AssertionError):
         assert_same(ext.relu(tf.zeros([1, 1]) * -1.0), tf.zeros([1, 1]))  # -0.0 vs 0.0
+
+
+@pytest.mark.parametrize("depth", [0, 1, 3])
+@pytest.mark.parametrize("use_relu", [True, False])
+def test_scalar_control_flow_equals_eager(ext, depth, use_relu):
+    x = tf.random.stateless_normal([4, 6], seed=[7, depth])
+    w = tf.random.stateless_normal([6, 6], seed=[8, depth]) / 3
+    b = tf.random.stateless_normal([6], seed=[9, depth])
+    h = x
+    for _ in range(depth):
+        z = tf.matmul(h, w)
+        h = tf.nn.relu(z) if use_relu else tf.nn.sigmoid(z)
+    assert_same(ext.deep_inference(x, w, b, depth, use_relu), tf.reduce_mean(h + b, axis=1))

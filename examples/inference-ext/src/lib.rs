@@ -1,74 +1,107 @@
-//! A hand-written PyO3 extension over rxt-tf: the seed's `inference` chain,
-//! and each op of the table on its own.
+//! A hand-written PyO3 extension over rxt-tf's macros: the seed's
+//! `inference` chain, a scalar-controlled variant, and each op on its own.
 
 use pyo3::prelude::*;
-use rxt_tf::{ops, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
 
 /// The seed's chain: `reduce_mean(relu(x @ weight) + bias, axis=1)`.
 #[pyfunction]
+#[rxt_tf::inference]
 fn inference(
     x: TensorF32Cpu2D,
     weight: TensorF32Cpu2D,
     bias: TensorF32Cpu1D,
 ) -> rxt_tf::Result<TensorF32Cpu1D> {
-    let h = ops::matmul(&x, &weight)?;
-    let h = ops::relu(&h)?;
-    let h = ops::add(&h, &bias)?;
-    ops::reduce_mean_axis1(&h)
+    let h = tf!(matmul(x, weight))?;
+    let h = tf!(relu(h))?;
+    let h = tf!(h + bias)?;
+    tf!(reduce_mean(h, axis = 1))
+}
+
+/// The seed's E2E shape: `depth` rounds of `x @ weight` through relu (when
+/// `use_relu`) or sigmoid, then `+ bias` and the row mean.
+#[pyfunction]
+#[rxt_tf::inference]
+fn deep_inference(
+    x: TensorF32Cpu2D,
+    weight: TensorF32Cpu2D,
+    bias: TensorF32Cpu1D,
+    depth: usize,
+    use_relu: bool,
+) -> rxt_tf::Result<TensorF32Cpu1D> {
+    let mut h = x;
+    for _ in 0..depth {
+        let z = tf!(matmul(h, weight))?;
+        h = if use_relu {
+            tf!(relu(z))?
+        } else {
+            tf!(sigmoid(z))?
+        };
+    }
+    tf!(reduce_mean(tf!(h + bias)?, axis = 1, keepdims = false))
 }
 
 /// `tf.matmul(a, b)`.
 #[pyfunction]
+#[rxt_tf::inference]
 fn matmul(a: TensorF32Cpu2D, b: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::matmul(&a, &b)
+    tf!(matmul(a, b))
 }
 
 /// `tf.nn.relu(x)`.
 #[pyfunction]
+#[rxt_tf::inference]
 fn relu(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::relu(&x)
+    tf!(relu(x))
 }
 
 /// `tf.nn.sigmoid(x)`.
 #[pyfunction]
+#[rxt_tf::inference]
 fn sigmoid(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::sigmoid(&x)
+    tf!(sigmoid(x))
 }
 
 /// `a + b` for rank-2 + rank-2.
 #[pyfunction]
+#[rxt_tf::inference]
 fn add_2d_2d(a: TensorF32Cpu2D, b: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::add(&a, &b)
+    tf!(a + b)
 }
 
-/// `a + b` for rank-1 + rank-1.
+/// `tf.add(a, b)` for rank-1 + rank-1.
 #[pyfunction]
+#[rxt_tf::inference]
 fn add_1d_1d(a: TensorF32Cpu1D, b: TensorF32Cpu1D) -> rxt_tf::Result<TensorF32Cpu1D> {
-    ops::add(&a, &b)
+    tf!(add(a, b))
 }
 
 /// `a + b` for rank-2 + rank-1 (trailing broadcast).
 #[pyfunction]
+#[rxt_tf::inference]
 fn add_2d_1d(a: TensorF32Cpu2D, b: TensorF32Cpu1D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::add(&a, &b)
+    tf!(a + b)
 }
 
-/// `a + b` for rank-1 + rank-2 (trailing broadcast).
+/// `tf.add(a, b)` for rank-1 + rank-2 (trailing broadcast).
 #[pyfunction]
+#[rxt_tf::inference]
 fn add_1d_2d(a: TensorF32Cpu1D, b: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    ops::add(&a, &b)
+    tf!(add(a, b))
 }
 
 /// `tf.reduce_mean(x, axis=1)`.
 #[pyfunction]
+#[rxt_tf::inference]
 fn reduce_mean(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu1D> {
-    ops::reduce_mean_axis1(&x)
+    tf!(reduce_mean(x, axis = 1))
 }
 
 /// The extension module.
 #[pymodule]
 fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inference, m)?)?;
+    m.add_function(wrap_pyfunction!(deep_inference, m)?)?;
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
     m.add_function(wrap_pyfunction!(relu, m)?)?;
     m.add_function(wrap_pyfunction!(sigmoid, m)?)?;

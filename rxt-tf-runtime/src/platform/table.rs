@@ -117,3 +117,34 @@ pub fn unsupported_target_message(target: &str) -> String {
         supported.join(", ")
     )
 }
+
+/// The `cfg(target_arch, target_os, target_env)` values of a target triple,
+/// for the triples the platform contract names (and their close relatives).
+pub fn target_cfg(triple: &str) -> (String, String, String) {
+    let parts: Vec<&str> = triple.split('-').collect();
+    let first = parts.first().copied().unwrap_or_default();
+    let arch = match first {
+        "i386" | "i586" | "i686" => "x86",
+        "arm64" => "aarch64",
+        a if a.starts_with("armv7") || a == "arm" => "arm",
+        a => a,
+    };
+    let has = |name: &str| parts.iter().any(|p| p.starts_with(name));
+    let os = if has("windows") {
+        "windows"
+    } else if has("darwin") {
+        "macos"
+    } else if has("linux") {
+        "linux"
+    } else {
+        parts.get(2).copied().unwrap_or_default()
+    };
+    let env = match (os, parts.last().copied().unwrap_or_default()) {
+        ("macos", _) => "",
+        (_, last) if last.starts_with("gnu") => "gnu",
+        (_, last) if last.starts_with("musl") => "musl",
+        (_, "msvc") => "msvc",
+        _ => "",
+    };
+    (arch.to_owned(), os.to_owned(), env.to_owned())
+}

@@ -1,0 +1,13 @@
+//! The typed model `tf!` expands: one validated op invocation.
+
+use syn::Expr;
+
+use crate::ops::OpRule;
+
+/// A validated `tf!` invocation.
+pub(crate) struct Invocation {
+    /// The op.
+    pub(crate) op: &'static OpRule,
+    /// Its tensor operands, in order.
+    pub(crate) operands: Vec<Expr>,
+}
