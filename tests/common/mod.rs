@@ -36,16 +36,7 @@ pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
 
 /// Evaluates a Python expression with `tf` and `np` in scope.
 pub fn eval<'py>(py: Python<'py>, code: &str) -> Bound<'py, PyAny> {
-    let globals = pyo3::types::PyDict::new(py);
-    globals
-        .set_item("tf", py.import("tensorflow").expect("import tensorflow"))
-        .expect("tf");
-    globals
-        .set_item("np", py.import("numpy").expect("import numpy"))
-        .expect("np");
-    let code = std::ffi::CString::new(code).expect("no NUL");
-    py.eval(&code, Some(&globals), None)
-        .unwrap_or_else(|err| panic!("{code:?} raised {err}"))
+    eval_with(py, code, &[])
 }
 
 /// Evaluates a Python expression with `tf`, `np` and the given names in scope.
