@@ -27,9 +27,26 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 
-if ! cmp -s "$requirements" "$stamp"; then
-    echo "setup: installing ci/requirements.txt into .venv"
+# The stamp records what was installed; the import probe catches a venv whose
+# packages went missing since.
+installed() {
+    cmp -s "$requirements" "$stamp" &&
+        [ -d "$venv/rextio-0.1.3/rextio" ] &&
+        "$venv/bin/python" -c '
+import importlib.util, sys
+needed = ("tensorflow", "maturin", "pytest", "rextio", "rxt_tf_plugin", "ruff", "mypy")
+sys.exit(any(importlib.util.find_spec(name) is None for name in needed))'
+}
+
+if ! installed; then
+    echo "setup: installing ci/requirements.txt and plugin-py into .venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     "$venv/bin/python" -m pip install --quiet -r "$requirements"
+    # The plugin, editable: it finds the crate sources in this checkout.
+    "$venv/bin/python" -m pip install --quiet --no-deps -e "$root/plugin-py"
+    # The oldest Rextio the plugin supports, kept apart; the E2E tests run it
+    # with PYTHONPATH=.venv/rextio-0.1.3.
+    rm -rf "$venv/rextio-0.1.3"
+    "$venv/bin/python" -m pip install --quiet --no-deps --target "$venv/rextio-0.1.3" rextio==0.1.3
     cp "$requirements" "$stamp"
 fi

@@ -1,0 +1,42 @@
+"""Command line: ``python -m rxt_tf_plugin setup <project> [--crate-path DIR]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rxt_tf_plugin.project_setup import SetupError, setup_project
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command; returns the process exit status."""
+    parser = argparse.ArgumentParser(prog="python -m rxt_tf_plugin")
+    commands = parser.add_subparsers(dest="command", required=True)
+    setup = commands.add_parser(
+        "setup",
+        help="make a Rextio project build with rxt-tf (patch .cargo/config.toml, "
+        "enable the plugin in rextio.toml)",
+    )
+    setup.add_argument("project", type=Path, help="the Rextio project (holds rextio.toml)")
+    setup.add_argument(
+        "--crate-path",
+        help="the rxt-tf checkout (default: $RXT_TF_SOURCE, else this plugin's checkout)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        report = setup_project(args.project, args.crate_path)
+    except SetupError as exc:
+        print(f"rxt-tf setup: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"rxt-tf setup: crate sources {report.source}")
+    for path, changed in (
+        (report.cargo_config, report.cargo_config_changed),
+        (report.rextio_toml, report.rextio_toml_changed),
+    ):
+        print(f"rxt-tf setup: {path} {'updated' if changed else 'already up to date'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

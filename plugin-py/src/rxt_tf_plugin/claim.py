@@ -1,0 +1,162 @@
+"""Claim decisions: a pure function of a Rextio claim site and the op table.
+
+:func:`decide` reads only the site's kind, target, receiver, operand types and
+keyword literals, so the same site always gets the same :class:`Verdict`; the
+plugin turns it into Rextio's ``Claimed`` / ``Rejected`` / ``NotCovered`` and
+lowering calls it again to revalidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rxt_tf_plugin.ops import (
+    FALLBACK_CODE,
+    FALLBACK_RULE_ID,
+    Keyword,
+    Op,
+    TensorType,
+    op_for,
+    tensor_of_rank,
+    tensor_type,
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome for one site."""
+
+    outcome: str
+    """``claimed``, ``rejected`` or ``not-covered``."""
+    op: Op | None = None
+    """The op claimed or the one whose rule rejected the site."""
+    result: TensorType | None = None
+    """The result type of a claimed site."""
+    code: str | None = None
+    """The diagnostic code of a rejection."""
+    message: str = ""
+    """Why the site was rejected."""
+    suggestion: str = ""
+    """What to write instead."""
+
+    @property
+    def rule_id(self) -> str | None:
+        """The rule under which the site was claimed or rejected."""
+        if self.op is not None:
+            return self.op.rule_id
+        return FALLBACK_RULE_ID if self.outcome == "rejected" else None
+
+
+NOT_COVERED = Verdict("not-covered")
+
+
+def _rejected(op: Op, message: str, suggestion: str, *, code: str | None = None) -> Verdict:
+    return Verdict(
+        "rejected",
+        op=op,
+        code=code or op.code,
+        message=f"rxt-tf cannot lower `{_spelling(op)}`: {message}",
+        suggestion=suggestion,
+    )
+
+
+def _spelling(op: Op) -> str:
+    return "a + b" if op.kind == "binop" else op.targets[0].replace("tensorflow.", "tf.", 1)
+
+
+def decide(site: Any) -> Verdict:
+    """Decide whether rxt-tf lowers this claim site (Rextio ``ClaimSite``)."""
+    op = op_for(str(site.kind), str(site.target))
+    if op is None:
+        return NOT_COVERED
+    if getattr(site, "receiver", None) is not None:
+        return NOT_COVERED
+    operand_types: Sequence[str | None] = tuple(site.operand_types)
+    if any(key is None for key in operand_types):
+        return NOT_COVERED
+    tensors = [tensor_type(key) for key in operand_types]
+    if op.kind == "binop" and all(tensor is None for tensor in tensors):
+        # `+` of two non-tensors (ints, strings, …) is not ours at all.
+        return NOT_COVERED
+
+    extra = _extra_positional(op, operand_types)
+    if extra is not None:
+        return extra
+    if any(tensor is None for tensor in tensors):
+        found = ", ".join(str(key) for key in operand_types)
+        return _rejected(
+            op,
+            f"operands must be rxt-tf tensors (TensorF32Cpu2D / TensorF32Cpu1D), got ({found})",
+            "annotate the operands with rxt_tf_plugin.types.TensorF32Cpu2D or TensorF32Cpu1D",
+            code=FALLBACK_CODE,
+        )
+    ranks = tuple(tensor.rank for tensor in tensors if tensor is not None)
+    result_rank = op.result_rank(ranks) if len(ranks) == op.arity else None
+    if result_rank is None:
+        got = " × ".join(f"rank-{rank}" for rank in ranks) or "no operands"
+        return _rejected(
+            op,
+            f"needs {op.rank_text()} operands, got {got}",
+            "pass tensors of the supported ranks",
+        )
+    keyword_problem = _check_keywords(op, tuple(getattr(site, "keywords", ())))
+    if keyword_problem is not None:
+        return keyword_problem
+    return Verdict("claimed", op=op, result=tensor_of_rank(result_rank))
+
+
+def _extra_positional(op: Op, operand_types: Sequence[str | None]) -> Verdict | None:
+    """Rejects a positional axis on reductions before the operand-type check."""
+    if len(operand_types) <= op.arity or not any(k.required for k in op.keywords):
+        return None
+    required = ", ".join(k.rust().replace(" = ", "=") for k in op.keywords if k.required)
+    return _rejected(
+        op,
+        f"a positional axis is not supported; pass the literal keyword {required}",
+        f"write {_spelling(op)}(x, {required})",
+    )
+
+
+def _check_keywords(op: Op, given: tuple[Any, ...]) -> Verdict | None:
+    names = [str(keyword.name) for keyword in given]
+    for keyword in given:
+        name = str(keyword.name)
+        rule = next((k for k in op.keywords if k.name == name), None)
+        if rule is None:
+            allowed = (
+                "it takes no keyword arguments"
+                if not op.keywords
+                else "it accepts only " + " and ".join(f"`{k.name}`" for k in op.keywords)
+            )
+            return _rejected(
+                op,
+                f"unsupported keyword `{name}`; {allowed}",
+                "remove the keyword (this call stays on the Python route otherwise)",
+            )
+        if names.count(name) > 1:
+            return _rejected(op, f"keyword `{name}` given twice", f"pass `{name}` once")
+        if not _literal_matches(keyword, rule):
+            return _rejected(
+                op,
+                f"supports only the literal `{rule.rust().replace(' = ', '=')}`",
+                f"write `{rule.rust().replace(' = ', '=')}`",
+            )
+    for rule in op.keywords:
+        if rule.required and rule.name not in names:
+            return _rejected(
+                op,
+                f"needs the literal keyword `{rule.rust().replace(' = ', '=')}`",
+                f"write `{rule.rust().replace(' = ', '=')}`",
+            )
+    return None
+
+
+def _literal_matches(keyword: Any, rule: Keyword) -> bool:
+    literal = getattr(keyword, "literal", None)
+    if literal is None or not getattr(literal, "is_literal", False):
+        return False
+    value = literal.value
+    # bool is an int in Python: compare types exactly so `axis=True` is refused.
+    return type(value) is type(rule.value) and value == rule.value

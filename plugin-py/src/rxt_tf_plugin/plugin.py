@@ -1,0 +1,104 @@
+"""The Rextio provider object (plugin API 1.3) behind the ``rxt-tf`` entry point.
+
+Rextio 0.1.3 (API 1.3) through 0.1.8 (API 1.7) load it: it uses only members
+API 1.3 defines and does not check the host's minor version. Rextio's modules
+are imported lazily, so loading the entry point stays cheap, and TensorFlow is
+never imported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rxt_tf_plugin import __version__
+from rxt_tf_plugin.ops import PLUGIN_ID
+
+REQUIRED_PLUGIN_API = "1.3"
+"""The plugin API this provider is written against."""
+
+CRATE_NAME = "rxt-tf"
+"""The crate generated code depends on (patched to local sources by ``setup``)."""
+
+
+class RxtTfPlugin:
+    """Claims the seed's TensorFlow forms and lowers each to ``::rxt_tf::tf!``."""
+
+    plugin_id = PLUGIN_ID
+    api_version = REQUIRED_PLUGIN_API
+
+    def to_rextio_plugin(self) -> dict[str, object]:
+        """The v1 metadata Rextio registers the plugin under."""
+        return {
+            "id": PLUGIN_ID,
+            "name": f"rxt-tf (TensorFlow 2.21.0 via rxt_tf::tf!, rxt-tf-plugin {__version__})",
+            "source_language": "python",
+            "target_language": "rust",
+            "packages": ["tensorflow"],
+        }
+
+    def covers(self) -> Any:
+        """The packages, modules and symbols covered."""
+        from rxt_tf_plugin.rules import coverage
+
+        return coverage()
+
+    def describe(self, config: Any) -> Any:
+        """The rule records (independent of the project configuration)."""
+        from rxt_tf_plugin.rules import rule_records
+
+        del config
+        return rule_records()
+
+    def type_vocabulary(self) -> Any:
+        """The annotation markers and their Rust tensor types."""
+        from rxt_tf_plugin.rules import plugin_types
+
+        return plugin_types()
+
+    def claim(self, site: Any, config: Any) -> Any:
+        """``Claimed``, ``Rejected`` (with a diagnostic) or ``NotCovered``."""
+        from rextio.analyzer.diagnostics import Diagnostic
+        from rextio.plugins.api import Claimed, NotCovered, Rejected
+
+        from rxt_tf_plugin.claim import decide
+
+        del config
+        verdict = decide(site)
+        if verdict.outcome == "claimed" and verdict.op and verdict.result:
+            return Claimed(rule_id=verdict.op.rule_id, result_type=verdict.result.key)
+        if verdict.outcome == "rejected" and verdict.code:
+            return Rejected(
+                diagnostic=Diagnostic(
+                    code=verdict.code,
+                    severity="warning",
+                    message=verdict.message,
+                    file_path=str(site.file_path),
+                    line=int(site.line),
+                    column=int(site.column),
+                    suggestion=verdict.suggestion,
+                )
+            )
+        return NotCovered()
+
+    def lower(self, claimed: Any, ctx: Any) -> Any:
+        """One ``::rxt_tf::tf!(...)?`` expression; ``ValueError`` if the claim does not hold."""
+        from rextio.plugins.api import LoweredExpr
+
+        from rxt_tf_plugin.lower import lower_rust
+
+        language = getattr(ctx, "target_language", "rust")
+        if language != "rust":
+            raise ValueError(f"rxt-tf: lowering targets Rust only, not {language!r}")
+        operands = tuple(str(operand) for operand in ctx.operands)
+        return LoweredExpr(rust=lower_rust(claimed, operands, getattr(ctx, "receiver", None)))
+
+    def crate_dependencies(self) -> Any:
+        """``rxt-tf`` at the exact version of this plugin."""
+        from rextio.plugins.api import CrateDependency
+
+        return (CrateDependency(name=CRATE_NAME, version=f"={__version__}"),)
+
+
+def plugin() -> RxtTfPlugin:
+    """Entry-point factory for the ``rextio.plugins`` group."""
+    return RxtTfPlugin()

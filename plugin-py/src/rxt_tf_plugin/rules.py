@@ -1,0 +1,88 @@
+"""Coverage, rule records and type vocabulary, all derived from the op table."""
+
+from __future__ import annotations
+
+from rextio.plugins.api import (
+    BoundaryConversion,
+    CoverageDecl,
+    PluginType,
+    RuleRecord,
+    RuleScope,
+)
+
+from rxt_tf_plugin.ops import (
+    FALLBACK_CODE,
+    FALLBACK_RULE_ID,
+    OPS,
+    PLUGIN_ID,
+    TENSOR_TYPES,
+    covered_modules,
+    covered_symbols,
+)
+
+
+def coverage() -> CoverageDecl:
+    """The packages, modules and the eight symbols rxt-tf covers."""
+    return CoverageDecl(
+        packages=("tensorflow",),
+        modules=covered_modules(),
+        symbols=covered_symbols(),
+    )
+
+
+def rule_records() -> tuple[RuleRecord, ...]:
+    """One native rule per op row, plus the fallback rule for foreign operands."""
+    records = [
+        RuleRecord(
+            id=op.rule_id,
+            provider=PLUGIN_ID,
+            scope=RuleScope(
+                kind=op.kind,
+                pattern=" / ".join(
+                    "a + b" if op.kind == "binop" else f"{t}({', '.join('x' * op.arity)})"
+                    for t in op.targets
+                ),
+            ),
+            constraint=op.constraint,
+            outcome="native",
+            diagnostic_code=op.code,
+            guidance=f"lowered to ::rxt_tf::tf!({op.macro_name}(...)); "
+            "other forms stay on the Python route",
+        )
+        for op in OPS
+    ]
+    records.append(
+        RuleRecord(
+            id=FALLBACK_RULE_ID,
+            provider=PLUGIN_ID,
+            scope=RuleScope(kind="call", pattern="covered TensorFlow call on non-rxt-tf operands"),
+            constraint="operands of covered calls must be TensorF32Cpu2D / TensorF32Cpu1D",
+            outcome="fallback",
+            diagnostic_code=FALLBACK_CODE,
+            guidance="annotate tensor operands with rxt_tf_plugin.types markers",
+        )
+    )
+    return tuple(records)
+
+
+def plugin_types() -> tuple[PluginType, ...]:
+    """The annotation vocabulary: each marker maps to the runtime's tensor type.
+
+    The boundary conversions are the runtime's own ``FromPyObject`` /
+    ``IntoPyObject`` impls (reached through the facade type), so argument
+    errors carry the runtime's ``rxt-tf:`` messages.
+    """
+    return tuple(
+        PluginType(
+            key=tensor.key,
+            annotations=(tensor.annotation,),
+            rust_type=tensor.rust_type,
+            conversion=BoundaryConversion(
+                param_rust=tensor.rust_type,
+                param_expr="{param}",
+                return_rust=tensor.rust_type,
+                return_expr="{value}",
+            ),
+        )
+        for tensor in TENSOR_TYPES
+    )
