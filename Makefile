@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo test test-rust test-python lint
+.PHONY: setup example demo demo-rextio test test-rust test-python lint
 
 setup:
 	@bash ci/setup.sh
@@ -14,9 +14,16 @@ setup:
 example: setup
 	@$(ENV) maturin develop --quiet --release -m $(EXAMPLE)
 
-## Run the seed's inference natively and with eager TF, side by side.
-demo: example
+## Run the seed's inference natively and with eager TF, side by side: first
+## through the hand-written extension, then through a `rextio build`.
+demo: example demo-rextio
 	@$(ENV) python examples/demo.py
+
+## The Rextio route: build examples/rextio-project with the rxt-tf plugin.
+demo-rextio: setup
+	@$(ENV) python -m rxt_tf_plugin setup examples/rextio-project
+	@$(ENV) cd examples/rextio-project && time rextio build . | grep -E "native (build|module)|accepted native|wheel artifact"
+	@$(ENV) python examples/rextio_demo.py
 
 ## Every Rust and Python test.
 test: setup test-rust test-python
@@ -25,7 +32,8 @@ test-rust: setup
 	@$(ENV) cargo test --workspace
 
 test-python: example
-	@$(ENV) python -m pytest tests/python -q
+	@$(ENV) python -m pytest tests/python plugin-py/tests -q
 
 lint: setup
 	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets -- -D warnings
+	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy

@@ -1,0 +1,114 @@
+"""`python -m rxt_tf_plugin setup <project>`: idempotent, keeps what is there."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rxt_tf_plugin.project_setup import SetupError, locate_sources, setup_project
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def project(tmp_path: Path, rextio_toml: str = "[plugins]\nenabled = []\n") -> Path:
+    (tmp_path / "rextio.toml").write_text(rextio_toml)
+    return tmp_path
+
+
+def cargo_config(path: Path) -> dict:  # type: ignore[type-arg]
+    return tomllib.loads((path / ".cargo" / "config.toml").read_text())
+
+
+def test_the_command_patches_cargo_and_enables_the_plugin(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    run = [sys.executable, "-m", "rxt_tf_plugin", "setup", str(proj)]
+    first = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert "config.toml updated" in first.stdout
+    assert cargo_config(proj) == {"patch": {"crates-io": {"rxt-tf": {"path": str(ROOT)}}}}
+    assert tomllib.loads((proj / "rextio.toml").read_text())["plugins"]["enabled"] == ["rxt-tf"]
+    before = [(p, p.read_text()) for p in (proj / "rextio.toml", proj / ".cargo/config.toml")]
+    second = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert second.stdout.count("already up to date") == 2
+    assert [(p, p.read_text()) for p, _ in before] == before
+
+
+def test_existing_settings_are_kept(tmp_path: Path) -> None:
+    proj = project(tmp_path, '[build]\nfallback = "cpython"\n\n[plugins]\n'
+                   'enabled = ["other"]  # keep\n\n[policy]\nx = 1\n')
+    (proj / ".cargo").mkdir()
+    (proj / ".cargo" / "config.toml").write_text(
+        '# mine\n[build]\njobs = 2\n\n[patch.crates-io]\nfoo = { path = "/src/foo" }\n'
+        'rxt-tf = { path = "/old/place" }\n\n[net]\noffline = false\n')
+    report = setup_project(proj, str(ROOT))
+    assert report.cargo_config_changed and report.rextio_toml_changed
+    config = cargo_config(proj)
+    assert config["build"] == {"jobs": 2}
+    assert config["net"] == {"offline": False}
+    assert config["patch"]["crates-io"] == {"foo": {"path": "/src/foo"},
+                                            "rxt-tf": {"path": str(ROOT)}}
+    assert (proj / ".cargo" / "config.toml").read_text().startswith("# mine\n")
+    rextio = tomllib.loads((proj / "rextio.toml").read_text())
+    assert rextio["plugins"]["enabled"] == ["other", "rxt-tf"]
+    assert rextio["build"] == {"fallback": "cpython"} and rextio["policy"] == {"x": 1}
+
+
+def test_missing_sections_are_appended(tmp_path: Path) -> None:
+    proj = project(tmp_path, '[build]\nfallback = "cpython"')
+    (proj / ".cargo").mkdir()
+    (proj / ".cargo" / "config.toml").write_text("[build]\njobs = 2")
+    setup_project(proj, str(ROOT))
+    assert cargo_config(proj)["build"] == {"jobs": 2}
+    assert cargo_config(proj)["patch"]["crates-io"]["rxt-tf"] == {"path": str(ROOT)}
+    assert tomllib.loads((proj / "rextio.toml").read_text())["plugins"] == {"enabled": ["rxt-tf"]}
+
+
+def test_invalid_files_are_left_untouched(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").mkdir()
+    broken = "[patch.crates-io\nrxt-tf = 1\n"
+    (proj / ".cargo" / "config.toml").write_text(broken)
+    with pytest.raises(SetupError, match="not valid TOML"):
+        setup_project(proj, str(ROOT))
+    assert (proj / ".cargo" / "config.toml").read_text() == broken
+    assert "rxt-tf" not in (proj / "rextio.toml").read_text()
+
+
+def test_multiline_enabled_is_refused_not_corrupted(tmp_path: Path) -> None:
+    text = '[plugins]\nenabled = [\n  "other",\n]\n'
+    proj = project(tmp_path, text)
+    with pytest.raises(SetupError, match="by hand"):
+        setup_project(proj, str(ROOT))
+    assert (proj / "rextio.toml").read_text() == text
+
+
+def test_a_project_without_rextio_toml_is_refused(tmp_path: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "rxt_tf_plugin", "setup", str(tmp_path)],
+                         capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "has no rextio.toml; run `rextio init` there first" in out.stderr
+    assert not (tmp_path / ".cargo").exists()
+
+
+def test_sources_must_be_the_rxt_tf_crate_at_the_plugins_version(tmp_path: Path) -> None:
+    assert locate_sources() == ROOT
+    with pytest.raises(SetupError, match="no Cargo.toml"):
+        locate_sources(str(tmp_path))
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "rxt-tf"\nversion = "9.9.9"\n')
+    with pytest.raises(SetupError, match="version '9.9.9'; this plugin needs 0.1.0"):
+        locate_sources(str(tmp_path))
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "other"\nversion = "0.1.0"\n')
+    with pytest.raises(SetupError, match="is not the rxt-tf package"):
+        locate_sources(str(tmp_path))
+
+
+def test_the_environment_variable_names_the_sources(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RXT_TF_SOURCE", str(tmp_path))
+    with pytest.raises(SetupError, match=r"\$RXT_TF_SOURCE"):
+        locate_sources()
+    monkeypatch.setenv("RXT_TF_SOURCE", str(ROOT))
+    assert locate_sources() == ROOT

@@ -1,0 +1,144 @@
+"""End to end: real `rextio build`s (0.1.8 and 0.1.3) of a project using the plugin.
+
+Each build runs cargo on Rextio's generated crate, which depends on `rxt-tf`
+through the `[patch.crates-io]` entry `python -m rxt_tf_plugin setup` writes.
+The built module then runs in a fresh interpreter in forced native mode.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = Path(__file__).parent / "rextio_project"
+REXTIO_013 = ROOT / ".venv" / "rextio-0.1.3"
+
+NATIVE_RULES = {
+    "inference": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/relu-f32-cpu-2d",
+                  "rxt-tf/add-binop-f32-cpu", "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+    "inference_aliases": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/sigmoid-f32-cpu-2d",
+                          "rxt-tf/add-call-f32-cpu", "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+    "add_1d_1d": ["rxt-tf/add-binop-f32-cpu", "rxt-tf/add-call-f32-cpu"],
+    "add_1d_2d": ["rxt-tf/add-call-f32-cpu", "rxt-tf/add-binop-f32-cpu"],
+    "deep_inference": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/relu-f32-cpu-2d",
+                       "rxt-tf/sigmoid-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
+                       "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+}
+
+
+class Build:
+    """One project built by one Rextio release."""
+
+    def __init__(self, version: str, root: Path) -> None:
+        self.version = version
+        self.root = root
+        self.env = dict(os.environ)
+        if version == "0.1.3":
+            assert (REXTIO_013 / "rextio").is_dir(), "run ci/setup.sh"
+            self.env["PYTHONPATH"] = str(REXTIO_013)
+        self.seconds = 0.0
+        self.output = ""
+
+    def rextio(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "rextio.cli.main", *args], cwd=self.root,
+                              env=self.env, capture_output=True, text=True, timeout=1200)
+
+    @property
+    def check(self) -> dict:  # type: ignore[type-arg]
+        return json.loads((self.root / ".rextio" / "reports" / "check.json").read_text())
+
+    def functions(self) -> dict[str, dict]:  # type: ignore[type-arg]
+        return {f["name"]: f for m in self.check["modules"] for f in m["functions"]}
+
+
+@pytest.fixture(scope="module", params=["0.1.8", "0.1.3"])
+def build(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Build:
+    root = tmp_path_factory.mktemp(f"rextio-{request.param}")
+    shutil.copy(PROJECT / "e2e_model.py", root)
+    (root / "rextio.toml").write_text("[plugins]\nenabled = []\n")
+    subprocess.run([sys.executable, "-m", "rxt_tf_plugin", "setup", str(root)], check=True,
+                   capture_output=True)
+    built = Build(request.param, root)
+    assert built.rextio("--version").stdout.split() == ["rextio", request.param]
+    start = time.perf_counter()
+    result = built.rextio("build", ".")
+    built.seconds = time.perf_counter() - start
+    built.output = result.stdout + result.stderr
+    assert result.returncode == 0, built.output
+    assert "native build: built" in built.output, built.output
+    print(f"\nrextio {request.param} build: {built.seconds:.1f} s")
+    return built
+
+
+@pytest.fixture(scope="module")
+def ran(build: Build) -> dict:  # type: ignore[type-arg]
+    env = dict(build.env, REXTIO_NATIVE_MODE="native")
+    env.pop("PYTHONPATH", None)  # the built tree ships its own rextio runtime
+    out = subprocess.run(
+        [sys.executable, str(PROJECT / "check_built.py"),
+         str(build.root / ".rextio" / "build" / "python"), str(build.root / "e2e_model.py")],
+        env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-4000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_routes_and_claimed_rules_in_check_json(build: Build) -> None:
+    check = build.check
+    assert sorted(check["accepted_native"]) == sorted(f"e2e_model.{n}" for n in NATIVE_RULES)
+    assert check["rejected_native"] == ["e2e_model.transposed"]
+    functions = build.functions()
+    for name, rules in NATIVE_RULES.items():
+        assert functions[name]["native_status"] == "accepted", name
+        claims = functions[name]["plugin_claims"]
+        assert [c["rule_id"] for c in claims] == rules, name
+        assert {c["plugin_id"] for c in claims} == {"rxt-tf"}
+    transposed = functions["transposed"]
+    assert transposed["native_status"] == "rejected"
+    assert transposed.get("plugin_claims", []) == []
+    [diagnostic] = transposed["diagnostics"]
+    assert diagnostic["code"] == "RXTP-RXTTF-001"
+    assert "unsupported keyword `transpose_b`" in diagnostic["message"]
+
+
+def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
+    rust = build.root / ".rextio" / "generated" / "rust"
+    lib = (rust / "src" / "lib.rs").read_text()
+    for line in [
+        "let mut h = ::rxt_tf::tf!(matmul(x, weight))?;",
+        "h = ::rxt_tf::tf!(relu(h))?;",
+        "h = ::rxt_tf::tf!(h + bias)?;",
+        "return Ok(::rxt_tf::tf!(reduce_mean(h, axis = 1))?);",
+        "h = ::rxt_tf::tf!(add(h, bias))?;",
+        "::rxt_tf::tf!(reduce_mean(h, axis = 1, keepdims = false))?",
+        "x: ::rxt_tf::TensorF32Cpu2D",
+        "bias: ::rxt_tf::TensorF32Cpu1D",
+    ]:
+        assert line in lib, line
+    assert 'rxt-tf = "=0.1.0"' in (rust / "Cargo.toml").read_text()
+
+
+def test_native_results_match_the_python_function(ran: dict) -> None:  # type: ignore[type-arg]
+    functions = ran["functions"]
+    for name in [*NATIVE_RULES, "transposed"]:
+        result = functions[name]
+        assert result["result_types"] == ["EagerTensor"], name
+        assert result["max_abs_diff"] <= 1e-6, (name, result)
+        assert result["native_symbol"] is (name != "transposed"), name
+
+
+def test_forced_native_boundary_errors_carry_rxt_tf_messages(ran: dict) -> None:  # type: ignore[type-arg]
+    assert ran["boundary_errors"] == {
+        "float64": ["ValueError", "rxt-tf: expected a float32 tensor, got a float64 tensor"],
+        "rank1": ["ValueError", "rxt-tf: expected a rank-2 tensor, got a rank-1 tensor"],
+        "variable": ["TypeError", "rxt-tf: expected a TensorFlow EagerTensor, got "
+                     "tensorflow.python.ops.resource_variable_ops.ResourceVariable"],
+        "numpy": ["TypeError", "rxt-tf: expected a TensorFlow EagerTensor, got numpy.ndarray"],
+    }
