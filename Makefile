@@ -1,5 +1,5 @@
 # The two commands of the README: `make demo` and `make test`. Both set up
-# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest) if it is missing.
+# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin) if it is missing.
 
 SHELL := /bin/bash
 ENV := source ci/env.sh &&
@@ -32,7 +32,8 @@ test-rust: setup
 	@$(ENV) cargo test --workspace
 
 test-python: example
-	@$(ENV) python -m pytest tests/python plugin-py/tests -q
+	@$(ENV) python -m pytest tests/python -q
+	@$(ENV) python -m pytest plugin-py/tests -q
 
 lint: setup
 	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets -- -D warnings

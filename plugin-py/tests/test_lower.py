@@ -15,8 +15,12 @@ P = plugin()
 
 
 def ctx(*operands: str, receiver: str | None = None) -> LoweringContext:
-    return LoweringContext(operands=operands, target_language="rust",
-                           fresh_name=lambda prefix: f"{prefix}_0", receiver=receiver)
+    return LoweringContext(
+        operands=operands,
+        target_language="rust",
+        fresh_name=lambda prefix: f"{prefix}_0",
+        receiver=receiver,
+    )
 
 
 def claimed(site):  # type: ignore[no-untyped-def]
@@ -30,17 +34,29 @@ EXPECTED = [
     (call("tensorflow.matmul", T2, T2), ("x", "weight"), "::rxt_tf::tf!(matmul(x, weight))?"),
     (call("tensorflow.linalg.matmul", T2, T2), ("a", "b"), "::rxt_tf::tf!(matmul(a, b))?"),
     (call("tensorflow.nn.relu", T2), ("h",), "::rxt_tf::tf!(relu(h))?"),
-    (call("tensorflow.nn.sigmoid", T2), ("(::rxt_tf::tf!(matmul(x, w))?)",),
-     "::rxt_tf::tf!(sigmoid((::rxt_tf::tf!(matmul(x, w))?)))?"),
+    (
+        call("tensorflow.nn.sigmoid", T2),
+        ("(::rxt_tf::tf!(matmul(x, w))?)",),
+        "::rxt_tf::tf!(sigmoid((::rxt_tf::tf!(matmul(x, w))?)))?",
+    ),
     (call("tensorflow.add", T1, T2), ("a", "b"), "::rxt_tf::tf!(add(a, b))?"),
     (call("tensorflow.math.add", T2, T1), ("h", "bias"), "::rxt_tf::tf!(add(h, bias))?"),
     (plus(T2, T1), ("h", "bias"), "::rxt_tf::tf!(h + bias)?"),
     (plus(T1, T1), ("a", "b"), "::rxt_tf::tf!(a + b)?"),
-    (call("tensorflow.reduce_mean", T2, keywords=(kw("axis", 1),)), ("h",),
-     "::rxt_tf::tf!(reduce_mean(h, axis = 1))?"),
-    (call("tensorflow.math.reduce_mean", T2,
-          keywords=(kw("keepdims", False, arg_type="bool"), kw("axis", 1))), ("h",),
-     "::rxt_tf::tf!(reduce_mean(h, axis = 1, keepdims = false))?"),
+    (
+        call("tensorflow.reduce_mean", T2, keywords=(kw("axis", 1),)),
+        ("h",),
+        "::rxt_tf::tf!(reduce_mean(h, axis = 1))?",
+    ),
+    (
+        call(
+            "tensorflow.math.reduce_mean",
+            T2,
+            keywords=(kw("keepdims", False, arg_type="bool"), kw("axis", 1)),
+        ),
+        ("h",),
+        "::rxt_tf::tf!(reduce_mean(h, axis = 1, keepdims = false))?",
+    ),
 ]
 
 
@@ -84,5 +100,6 @@ def test_metadata_that_does_not_match_the_claim_raises() -> None:
     with pytest.raises(ValueError, match="with a receiver"):
         P.lower(site, ctx("a", "b", receiver="a"))
     with pytest.raises(ValueError, match="Rust only"):
-        P.lower(site, LoweringContext(operands=("a", "b"), target_language="c",
-                                      fresh_name=lambda p: p))
+        P.lower(
+            site, LoweringContext(operands=("a", "b"), target_language="c", fresh_name=lambda p: p)
+        )

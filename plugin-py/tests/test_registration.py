@@ -47,21 +47,33 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     if version == "0.1.3":
         assert (REXTIO_013 / "rextio").is_dir(), "run ci/setup.sh"
         env["PYTHONPATH"] = str(REXTIO_013)
-    out = subprocess.run([sys.executable, "-c", LOAD], env=env, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD], env=env, capture_output=True, text=True, check=True
+    )
     loaded = json.loads(out.stdout)
     assert loaded["rextio"] == version
     assert loaded["active"] == ["rxt-tf"]
     assert loaded["api_version"] == ["1.3"]
     assert [rule[0] for rule in loaded["rules"]] == [
-        *(op.rule_id for op in OPS), "rxt-tf/unsupported-tensor-surface"]
+        *(op.rule_id for op in OPS),
+        "rxt-tf/unsupported-tensor-surface",
+    ]
     for rule_id, code, outcome in loaded["rules"]:
         assert re.fullmatch(r"RXTP-RXTTF-\d{3}", code), code
-        assert outcome == ("fallback" if rule_id.endswith("unsupported-tensor-surface")
-                           else "native")
+        assert outcome == (
+            "fallback" if rule_id.endswith("unsupported-tensor-surface") else "native"
+        )
     assert loaded["types"] == [
-        ["rxt-tf/tensor-f32-cpu-2d", ["rxt_tf_plugin.types.TensorF32Cpu2D"], "::rxt_tf::TensorF32Cpu2D"],
-        ["rxt-tf/tensor-f32-cpu-1d", ["rxt_tf_plugin.types.TensorF32Cpu1D"], "::rxt_tf::TensorF32Cpu1D"],
+        [
+            "rxt-tf/tensor-f32-cpu-2d",
+            ["rxt_tf_plugin.types.TensorF32Cpu2D"],
+            "::rxt_tf::TensorF32Cpu2D",
+        ],
+        [
+            "rxt-tf/tensor-f32-cpu-1d",
+            ["rxt_tf_plugin.types.TensorF32Cpu1D"],
+            "::rxt_tf::TensorF32Cpu1D",
+        ],
     ]
     assert loaded["crates"] == [["rxt-tf", f"={rxt_tf_plugin.__version__}"]]
 
@@ -69,12 +81,24 @@ def test_rextio_loads_the_plugin(version: str) -> None:
 def test_coverage_is_the_seeds_eight_symbols() -> None:
     coverage = plugin().covers()
     assert coverage.packages == ("tensorflow",)
-    assert set(coverage.modules) == {"tensorflow", "tensorflow.linalg", "tensorflow.nn",
-                                     "tensorflow.math"}
-    assert sorted(coverage.symbols) == sorted([
-        "tensorflow.matmul", "tensorflow.linalg.matmul", "tensorflow.nn.relu",
-        "tensorflow.nn.sigmoid", "tensorflow.add", "tensorflow.math.add",
-        "tensorflow.reduce_mean", "tensorflow.math.reduce_mean"])
+    assert set(coverage.modules) == {
+        "tensorflow",
+        "tensorflow.linalg",
+        "tensorflow.nn",
+        "tensorflow.math",
+    }
+    assert sorted(coverage.symbols) == sorted(
+        [
+            "tensorflow.matmul",
+            "tensorflow.linalg.matmul",
+            "tensorflow.nn.relu",
+            "tensorflow.nn.sigmoid",
+            "tensorflow.add",
+            "tensorflow.math.add",
+            "tensorflow.reduce_mean",
+            "tensorflow.math.reduce_mean",
+        ]
+    )
     assert covered_symbols() == coverage.symbols
 
 
@@ -85,15 +109,17 @@ def test_version_matches_the_crate() -> None:
     project = tomllib.loads((ROOT / "plugin-py" / "pyproject.toml").read_text())
     assert project["project"]["version"] == rxt_tf_plugin.__version__
     assert project["project"]["entry-points"]["rextio.plugins"] == {
-        "rxt-tf": "rxt_tf_plugin.plugin:plugin"}
+        "rxt-tf": "rxt_tf_plugin.plugin:plugin"
+    }
 
 
 def test_the_op_table_agrees_with_the_macros() -> None:
     """Every tf! op the plugin emits is one rxt-tf-macros accepts, with its keywords."""
     source = (ROOT / "rxt-tf-macros" / "src" / "ops.rs").read_text()
     rows = re.findall(r'name: "(\w+)",\s*operands: (\d+),\s*keywords: &\[(.*?)\],', source, re.S)
-    macros = {name: (int(count), re.findall(r'\("(\w+)", "?(\w+)"?\)', kws))
-              for name, count, kws in rows}
+    macros = {
+        name: (int(count), re.findall(r'\("(\w+)", "?(\w+)"?\)', kws)) for name, count, kws in rows
+    }
     assert macros, "could not read rxt-tf-macros/src/ops.rs"
     for op in OPS:
         assert op.macro_name in macros, op.macro_name
@@ -110,9 +136,11 @@ def test_the_readme_lists_every_rule() -> None:
 
 
 def test_markers_import_nothing() -> None:
-    code = ("import sys, rxt_tf_plugin.types, rxt_tf_plugin.plugin; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('tensorflow', 'rextio')))")
+    code = (
+        "import sys, rxt_tf_plugin.types, rxt_tf_plugin.plugin; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('tensorflow', 'rextio')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"

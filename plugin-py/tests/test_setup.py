@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import tomllib
@@ -37,19 +38,25 @@ def test_the_command_patches_cargo_and_enables_the_plugin(tmp_path: Path) -> Non
 
 
 def test_existing_settings_are_kept(tmp_path: Path) -> None:
-    proj = project(tmp_path, '[build]\nfallback = "cpython"\n\n[plugins]\n'
-                   'enabled = ["other"]  # keep\n\n[policy]\nx = 1\n')
+    proj = project(
+        tmp_path,
+        '[build]\nfallback = "cpython"\n\n[plugins]\n'
+        'enabled = ["other"]  # keep\n\n[policy]\nx = 1\n',
+    )
     (proj / ".cargo").mkdir()
     (proj / ".cargo" / "config.toml").write_text(
         '# mine\n[build]\njobs = 2\n\n[patch.crates-io]\nfoo = { path = "/src/foo" }\n'
-        'rxt-tf = { path = "/old/place" }\n\n[net]\noffline = false\n')
+        'rxt-tf = { path = "/old/place" }\n\n[net]\noffline = false\n'
+    )
     report = setup_project(proj, str(ROOT))
     assert report.cargo_config_changed and report.rextio_toml_changed
     config = cargo_config(proj)
     assert config["build"] == {"jobs": 2}
     assert config["net"] == {"offline": False}
-    assert config["patch"]["crates-io"] == {"foo": {"path": "/src/foo"},
-                                            "rxt-tf": {"path": str(ROOT)}}
+    assert config["patch"]["crates-io"] == {
+        "foo": {"path": "/src/foo"},
+        "rxt-tf": {"path": str(ROOT)},
+    }
     assert (proj / ".cargo" / "config.toml").read_text().startswith("# mine\n")
     rextio = tomllib.loads((proj / "rextio.toml").read_text())
     assert rextio["plugins"]["enabled"] == ["other", "rxt-tf"]
@@ -86,8 +93,11 @@ def test_multiline_enabled_is_refused_not_corrupted(tmp_path: Path) -> None:
 
 
 def test_a_project_without_rextio_toml_is_refused(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "rxt_tf_plugin", "setup", str(tmp_path)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "rxt_tf_plugin", "setup", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 1
     assert "has no rextio.toml; run `rextio init` there first" in out.stderr
     assert not (tmp_path / ".cargo").exists()
@@ -95,18 +105,19 @@ def test_a_project_without_rextio_toml_is_refused(tmp_path: Path) -> None:
 
 def test_sources_must_be_the_rxt_tf_crate_at_the_plugins_version(tmp_path: Path) -> None:
     assert locate_sources() == ROOT
-    with pytest.raises(SetupError, match="no Cargo.toml"):
+    with pytest.raises(SetupError, match=re.escape("no Cargo.toml")):
         locate_sources(str(tmp_path))
     (tmp_path / "Cargo.toml").write_text('[package]\nname = "rxt-tf"\nversion = "9.9.9"\n')
-    with pytest.raises(SetupError, match="version '9.9.9'; this plugin needs 0.1.0"):
+    with pytest.raises(SetupError, match=re.escape("version '9.9.9'; this plugin needs 0.1.0")):
         locate_sources(str(tmp_path))
     (tmp_path / "Cargo.toml").write_text('[package]\nname = "other"\nversion = "0.1.0"\n')
     with pytest.raises(SetupError, match="is not the rxt-tf package"):
         locate_sources(str(tmp_path))
 
 
-def test_the_environment_variable_names_the_sources(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_environment_variable_names_the_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("RXT_TF_SOURCE", str(tmp_path))
     with pytest.raises(SetupError, match=r"\$RXT_TF_SOURCE"):
         locate_sources()

@@ -83,10 +83,7 @@ def _crate_problem(path: Path) -> str | None:
     if isinstance(version, dict) and version.get("workspace") is True:
         version = data.get("workspace", {}).get("package", {}).get("version")
     if version != __version__:
-        return (
-            f"{CRATE_NAME} is version {version!r}; "
-            f"this plugin needs {__version__}"
-        )
+        return f"{CRATE_NAME} is version {version!r}; this plugin needs {__version__}"
     return None
 
 
