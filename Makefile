@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python lint
+.PHONY: setup example demo demo-rextio test test-rust test-python lint bench
 
 setup:
 	@bash ci/setup.sh
@@ -38,3 +38,10 @@ test-python: example
 lint: setup
 	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets -- -D warnings
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
+
+## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
+## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.
+bench: example
+	@$(ENV) python -m pip install --quiet -r bench/requirements.txt
+	@$(ENV) [ -d .venv/bench-published/rextio_tensorflow ] || python -m pip install --quiet --no-deps --target .venv/bench-published rextio-tensorflow==0.1.3
+	@$(ENV) python bench/run.py

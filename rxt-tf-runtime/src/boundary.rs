@@ -50,34 +50,42 @@ pub(crate) fn extract_on(
     let handle = unsafe { OwnedHandle::copy_sharing(api, borrowed, &status, EXTRACT) }?;
     checks::dtype(handle.dtype())?;
     checks::rank(rank, handle.rank(&status, EXTRACT)?)?;
-    checks::device(&handle.device(&status, EXTRACT)?)?;
+    handle.with_device(&status, EXTRACT, checks::device)??;
     Ok(Tensor { handle, context })
 }
 
 /// Fails closed if an active `tf.GradientTape` watches `obj`: running the
-/// op natively would silently drop its gradient.
+/// op natively would silently drop its gradient. Asks the tape set through
+/// the wheel's own `TFE_Py_TapeSet*` functions (what
+/// `record.could_possibly_record()` and `record.should_record_backprop()`
+/// call), so the common no-tape case costs no Python call.
 fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::Wheel) -> Result<()> {
     let py = obj.py();
+    let api = wheel.api();
     let python = |err: PyErr| Error::python(py, "checking for an active tf.GradientTape", &err);
-    let any_tape = wheel
-        .could_possibly_record
-        .call0(py)
-        .and_then(|flag| flag.is_truthy(py))
-        .map_err(python)?;
-    if !any_tape {
-        return Ok(());
+    // SAFETY: the GIL is held; the function has no other precondition.
+    let empty = unsafe { (api.TFE_Py_TapeSetIsEmpty)() };
+    // SAFETY: `empty` is the function's new reference, or NULL with an exception.
+    if !unsafe { owned_bool(py, empty) }.map_err(python)? {
+        let inputs = PyList::new(py, [obj]).map_err(python)?;
+        // SAFETY: the GIL is held and `inputs` is a live list of tensors.
+        let watched = unsafe { (api.TFE_Py_TapeSetShouldRecordBackprop)(inputs.as_ptr()) };
+        // SAFETY: `watched` is the function's new reference, or NULL with an exception.
+        if unsafe { owned_bool(py, watched) }.map_err(python)? {
+            return Err(Error::WatchedByTape);
+        }
     }
-    let inputs = PyList::new(py, [obj]).map_err(python)?;
-    let watched = wheel
-        .should_record_backprop
-        .call1(py, (inputs,))
-        .and_then(|flag| flag.is_truthy(py))
-        .map_err(python)?;
-    if watched {
-        Err(Error::WatchedByTape)
-    } else {
-        Ok(())
-    }
+    Ok(())
+}
+
+/// The truth of `raw`, a reference returned by a wheel function; the
+/// reference is released.
+///
+/// # Safety
+/// `raw` must be a new (owned) reference, or NULL with a Python exception set.
+unsafe fn owned_bool(py: Python<'_>, raw: *mut pyo3::ffi::PyObject) -> PyResult<bool> {
+    // SAFETY: the GIL is held (`py`); `raw` is as the caller promised.
+    unsafe { Bound::from_owned_ptr_or_err(py, raw) }?.is_truthy()
 }
 
 /// `module.QualName` of `obj`'s type (just the name for builtins).

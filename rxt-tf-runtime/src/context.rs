@@ -42,9 +42,24 @@ static CURRENT: Mutex<Option<Arc<BoundContext>>> = Mutex::new(None);
 
 impl BoundContext {
     /// Binds Python's current eager context (initialising it if needed).
-    /// Fails if it runs asynchronously.
+    /// Fails if it runs asynchronously on this thread.
+    ///
+    /// The fast path, taken while Python's context object and its handle are
+    /// the ones bound before, costs two attribute reads and a C call; a new
+    /// context (after `_reset_context()`, say) is bound afresh.
     pub fn current(py: Python<'_>) -> Result<Arc<BoundContext>> {
         let wheel = Wheel::get(py)?;
+        if let Some(bound) = cached(py, wheel) {
+            if let Some(is_async) = bound.executor_is_async() {
+                checks::execution_mode(is_async)?;
+                return Ok(bound);
+            }
+        }
+        Self::bind(py, wheel)
+    }
+
+    /// Binds Python's context through its public-to-TensorFlow Python API.
+    fn bind(py: Python<'_>, wheel: &'static Wheel) -> Result<Arc<BoundContext>> {
         let python = |step: &'static str| move |err: PyErr| Error::python(py, step, &err);
         let context = wheel
             .context
@@ -98,6 +113,23 @@ impl BoundContext {
         Ok(bound)
     }
 
+    /// Whether this thread's executor on the context is asynchronous, read
+    /// in C; `None` if the context returned no executor.
+    fn executor_is_async(&self) -> Option<bool> {
+        let api = self.wheel.api();
+        // SAFETY: the context is live while `self` is.
+        let executor = unsafe { (api.TFE_ContextGetExecutorForThread)(self.raw.as_ptr()) };
+        if executor.is_null() {
+            return None;
+        }
+        // SAFETY: `executor` is a live wrapper returned just above.
+        let is_async = unsafe { (api.TFE_ExecutorIsAsync)(executor) };
+        // SAFETY: the wrapper is ours and deleted once; it does not own the
+        // context's executor it points to.
+        unsafe { (api.TFE_DeleteExecutor)(executor) };
+        Some(is_async)
+    }
+
     /// The wheel this context belongs to.
     pub fn wheel(&self) -> &'static Wheel {
         self.wheel
@@ -112,6 +144,25 @@ impl BoundContext {
     pub(crate) fn axis_1(&self) -> &OwnedHandle {
         &self.axis_1
     }
+}
+
+/// The bound context, if Python's context object (the module global
+/// `_context`) and its handle (`_context_handle`, the capsule) are still the
+/// ones it holds. The cached context keeps both alive, so equal pointers mean
+/// the very same objects.
+fn cached(py: Python<'_>, wheel: &Wheel) -> Option<Arc<BoundContext>> {
+    let context = wheel
+        .context_module
+        .bind(py)
+        .getattr(pyo3::intern!(py, "_context"))
+        .ok()?;
+    let handle = context.getattr(pyo3::intern!(py, "_context_handle")).ok()?;
+    let current = CURRENT
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let bound = current.as_ref()?;
+    (bound._py_context.as_ptr() == context.as_ptr() && bound._capsule.as_ptr() == handle.as_ptr())
+        .then(|| Arc::clone(bound))
 }
 
 /// A host int32 scalar tensor handle holding `value`.

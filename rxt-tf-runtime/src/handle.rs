@@ -66,20 +66,34 @@ impl OwnedHandle {
         Ok(size)
     }
 
-    /// The name of the device the tensor was produced on.
-    pub(crate) fn device(&self, status: &Status, op: &'static str) -> Result<String> {
+    /// Calls `f` with the name of the device the tensor was produced on,
+    /// borrowed (no copy).
+    pub(crate) fn with_device<T>(
+        &self,
+        status: &Status,
+        op: &'static str,
+        f: impl FnOnce(&str) -> T,
+    ) -> Result<T> {
         // SAFETY: `raw` is live; `status` is a live status.
         let name =
             unsafe { (self.api.TFE_TensorHandleDeviceName)(self.raw.as_ptr(), status.as_ptr()) };
         status.check(op)?;
         if name.is_null() {
-            return Ok(String::new());
+            return Ok(f(""));
         }
         // SAFETY: non-null, NUL-terminated, owned by the handle, which lives
-        // through this borrow; copied out at once.
-        Ok(unsafe { CStr::from_ptr(name) }
-            .to_string_lossy()
-            .into_owned())
+        // through this borrow.
+        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
+        Ok(f(&name))
+    }
+
+    /// The number of elements of the tensor.
+    pub(crate) fn num_elements(&self, status: &Status, op: &'static str) -> Result<i64> {
+        // SAFETY: `raw` is live; `status` is a live status.
+        let count =
+            unsafe { (self.api.TFE_TensorHandleNumElements)(self.raw.as_ptr(), status.as_ptr()) };
+        status.check(op)?;
+        Ok(count)
     }
 
     /// Another owned reference to the same tensor (no data copy).

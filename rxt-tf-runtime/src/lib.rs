@@ -12,6 +12,7 @@ mod boundary;
 pub mod checks;
 mod context;
 mod error;
+mod gil;
 mod handle;
 #[doc(hidden)]
 pub mod macro_support;
@@ -24,6 +25,7 @@ mod wheel;
 
 pub use context::BoundContext;
 pub use error::{Error, Result};
+pub use gil::RELEASE_WORK;
 pub use ops::AddRanks;
 pub use tensor::{FloatTensor, TensorF32Cpu1D, TensorF32Cpu2D};
 pub use wheel::Wheel;

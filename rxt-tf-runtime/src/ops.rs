@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
+use crate::gil;
 use crate::handle::{null_handle, OwnedHandle};
 use crate::status::Status;
 use crate::sys::{Api, TFE_Op, TFE_TensorHandle, TF_DataType, TF_FLOAT, TF_INT32};
@@ -21,6 +22,19 @@ pub struct OpSpec {
     pub tf_op: &'static CStr,
     /// Type attributes, set before any input is added.
     pub type_attrs: &'static [(&'static CStr, TF_DataType)],
+    /// How its work grows with its inputs (for [`crate::RELEASE_WORK`]).
+    pub work: Work,
+}
+
+/// How an op's work is estimated from its inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Work {
+    /// A matrix product: elements of the left operand × columns of the right.
+    MatMul,
+    /// One pass over the first input's elements (element-wise ops, reductions).
+    FirstInput,
+    /// One pass over the larger input's elements (broadcasting binary ops).
+    LargerInput,
 }
 
 /// `matmul(a, b)`: rank-2 × rank-2 → rank-2.
@@ -28,30 +42,35 @@ pub const MATMUL: OpSpec = OpSpec {
     name: "matmul",
     tf_op: c"MatMul",
     type_attrs: &[(c"T", TF_FLOAT)],
+    work: Work::MatMul,
 };
 /// `relu(x)`: rank-2 → rank-2.
 pub const RELU: OpSpec = OpSpec {
     name: "relu",
     tf_op: c"Relu",
     type_attrs: &[(c"T", TF_FLOAT)],
+    work: Work::FirstInput,
 };
 /// `sigmoid(x)`: rank-2 → rank-2.
 pub const SIGMOID: OpSpec = OpSpec {
     name: "sigmoid",
     tf_op: c"Sigmoid",
     type_attrs: &[(c"T", TF_FLOAT)],
+    work: Work::FirstInput,
 };
 /// `add(a, b)` / `a + b`: the four rank pairs of [`AddRanks`].
 pub const ADD: OpSpec = OpSpec {
     name: "add",
     tf_op: c"AddV2",
     type_attrs: &[(c"T", TF_FLOAT)],
+    work: Work::LargerInput,
 };
 /// `reduce_mean(x, axis=1)`: rank-2 → rank-1, keepdims false.
 pub const REDUCE_MEAN: OpSpec = OpSpec {
     name: "reduce_mean",
     tf_op: c"Mean",
     type_attrs: &[(c"T", TF_FLOAT), (c"Tidx", TF_INT32)],
+    work: Work::FirstInput,
 };
 
 /// Every op rxt-tf supports.
@@ -153,11 +172,14 @@ fn run(
         unsafe { (api.TFE_OpAddInput)(op.raw.as_ptr(), input.as_ptr(), status.as_ptr()) };
         status.check(spec.name)?;
     }
+    let work = estimated_work(spec.work, inputs, &status, spec.name)?;
     let mut output: *mut TFE_TensorHandle = std::ptr::null_mut();
     let mut count: c_int = 1;
-    // SAFETY: `op` is fully built; `output` has room for the one output the
-    // op declares, and `count` says so.
-    unsafe { (api.TFE_Execute)(op.raw.as_ptr(), &mut output, &mut count, status.as_ptr()) };
+    gil::maybe_released(work, || {
+        // SAFETY: `op` is fully built; `output` has room for the one output
+        // the op declares, and `count` says so. No Python object is touched.
+        unsafe { (api.TFE_Execute)(op.raw.as_ptr(), &mut output, &mut count, status.as_ptr()) }
+    });
     status.check(spec.name)?;
     if count != 1 {
         return Err(null_handle(spec.name));
@@ -168,6 +190,30 @@ fn run(
     Ok(Tensor {
         handle,
         context: Arc::clone(context),
+    })
+}
+
+/// The work `inputs` ask of an op, in the units of [`crate::RELEASE_WORK`].
+fn estimated_work(
+    work: Work,
+    inputs: &[&OwnedHandle],
+    status: &Status,
+    op: &'static str,
+) -> Result<i64> {
+    let elements = |index: usize| match inputs.get(index) {
+        Some(input) => input.num_elements(status, op),
+        None => Ok(0),
+    };
+    Ok(match work {
+        Work::MatMul => {
+            let columns = match inputs.get(1) {
+                Some(b) => b.dim(1, status, op)?,
+                None => 0,
+            };
+            elements(0)?.saturating_mul(columns)
+        }
+        Work::FirstInput => elements(0)?,
+        Work::LargerInput => elements(0)?.max(elements(1)?),
     })
 }
 

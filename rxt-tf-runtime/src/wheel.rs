@@ -12,15 +12,17 @@ use crate::error::{Error, Result};
 use crate::platform::{self, PlatformProfile};
 use crate::sys::{Api, Image, Images};
 
-/// The bound wheel: the function table, and the Python callables the
-/// runtime needs from TensorFlow's private modules.
+/// The bound wheel: the function table, and the Python objects the runtime
+/// needs from TensorFlow's private modules.
 pub struct Wheel {
     api: Api,
     profile: &'static PlatformProfile,
     package_dir: PathBuf,
+    /// `tensorflow.python.eager.context.context`.
     pub(crate) context: Py<PyAny>,
-    pub(crate) could_possibly_record: Py<PyAny>,
-    pub(crate) should_record_backprop: Py<PyAny>,
+    /// The module `tensorflow.python.eager.context`, whose `_context` global
+    /// is Python's context object (read on every call to spot a new one).
+    pub(crate) context_module: Py<PyAny>,
 }
 
 static WHEEL: OnceCell<Result<Wheel>> = OnceCell::new();
@@ -126,16 +128,10 @@ impl Wheel {
                 "context",
                 "finding tensorflow.python.eager.context.context",
             )?,
-            could_possibly_record: attr(
-                "tensorflow.python.eager.record",
-                "could_possibly_record",
-                "finding tensorflow.python.eager.record.could_possibly_record",
-            )?,
-            should_record_backprop: attr(
-                "tensorflow.python.eager.record",
-                "should_record_backprop",
-                "finding tensorflow.python.eager.record.should_record_backprop",
-            )?,
+            context_module: py
+                .import("tensorflow.python.eager.context")
+                .map(|module| module.into_any().unbind())
+                .map_err(python("import tensorflow.python.eager.context"))?,
         })
     }
 }

@@ -171,3 +171,16 @@ def test_calls_from_many_threads_agree_with_eager(ext):
     for t in threads:
         t.join()
     assert not failures, failures[0]
+
+
+def test_a_thread_local_asynchronous_scope_is_refused_too(ext):
+    """The bound context is reused across calls, but each call still reads
+    this thread's execution mode (here switched by a scope, not globally)."""
+    from tensorflow.python.eager import context
+
+    x = tf.ones([2, 2])
+    assert_same(ext.relu(x), tf.nn.relu(x))  # the context is bound and cached
+    with context.execution_mode(context.ASYNC):
+        with pytest.raises(RuntimeError, match="^rxt-tf: expected a synchronous eager context"):
+            ext.relu(x)
+    assert_same(ext.relu(x), tf.nn.relu(x))

@@ -98,6 +98,40 @@ fn reduce_mean(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu1D> {
 }
 
 /// The extension module.
+/// Benchmark floor: the seed's chain run `iterations` times on tensors
+/// extracted once, with no Python boundary inside the loop. Returns the
+/// seconds per iteration. Used by `make bench`.
+#[pyfunction]
+#[rxt_tf::inference]
+fn chain_floor_seconds(
+    x: TensorF32Cpu2D,
+    weight: TensorF32Cpu2D,
+    bias: TensorF32Cpu1D,
+    iterations: u32,
+) -> rxt_tf::Result<f64> {
+    let start = std::time::Instant::now();
+    for _ in 0..iterations {
+        let h = tf!(matmul(x, weight))?;
+        let h = tf!(relu(h))?;
+        let h = tf!(h + bias)?;
+        std::hint::black_box(tf!(reduce_mean(h, axis = 1))?);
+    }
+    Ok(start.elapsed().as_secs_f64() / f64::from(iterations.max(1)))
+}
+
+/// Benchmark boundary cost: takes the chain's three arguments and returns
+/// `bias`, running no op. Used by `make bench`.
+#[pyfunction]
+#[rxt_tf::inference]
+fn boundary_only(
+    x: TensorF32Cpu2D,
+    weight: TensorF32Cpu2D,
+    bias: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu1D> {
+    drop((x, weight));
+    Ok(bias)
+}
+
 #[pymodule]
 fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inference, m)?)?;
@@ -110,5 +144,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(add_2d_1d, m)?)?;
     m.add_function(wrap_pyfunction!(add_1d_2d, m)?)?;
     m.add_function(wrap_pyfunction!(reduce_mean, m)?)?;
+    m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(boundary_only, m)?)?;
     Ok(())
 }

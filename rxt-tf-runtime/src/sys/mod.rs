@@ -36,6 +36,8 @@ opaque! {
     TF_Status;
     /// `TF_Tensor`: a host tensor.
     TF_Tensor;
+    /// `TFE_Executor`: a context's executor for one thread.
+    TFE_Executor;
 }
 
 /// `TF_DataType`.
@@ -132,6 +134,10 @@ api_table! {
         TFE_TensorHandleDim: fn(*mut TFE_TensorHandle, c_int, *mut TF_Status) -> i64;
         TFE_TensorHandleDeviceName: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *const c_char;
         TFE_NewTensorHandle: fn(*const TF_Tensor, *mut TF_Status) -> *mut TFE_TensorHandle;
+        TFE_TensorHandleNumElements: fn(*mut TFE_TensorHandle, *mut TF_Status) -> i64;
+        TFE_ContextGetExecutorForThread: fn(*mut TFE_Context) -> *mut TFE_Executor;
+        TFE_ExecutorIsAsync: fn(*mut TFE_Executor) -> bool;
+        TFE_DeleteExecutor: fn(*mut TFE_Executor);
     }
     framework {
         TF_NewStatus: fn() -> *mut TF_Status;
@@ -147,5 +153,7 @@ api_table! {
         EagerTensor_Handle = "_Z18EagerTensor_HandlePK7_object": fn(*const PyObject) -> *mut TFE_TensorHandle;
         EagerTensorFromHandle = "_Z21EagerTensorFromHandleP16TFE_TensorHandleb": fn(*mut TFE_TensorHandle, bool) -> *mut PyObject;
         EagerTensor_CheckExact = "_Z22EagerTensor_CheckExactPK7_object": fn(*const PyObject) -> bool;
+        TFE_Py_TapeSetIsEmpty = "_Z21TFE_Py_TapeSetIsEmptyv": fn() -> *mut PyObject;
+        TFE_Py_TapeSetShouldRecordBackprop = "_Z34TFE_Py_TapeSetShouldRecordBackpropP7_object": fn(*mut PyObject) -> *mut PyObject;
     }
 }
