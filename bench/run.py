@@ -35,8 +35,13 @@ PUBLISHED_PATH = ROOT / ".venv" / "bench-published"
 SIZES = [(1, 8, 4), (32, 64, 32), (256, 256, 256), (1024, 1024, 1024)]
 STALL_SIZE = (2048, 2048, 2048)
 SAMPLE_SECONDS = 0.03
-PAUSE_SECONDS = 0.01
-ROUNDS = int(os.environ.get("RXT_BENCH_ROUNDS", "21"))
+PAUSE_SECONDS = 0.02
+ROUNDS = int(os.environ.get("RXT_BENCH_ROUNDS", "15"))
+# Worker processes of each kind, sampled alike and pooled: one process can run
+# a size persistently faster than another (by up to 2x at 256x256 here, the
+# same for every alternative in that process), so alternatives in separate
+# single processes would get biased ratios.
+REPLICAS = int(os.environ.get("RXT_BENCH_REPLICAS", "4"))
 
 ALTERNATIVES = {
     "eager": "Python eager TF",
@@ -48,6 +53,10 @@ ALTERNATIVES = {
     "boundary": "boundary only (3 in, 1 out)",
 }
 STALL_ALTERNATIVES = ["eager", "ours_macro", "ours_rextio", "published"]
+# Alternatives share one process (and its input tensors), so they see the same
+# memory layout; the published build needs its own (its module names are the
+# ones our Rextio build uses).
+PROCESS_OF = {name: "published" if name == "published" else "main" for name in ALTERNATIVES}
 
 
 # --------------------------------------------------------------------------- worker
@@ -95,19 +104,21 @@ def inputs(tf: Any, size: tuple[int, int, int]) -> tuple[Any, Any, Any]:
     return x, w, b
 
 
-def worker(name: str) -> None:
+def worker(kind: str) -> None:
+    """Serves timing requests for every alternative of its process `kind`."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     os.environ["REXTIO_NATIVE_MODE"] = "native"
     import numpy as np
     import tensorflow as tf
 
-    fn = load_callable(name, tf)
+    names = [name for name in ALTERNATIVES if PROCESS_OF[name] == kind]
+    fns = {name: load_callable(name, tf) for name in names}
     reference = chain_eager(tf)
     data = {size: inputs(tf, size) for size in SIZES}
-    calls: dict[tuple[int, int, int], int] = {}
+    calls: dict[tuple[str, tuple[int, int, int]], int] = {}
 
-    def timed(size: tuple[int, int, int], count: int) -> float:
-        x, w, b = data[size]
+    def timed(name: str, size: tuple[int, int, int], count: int) -> float:
+        fn, (x, w, b) = fns[name], data[size]
         if name == "floor":
             return float(fn(x, w, b, count))
         start = time.perf_counter()
@@ -115,27 +126,30 @@ def worker(name: str) -> None:
             fn(x, w, b)
         return (time.perf_counter() - start) / count
 
-    for size in SIZES:  # warm up, check, and pick the calls per sample
-        x, w, b = data[size]
-        if name not in ("floor", "boundary"):
-            got, want = fn(x, w, b), reference(x, w, b)
-            diff = float(np.max(np.abs(got.numpy() - want.numpy())))
-            if diff > 1e-3 * max(1.0, float(np.max(np.abs(want.numpy())))):
-                raise SystemExit(f"{name} differs from eager at {size}: {diff}")
-        for _ in range(3):  # first calls build kernels and caches
-            timed(size, 1)
-        estimate = timed(size, 5)
-        calls[size] = max(1, min(20000, int(SAMPLE_SECONDS / max(estimate, 1e-7))))
-        timed(size, calls[size])
-    print(json.dumps({"ready": name}), flush=True)
+    for name in names:  # warm up, check, and pick the calls per sample
+        for size in SIZES:
+            x, w, b = data[size]
+            if name not in ("floor", "boundary"):
+                got, want = fns[name](x, w, b), reference(x, w, b)
+                diff = float(np.max(np.abs(got.numpy() - want.numpy())))
+                if diff > 1e-3 * max(1.0, float(np.max(np.abs(want.numpy())))):
+                    raise SystemExit(f"{name} differs from eager at {size}: {diff}")
+            for _ in range(3):  # first calls build kernels and caches
+                timed(name, size, 1)
+            estimate = timed(name, size, 5)
+            count = max(3, min(20000, int(SAMPLE_SECONDS / max(estimate, 1e-7))))
+            calls[(name, size)] = count
+            timed(name, size, count)
+    print(json.dumps({"ready": kind}), flush=True)
 
     for line in sys.stdin:
         request = json.loads(line)
         if request["cmd"] == "time":
-            size = tuple(request["size"])
-            print(json.dumps({"seconds": timed(size, calls[size])}), flush=True)  # type: ignore[arg-type]
+            key = (request["name"], tuple(request["size"]))
+            seconds = timed(key[0], key[1], calls[key])  # type: ignore[arg-type]
+            print(json.dumps({"seconds": seconds}), flush=True)
         elif request["cmd"] == "stall":
-            print(json.dumps(stall(fn, inputs(tf, STALL_SIZE))), flush=True)
+            print(json.dumps(stall(fns[request["name"]], inputs(tf, STALL_SIZE))), flush=True)
         elif request["cmd"] == "quit":
             return
 
@@ -254,6 +268,10 @@ def quantiles(values: list[float]) -> dict[str, float]:
 
 
 def coordinate() -> None:
+    only = os.environ.get("RXT_BENCH_ONLY")  # diagnosis: a comma-separated subset
+    if only:
+        for name in set(ALTERNATIVES) - set(only.split(",")):
+            del ALTERNATIVES[name]
     build_seconds: dict[str, list[float]] = {"ours": [], "published": []}
     print("bench: building the seed project with rextio (ours, published, twice each)")
     subprocess.run(
@@ -261,37 +279,45 @@ def coordinate() -> None:
         check=True,
         capture_output=True,
     )
-    for _ in range(2):
+    for _ in range(0 if only else 2):
         build_seconds["ours"].append(rextio_build(OURS_PROJECT))
         build_seconds["published"].append(rextio_build(PUBLISHED_PROJECT, PUBLISHED_PATH))
 
-    print(f"bench: starting {len(ALTERNATIVES)} workers")
-    workers = {name: Worker(name) for name in ALTERNATIVES}
+    kinds = sorted({PROCESS_OF[name] for name in ALTERNATIVES})
+    print(f"bench: starting {REPLICAS} worker processes of each kind: {', '.join(kinds)}")
+    workers = {(kind, r): Worker(kind) for kind in kinds for r in range(REPLICAS)}
     try:
         for w in workers.values():
             w.read()
         samples: dict[str, dict[str, list[float]]] = {
             name: {f"{m}x{k}@{k}x{n}": [] for m, k, n in SIZES} for name in ALTERNATIVES
         }
-        order = list(ALTERNATIVES)
         print(f"bench: {ROUNDS} interleaved rounds")
         for _ in range(ROUNDS):
-            for size in SIZES:
-                random.shuffle(order)
-                for name in order:
-                    # Let the previous worker's TensorFlow threads go idle
-                    # (they spin a little after work) before the next sample.
-                    time.sleep(PAUSE_SECONDS)
-                    seconds = workers[name].ask({"cmd": "time", "size": list(size)})["seconds"]
-                    samples[name][label(size)].append(seconds)
+            # Every (size, alternative) once per round, in a fresh random order,
+            # so no alternative or size always follows the same neighbour.
+            turns = [(s, n, r) for s in SIZES for n in ALTERNATIVES for r in range(REPLICAS)]
+            random.shuffle(turns)
+            for size, name, replica in turns:
+                # Let the previous worker's TensorFlow threads go idle (they
+                # spin a little after work) before the next sample.
+                time.sleep(PAUSE_SECONDS)
+                request = {"cmd": "time", "name": name, "size": list(size)}
+                seconds = workers[(PROCESS_OF[name], replica)].ask(request)["seconds"]
+                samples[name][label(size)].append(seconds)
         stalls = {}
-        for name in STALL_ALTERNATIVES:
+        for name in [n for n in STALL_ALTERNATIVES if n in ALTERNATIVES]:
             time.sleep(PAUSE_SECONDS)
-            stalls[name] = workers[name].ask({"cmd": "stall"})
+            stalls[name] = workers[(PROCESS_OF[name], 0)].ask({"cmd": "stall", "name": name})
     finally:
         for w in workers.values():
             w.close()
 
+    if only:
+        for name, by_size in samples.items():
+            for size, values in by_size.items():
+                print(name, size, " ".join(f"{1e6 * v:.1f}" for v in values))
+        return
     report = summarize(samples, stalls, build_seconds)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -330,8 +356,13 @@ def summarize(
         "command": "make bench",
         "machine": machine(),
         "rounds": ROUNDS,
+        "replicas": REPLICAS,
         "alternatives": ALTERNATIVES,
         "latency": latency,
+        "samples_us": {
+            name: {size: [round(1e6 * v, 2) for v in samples[name][size]] for size in sizes}
+            for name in ALTERNATIVES
+        },
         "ratios": ratios,
         "gil_stall_2048": stalls,
         "rextio_build_seconds": {
