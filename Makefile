@@ -38,6 +38,7 @@ test-python: example
 lint: setup
 	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets -- -D warnings
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
+	@$(ENV) ruff check bench && ruff format --check bench
 
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.

@@ -63,6 +63,8 @@ PROCESS_OF = {name: "published" if name == "published" else "main" for name in A
 
 
 def chain_eager(tf: Any) -> Any:
+    """The seed's chain in plain eager TensorFlow."""
+
     def inference(x: Any, weight: Any, bias: Any) -> Any:
         h = tf.matmul(x, weight)
         h = tf.nn.relu(h)
@@ -94,6 +96,7 @@ def load_callable(name: str, tf: Any) -> Any:
 
 
 def inputs(tf: Any, size: tuple[int, int, int]) -> tuple[Any, Any, Any]:
+    """Seeded float32 `x`, `weight` and `bias` for `size` = (m, k, n)."""
     import numpy as np
 
     m, k, n = size
@@ -162,7 +165,7 @@ def stall(fn: Any, args: tuple[Any, Any, Any], runs: int = 3) -> dict[str, float
         stop = threading.Event()
         worst = [0.0]
 
-        def spin() -> None:
+        def spin(stop: threading.Event = stop, worst: list[float] = worst) -> None:
             last = time.perf_counter()
             while not stop.is_set():
                 now = time.perf_counter()
@@ -193,6 +196,7 @@ class Worker:
     """One worker process."""
 
     def __init__(self, name: str) -> None:
+        """Starts a worker process of kind `name`."""
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
         if name == "published":
             env["PYTHONPATH"] = str(PUBLISHED_PATH)
@@ -207,6 +211,7 @@ class Worker:
         )
 
     def read(self) -> dict[str, Any]:
+        """The worker's next JSON reply."""
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
@@ -214,12 +219,14 @@ class Worker:
         return json.loads(line)  # type: ignore[no-any-return]
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Sends `request` and returns the reply."""
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()
         return self.read()
 
     def close(self) -> None:
+        """Asks the worker to quit and waits for it."""
         if self.process.poll() is None and self.process.stdin is not None:
             self.process.stdin.write(json.dumps({"cmd": "quit"}) + "\n")
             self.process.stdin.flush()
@@ -227,6 +234,7 @@ class Worker:
 
 
 def rextio_build(project: Path, extra_path: Path | None = None) -> float:
+    """Wall seconds of `rextio build .` in `project` (extra_path on PYTHONPATH)."""
     env = dict(os.environ)
     if extra_path is not None:
         env["PYTHONPATH"] = str(extra_path)
@@ -245,6 +253,7 @@ def rextio_build(project: Path, extra_path: Path | None = None) -> float:
 
 
 def machine() -> dict[str, Any]:
+    """The machine the numbers come from."""
     model = ""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -263,11 +272,13 @@ def machine() -> dict[str, Any]:
 
 
 def quantiles(values: list[float]) -> dict[str, float]:
+    """Median and p25/p75 of `values` (seconds) in microseconds."""
     q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
     return {"median_us": 1e6 * q[1], "p25_us": 1e6 * q[0], "p75_us": 1e6 * q[2]}
 
 
 def coordinate() -> None:
+    """Runs the benchmark and writes the results."""
     only = os.environ.get("RXT_BENCH_ONLY")  # diagnosis: a comma-separated subset
     if only:
         for name in set(ALTERNATIVES) - set(only.split(",")):
@@ -326,6 +337,7 @@ def coordinate() -> None:
 
 
 def label(size: tuple[int, int, int]) -> str:
+    """`mxk@kxn`."""
     m, k, n = size
     return f"{m}x{k}@{k}x{n}"
 
@@ -335,6 +347,7 @@ def summarize(
     stalls: dict[str, dict[str, float]],
     build_seconds: dict[str, list[float]],
 ) -> dict[str, Any]:
+    """The report: quantiles, raw samples, ratios, stalls and build times."""
     sizes = [label(size) for size in SIZES]
     latency = {
         name: {size: quantiles(samples[name][size]) for size in sizes} for name in ALTERNATIVES
@@ -376,6 +389,7 @@ def summarize(
 
 
 def print_table(report: dict[str, Any]) -> None:
+    """Prints the results table."""
     sizes = list(report["ratios"])
     head = f"{'µs per call (median, p25-p75)':38}" + "".join(f"{s:>28}" for s in sizes)
     print("\n" + head)
@@ -412,6 +426,7 @@ def print_table(report: dict[str, Any]) -> None:
 
 
 def plot(report: dict[str, Any]) -> None:
+    """Draws latest.png: latency by size, log scale, one line per alternative."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -437,6 +452,7 @@ def plot(report: dict[str, Any]) -> None:
 
 
 def main() -> None:
+    """`--worker KIND` serves as a worker; no argument coordinates."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--worker")
     args = parser.parse_args()

@@ -8,7 +8,7 @@
 pub use rxt_tf_macros::inference;
 pub use rxt_tf_runtime::{
     checks, ops, platform, sys, AddRanks, BoundContext, Error, FloatTensor, Result, TensorF32Cpu1D,
-    TensorF32Cpu2D, Wheel,
+    TensorF32Cpu2D, Wheel, RELEASE_WORK,
 };
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
