@@ -211,3 +211,29 @@ fn the_context_is_bound_once_and_reused() {
         assert!(std::sync::Arc::ptr_eq(&first, &second));
     });
 }
+
+#[test]
+fn large_ops_run_from_threads_with_and_without_the_gil() {
+    with_python(|py| {
+        let code = "tf.reshape(tf.range(512 * 512, dtype=tf.float32) % 7 - 3, [512, 512])";
+        let (x, a) = tensor2(py, code);
+        let expected = eval_with(py, "tf.nn.relu(tf.matmul(x, x))", &[("x", &x)]);
+        // Above `RELEASE_WORK`: with the GIL held, the op lets go of it while
+        // TensorFlow computes; without it (here, in `detach`), it runs as is.
+        assert!(512_i64.pow(3) >= rxt_tf::RELEASE_WORK);
+        let held = ops::relu(&ops::matmul(&a, &a).expect("matmul")).expect("relu");
+        let detached = py.detach(|| {
+            let h = ops::matmul(&a, &a).expect("matmul without the GIL");
+            ops::relu(&h).expect("relu without the GIL")
+        });
+        let from_thread = std::thread::scope(|scope| {
+            scope
+                .spawn(|| ops::relu(&ops::matmul(&a, &a)?))
+                .join()
+                .expect("thread")
+        });
+        assert_same(py, &out(py, Ok(held)), &expected);
+        assert_same(py, &out(py, Ok(detached)), &expected);
+        assert_same(py, &out(py, from_thread), &expected);
+    });
+}

@@ -109,7 +109,11 @@ impl BoundContext {
             _py_context: context.unbind(),
             _capsule: capsule.unbind(),
         });
-        *current = Some(Arc::clone(&bound));
+        let previous = current.replace(Arc::clone(&bound));
+        // The previous context may hold the last references to Python objects,
+        // whose release can run Python code: not under the lock.
+        drop(current);
+        drop(previous);
         Ok(bound)
     }
 

@@ -14,16 +14,30 @@ pub const RELEASE_WORK: i64 = 1 << 18;
 
 /// Runs `f`, with the GIL released if this thread holds it and `work` is at
 /// least [`RELEASE_WORK`]. `f` must not touch Python objects.
+///
+/// Callers beware, as with `Python::detach`: while `f` runs, other Python
+/// threads run too, so a large op must not be run while holding a lock that
+/// a thread holding the GIL may wait for.
 pub(crate) fn maybe_released<T>(work: i64, f: impl FnOnce() -> T) -> T {
-    // SAFETY: `PyGILState_Check` only reads the calling thread's state; the
-    // interpreter is initialised (binding the wheel needed it).
-    if work < RELEASE_WORK || unsafe { pyo3::ffi::PyGILState_Check() } != 1 {
+    if work < RELEASE_WORK || !this_thread_holds_the_gil() {
         return f();
     }
     // SAFETY: this thread holds the GIL (checked above); the thread state is
     // restored by `Reacquire` on the same thread, also if `f` unwinds.
     let _reacquire = Reacquire(unsafe { pyo3::ffi::PyEval_SaveThread() });
     f()
+}
+
+/// Whether the calling thread holds the GIL: the interpreter's current
+/// thread state (the GIL holder's) is this thread's own. Unlike
+/// `PyGILState_Check`, never true for another thread's state, also once a
+/// subinterpreter has existed.
+fn this_thread_holds_the_gil() -> bool {
+    // SAFETY: reads the interpreter's current thread state; no preconditions.
+    let current = unsafe { pyo3::ffi::compat::PyThreadState_GetUnchecked() };
+    // SAFETY: reads this thread's registered thread state; no preconditions.
+    let own = unsafe { pyo3::ffi::PyGILState_GetThisThreadState() };
+    !current.is_null() && current == own
 }
 
 /// Takes the GIL back when dropped.

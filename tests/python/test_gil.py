@@ -1,4 +1,4 @@
-"""The GIL is released while TensorFlow computes large ops."""
+"""The GIL is released while TensorFlow computes large ops, and kept for small ones."""
 
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ import tensorflow as tf
 from conftest import assert_same
 
 
-def observed_inside(fn, *args) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def longest_stall(fn, *args) -> tuple[float, float]:  # type: ignore[no-untyped-def]
     """Runs `fn(*args)` inside a helper frame while another Python thread
-    samples the main thread's stack. Returns (seconds the sampler saw the
-    helper frame on top, seconds the call took).
+    samples the main thread's stack as often as it can. Returns (the longest
+    time without a sample of the helper frame between the helper's two time
+    marks, the time between the marks).
 
-    Holding the GIL, the native call stops every other Python thread, so the
-    sampler can only see the helper frame once the call has returned (the
-    interpreter may switch threads right after a call, for up to one switch
-    interval, before the helper's next mark)."""
+    Holding the GIL through the native call stops every other Python thread,
+    so the longest gap is the call itself; releasing it, the sampler keeps
+    sampling (gaps of at most about a switch interval)."""
     main = threading.get_ident()
     seen: list[float] = []
     marks: list[float] = []
@@ -42,27 +42,34 @@ def observed_inside(fn, *args) -> tuple[float, float]:  # type: ignore[no-untype
     stop.set()
     sampler.join()
     start, end = marks
-    inside = [t for t in seen if start < t < end]
-    return (inside[-1] - inside[0] if inside else 0.0), end - start
+    points = [start, *(t for t in seen if start < t < end), end]
+    return max(b - a for a, b in zip(points, points[1:])), end - start
 
 
 def test_a_large_matmul_lets_other_python_threads_run(ext):
     a = tf.random.normal([2048, 2048])
     b = tf.random.normal([2048, 2048])
     assert_same(ext.matmul(a, b), tf.matmul(a, b))
-    window, took = observed_inside(ext.matmul, a, b)
-    switch = sys.getswitchinterval()
-    assert took > 6 * switch, f"the matmul was too quick to judge ({took:.3f} s)"
-    # Released, the sampler runs during most of the call; held, it could only
-    # run for about two switch intervals.
-    assert window > 0.5 * took, (window, took)
+    stall, took = longest_stall(ext.matmul, a, b)
+    assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
+    assert stall < 0.5 * took, (stall, took)
 
 
-def test_the_chain_results_are_unchanged_when_the_gil_is_released(ext):
+def test_the_seed_chain_lets_other_python_threads_run_at_1024(ext):
     x = tf.random.normal([1024, 1024])
     w = tf.random.normal([1024, 1024])
     bias = tf.random.normal([1024])
-    window, _ = observed_inside(ext.inference, x, w, bias)
-    assert window > 0
+    stall, took = longest_stall(ext.inference, x, w, bias)
+    assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
+    assert stall < 0.5 * took, (stall, took)
     eager = tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + bias, axis=1)
     assert_same(ext.inference(x, w, bias), eager)
+
+
+def test_small_ops_keep_the_gil(ext):
+    """Thousands of ops below `RELEASE_WORK` in one native call: no other
+    Python thread runs until it returns."""
+    x, w, bias = tf.random.normal([1, 8]), tf.random.normal([8, 4]), tf.random.normal([4])
+    stall, took = longest_stall(ext.chain_floor_seconds, x, w, bias, 5000)
+    assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
+    assert stall > 0.9 * took, (stall, took)
