@@ -133,10 +133,16 @@ REJECTED = [
         "keyword `axis` given twice",
     ),
     (call("tensorflow.reduce_mean", T1, keywords=(kw("axis", 1),)), "RXTP-RXTTF-004", "got rank-1"),
+    (
+        call("tensorflow.reduce_mean", T2, None),
+        "RXTP-RXTTF-004",
+        "positional axis is not supported",
+    ),
     # Operand types outside the plugin vocabulary on a covered symbol.
     (call("tensorflow.matmul", T2, "float"), "RXTP-RXTTF-010", "must be rxt-tf tensors"),
     (call("tensorflow.nn.relu", "list[float]"), "RXTP-RXTTF-010", "must be rxt-tf tensors"),
     (plus(T2, "float"), "RXTP-RXTTF-010", "must be rxt-tf tensors"),
+    (plus("tensorflow.Tensor", "tensorflow.Tensor"), "RXTP-RXTTF-010", "must be rxt-tf tensors"),
 ]
 
 

@@ -43,6 +43,12 @@ EXPECTED = [
     (call("tensorflow.math.add", T2, T1), ("h", "bias"), "::rxt_tf::tf!(add(h, bias))?"),
     (plus(T2, T1), ("h", "bias"), "::rxt_tf::tf!(h + bias)?"),
     (plus(T1, T1), ("a", "b"), "::rxt_tf::tf!(a + b)?"),
+    (plus(T2, T1), ("(a) + (b)", "x as T"), "::rxt_tf::tf!(((a) + (b)) + (x as T))?"),
+    (
+        call("tensorflow.nn.relu", T2),
+        ("if c { a } else { b }",),
+        "::rxt_tf::tf!(relu((if c { a } else { b })))?",
+    ),
     (
         call("tensorflow.reduce_mean", T2, keywords=(kw("axis", 1),)),
         ("h",),

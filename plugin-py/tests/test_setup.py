@@ -60,6 +60,7 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
     assert (proj / ".cargo" / "config.toml").read_text().startswith("# mine\n")
     rextio = tomllib.loads((proj / "rextio.toml").read_text())
     assert rextio["plugins"]["enabled"] == ["other", "rxt-tf"]
+    assert 'enabled = ["other", "rxt-tf"]  # keep\n' in (proj / "rextio.toml").read_text()
     assert rextio["build"] == {"fallback": "cpython"} and rextio["policy"] == {"x": 1}
 
 
@@ -123,3 +124,44 @@ def test_the_environment_variable_names_the_sources(
         locate_sources()
     monkeypatch.setenv("RXT_TF_SOURCE", str(ROOT))
     assert locate_sources() == ROOT
+
+
+def test_line_endings_and_comments_are_kept(tmp_path: Path) -> None:
+    proj = project(tmp_path, "[plugins]\r\nenabled = [] # none yet\r\n")
+    (proj / ".cargo").mkdir()
+    config = proj / ".cargo" / "config.toml"
+    config.write_bytes(b'[patch."crates-io"]\r\nrxt-tf = { path = "/old" } # mine\r\n')
+    setup_project(proj, str(ROOT))
+    assert (proj / "rextio.toml").read_bytes() == (
+        b'[plugins]\r\nenabled = ["rxt-tf"] # none yet\r\n'
+    )
+    expected = f'[patch."crates-io"]\r\nrxt-tf = {{ path = "{ROOT}" }} # mine\r\n'
+    assert config.read_bytes() == expected.encode()
+
+
+@pytest.mark.parametrize(
+    "cargo",
+    [
+        # A header inside a multi-line string is not a table.
+        'note = """\n[patch.crates-io]\n"""\n',
+        # The entry as a sub-table or with dotted keys.
+        '[patch.crates-io.rxt-tf]\npath = "/old"\n',
+        '[patch.crates-io]\nrxt-tf.path = "/old"\n',
+    ],
+)
+def test_forms_it_cannot_edit_safely_are_refused_untouched(tmp_path: Path, cargo: str) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").mkdir()
+    (proj / ".cargo" / "config.toml").write_text(cargo)
+    refused = r"cannot edit .* safely; put `rxt-tf = .*` under \[patch.crates-io\] by hand"
+    with pytest.raises(SetupError, match=refused):
+        setup_project(proj, str(ROOT))
+    assert (proj / ".cargo" / "config.toml").read_text() == cargo
+
+
+def test_plugins_header_inside_a_string_is_refused(tmp_path: Path) -> None:
+    text = 'doc = """\n[plugins]\n"""\n'
+    proj = project(tmp_path, text)
+    with pytest.raises(SetupError, match="safely"):
+        setup_project(proj, str(ROOT))
+    assert (proj / "rextio.toml").read_text() == text

@@ -74,16 +74,20 @@ def decide(site: Any) -> Verdict:
     if getattr(site, "receiver", None) is not None:
         return NOT_COVERED
     operand_types: Sequence[str | None] = tuple(site.operand_types)
-    if any(key is None for key in operand_types):
+    if any(key is None for key in operand_types[: op.arity]):
         return NOT_COVERED
-    tensors = [tensor_type(key) for key in operand_types]
-    if op.kind == "binop" and all(tensor is None for tensor in tensors):
-        # `+` of two non-tensors (ints, strings, …) is not ours at all.
-        return NOT_COVERED
-
     extra = _extra_positional(op, operand_types)
     if extra is not None:
         return extra
+    if any(key is None for key in operand_types):
+        return NOT_COVERED
+    tensors = [tensor_type(key) for key in operand_types]
+    if op.kind == "binop" and not any(
+        tensor is not None or str(key).startswith("tensorflow.")
+        for tensor, key in zip(tensors, operand_types, strict=True)
+    ):
+        # `+` of two non-tensors (ints, strings, …) is not ours at all.
+        return NOT_COVERED
     if any(tensor is None for tensor in tensors):
         found = ", ".join(str(key) for key in operand_types)
         return _rejected(

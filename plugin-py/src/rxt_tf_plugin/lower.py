@@ -7,6 +7,7 @@ forged claim never reaches the generated code.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rxt_tf_plugin.claim import Verdict, decide
@@ -56,7 +57,34 @@ def revalidate(site: Any) -> Verdict:
     return verdict
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _operand(rendered: str) -> str:
+    """`rendered` as one operand: a bare name as is, anything else in parentheses.
+
+    An operand one pair of parentheses already encloses whole (as Rextio
+    renders nested calls) is not wrapped again.
+    """
+    text = rendered.strip()
+    if _IDENTIFIER.fullmatch(text) or _enclosed(text):
+        return text
+    return f"({text})"
+
+
+def _enclosed(text: str) -> bool:
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0 and index < len(text) - 1:
+            return False  # the first `(` closes before the end: `(a) + (b)`
+    return depth == 0
+
+
 def _invocation(op: Op, operands: tuple[str, ...], site: Any) -> str:
+    operands = tuple(_operand(operand) for operand in operands)
     if op.kind == "binop":
         left, right = operands
         return f"{left} + {right}"

@@ -11,12 +11,14 @@ with an error saying what to change by hand.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rxt_tf_plugin import __version__
 from rxt_tf_plugin.ops import PLUGIN_ID
@@ -95,29 +97,96 @@ def setup_project(project: Path, crate_path: str | None = None) -> SetupReport:
         raise SetupError(f"{project} has no rextio.toml; run `rextio init` there first")
     source = locate_sources(crate_path)
     cargo_config = project / ".cargo" / "config.toml"
-    cargo_changed = _update(cargo_config, lambda text: _patch_cargo_config(text, source))
-    rextio_changed = _update(rextio_toml, _enable_plugin)
+    entry = f"{CRATE_NAME} = {{ path = {_toml_string(str(source))} }}"
+    cargo_changed = _update(
+        cargo_config,
+        lambda text: _patch_cargo_config(text, entry),
+        lambda data: _table(_table(data, "patch"), "crates-io").__setitem__(
+            CRATE_NAME, {"path": str(source)}
+        ),
+        f"put `{entry}` under [patch.crates-io]",
+    )
+    rextio_changed = _update(
+        rextio_toml,
+        _enable_plugin,
+        _add_plugin,
+        f'add "{PLUGIN_ID}" to `enabled` under [plugins]',
+    )
     return SetupReport(source, cargo_config, cargo_changed, rextio_toml, rextio_changed)
 
 
-def _update(path: Path, edit: Callable[[str], str]) -> bool:
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.setdefault(key, {})
+    if not isinstance(value, dict):
+        raise SetupError(f"`{key}` is not a table")
+    return value
+
+
+def _add_plugin(data: dict[str, Any]) -> None:
+    enabled = _table(data, "plugins").setdefault("enabled", [])
+    if not isinstance(enabled, list):
+        raise SetupError("plugins.enabled is not a list")
+    if PLUGIN_ID not in enabled:
+        enabled.append(PLUGIN_ID)
+
+
+def _update(
+    path: Path,
+    edit: Callable[[str], str],
+    change: Callable[[dict[str, Any]], None],
+    by_hand: str,
+) -> bool:
+    """Applies `edit` to the file's text, if its data lacks `change`.
+
+    The edited text must parse to exactly the old data with `change` applied
+    (so a header inside a multi-line string, say, cannot be taken for a
+    table); otherwise the file is left as it was and the error says what to
+    do by hand. Line endings and everything else are kept byte for byte.
+    """
     try:
-        tomllib.loads(old)
+        with path.open(encoding="utf-8", newline="") as file:
+            old = file.read()
+    except FileNotFoundError:
+        old = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SetupError(f"cannot read {path} ({exc})") from exc
+    try:
+        old_data = tomllib.loads(old)
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(f"{path} is not valid TOML ({exc}); fix it first") from exc
-    new = edit(old)
-    if new == old:
+    wanted = copy.deepcopy(old_data)
+    try:
+        change(wanted)
+    except SetupError as exc:
+        raise SetupError(f"{path}: {exc}; {by_hand} by hand") from exc
+    if wanted == old_data:
         return False
-    tomllib.loads(new)  # the edit must keep the file valid
+    refusal = SetupError(f"cannot edit {path} safely; {by_hand} by hand")
+    try:
+        new = edit(old)
+        edited = tomllib.loads(new)
+    except (SetupError, tomllib.TOMLDecodeError) as exc:
+        raise refusal from exc
+    if edited != wanted:
+        raise refusal
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".rxt-tf-tmp")
-    tmp.write_text(new, encoding="utf-8")
+    with tmp.open("w", encoding="utf-8", newline="") as file:
+        file.write(new)
     tmp.replace(path)
     return True
 
 
 _HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
+
+
+def _lines(text: str) -> tuple[list[str], str]:
+    """The lines of `text` (split at line feeds only) and its line ending.
+
+    Carriage returns stay on their lines, and the other characters
+    `str.splitlines` would split at are left alone.
+    """
+    return text.split("\n"), ("\r\n" if "\r\n" in text else "\n")
 
 
 def _section_bounds(lines: list[str], name: str) -> tuple[int, int] | None:
@@ -129,9 +198,9 @@ def _section_bounds(lines: list[str], name: str) -> tuple[int, int] | None:
             continue
         if start is not None:  # any table header ends the current table
             return start, index
-        match = _HEADER.match(line)
+        match = _HEADER.match(line.rstrip("\r"))
         if match and not stripped.startswith("[["):
-            if re.sub(r"\s+", "", match.group(1)).replace('"', "") == name:
+            if re.sub(r"[\s\"']", "", match.group(1)) == name:
                 start = index
     return None if start is None else (start, len(lines))
 
@@ -140,68 +209,44 @@ def _toml_string(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _patch_cargo_config(text: str, source: Path) -> str:
-    data = tomllib.loads(text)
-    wanted = {"path": str(source)}
-    current = data.get("patch", {}).get("crates-io", {}).get(CRATE_NAME)
-    if current == wanted:
-        return text
-    entry = f"{CRATE_NAME} = {{ path = {_toml_string(str(source))} }}"
-    lines = text.splitlines()
+def _append_table(text: str, header: str, line: str, newline: str) -> str:
+    body = text if not text or text.endswith("\n") else text + newline
+    blank = newline if body.strip() else ""
+    return f"{body}{blank}{header}{newline}{line}{newline}"
+
+
+def _patch_cargo_config(text: str, entry: str) -> str:
+    lines, newline = _lines(text)
     bounds = _section_bounds(lines, "patch.crates-io")
     if bounds is None:
-        if "patch" in data and "crates-io" in data["patch"]:
-            raise SetupError(
-                "the Cargo config defines patch.crates-io outside a [patch.crates-io] "
-                f"table; add `{entry}` to it by hand"
-            )
-        prefix = text if not text or text.endswith("\n") else text + "\n"
-        blank = "\n" if prefix.strip() else ""
-        return f"{prefix}{blank}[patch.crates-io]\n{entry}\n"
+        return _append_table(text, "[patch.crates-io]", entry, newline)
     start, end = bounds
-    key = re.compile(rf"^\s*\"?{re.escape(CRATE_NAME)}\"?\s*=")
+    key = re.compile(rf"^\s*[\"']?{re.escape(CRATE_NAME)}[\"']?\s*=\s*\{{[^{{}}]*\}}(.*)$")
+    cr = "\r" if newline == "\r\n" else ""
     for index in range(start + 1, end):
-        if key.match(lines[index]):
-            if "{" in lines[index] and "}" not in lines[index]:
-                raise SetupError(
-                    f"the [patch.crates-io] entry for {CRATE_NAME} spans several lines; "
-                    f"replace it by hand with `{entry}`"
-                )
-            lines[index] = entry
-            break
-    else:
-        lines.insert(start + 1, entry)
-    return "\n".join(lines) + "\n"
+        match = key.match(lines[index].rstrip("\r"))
+        if match:  # replace the inline table, keep a trailing comment
+            lines[index] = f"{entry}{match.group(1)}{cr}"
+            return "\n".join(lines)
+    lines.insert(start + 1, entry + cr)
+    return "\n".join(lines)
 
 
 def _enable_plugin(text: str) -> str:
-    data = tomllib.loads(text)
-    plugins = data.get("plugins", {})
-    enabled = plugins.get("enabled", [])
-    if PLUGIN_ID in enabled:
-        return text
-    lines = text.splitlines()
+    lines, newline = _lines(text)
     bounds = _section_bounds(lines, "plugins")
+    name = _toml_string(PLUGIN_ID)
     if bounds is None:
-        if "plugins" in data:
-            raise SetupError(
-                f'rextio.toml defines plugins outside a [plugins] table; add "{PLUGIN_ID}" '
-                "to plugins.enabled by hand"
-            )
-        prefix = text if not text or text.endswith("\n") else text + "\n"
-        return f'{prefix}\n[plugins]\nenabled = ["{PLUGIN_ID}"]\n'
+        return _append_table(text, "[plugins]", f"enabled = [{name}]", newline)
     start, end = bounds
-    key = re.compile(r"^\s*enabled\s*=")
+    key = re.compile(r"^(\s*enabled\s*=\s*\[)([^\[\]#]*)(\].*)$")
     for index in range(start + 1, end):
-        if key.match(lines[index]):
-            if lines[index].count("[") != 1 or "]" not in lines[index]:
-                raise SetupError(
-                    "plugins.enabled in rextio.toml spans several lines; add "
-                    f'"{PLUGIN_ID}" to it by hand'
-                )
-            names = [*enabled, PLUGIN_ID]
-            lines[index] = "enabled = [" + ", ".join(_toml_string(n) for n in names) + "]"
-            break
-    else:
-        lines.insert(start + 1, f'enabled = ["{PLUGIN_ID}"]')
-    return "\n".join(lines) + "\n"
+        match = key.match(lines[index])
+        if match:  # splice the name in before `]`, keeping the rest of the line
+            items = match.group(2).rstrip()
+            separator = "" if not items.strip() else (" " if items.endswith(",") else ", ")
+            lines[index] = f"{match.group(1)}{items}{separator}{name}{match.group(3)}"
+            return "\n".join(lines)
+    cr = "\r" if newline == "\r\n" else ""
+    lines.insert(start + 1, f"enabled = [{name}]{cr}")
+    return "\n".join(lines)
