@@ -2,12 +2,12 @@
 
 use syn::Expr;
 
-use crate::ops::OpRule;
+use crate::ops::OpSpec;
 
 /// A validated `tf!` invocation.
 pub(crate) struct Invocation {
     /// The op.
-    pub(crate) op: &'static OpRule,
+    pub(crate) op: &'static OpSpec,
     /// Its tensor operands, in order.
     pub(crate) operands: Vec<Expr>,
 }

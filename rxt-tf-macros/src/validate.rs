@@ -6,7 +6,7 @@ use syn::spanned::Spanned;
 use syn::{BinOp, Expr, ExprCall, Lit};
 
 use crate::model::Invocation;
-use crate::ops::{self, Keyword, OpRule};
+use crate::ops::{self, Keyword, OpSpec};
 
 /// Collects errors so all of them are reported at once.
 #[derive(Default)]
@@ -103,7 +103,7 @@ fn op_call(call: &ExprCall) -> syn::Result<Invocation> {
     errors.finish(Invocation { op, operands })
 }
 
-fn check_operands(op: &OpRule, call: &ExprCall, operands: &[Expr], errors: &mut Errors) {
+fn check_operands(op: &OpSpec, call: &ExprCall, operands: &[Expr], errors: &mut Errors) {
     if operands.len() == op.operands {
         return;
     }
@@ -145,7 +145,7 @@ fn check_operands(op: &OpRule, call: &ExprCall, operands: &[Expr], errors: &mut 
     );
 }
 
-fn check_keywords(op: &OpRule, call: &ExprCall, given: &[&syn::ExprAssign], errors: &mut Errors) {
+fn check_keywords(op: &OpSpec, call: &ExprCall, given: &[&syn::ExprAssign], errors: &mut Errors) {
     let mut seen: Vec<String> = Vec::new();
     for assign in given {
         let key = match &*assign.left {
@@ -191,7 +191,7 @@ fn check_keywords(op: &OpRule, call: &ExprCall, given: &[&syn::ExprAssign], erro
     }
 }
 
-fn check_keyword_value(op: &OpRule, rule: &Keyword, value: &Expr, errors: &mut Errors) {
+fn check_keyword_value(op: &OpSpec, rule: &Keyword, value: &Expr, errors: &mut Errors) {
     let literal = match value {
         Expr::Lit(lit) => Some(&lit.lit),
         _ => None,

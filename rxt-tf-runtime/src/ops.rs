@@ -1,7 +1,8 @@
-//! The op table and its typed safe functions. Each op runs through
+//! The ops and their typed safe functions (the table itself is `ops/table.rs`,
+//! shared with the macros). Each op runs through
 //! `TFE_Execute` on the context its inputs belong to, on `CPU:0`.
 
-use std::ffi::{c_int, CStr};
+use std::ffi::c_int;
 use std::ptr::NonNull;
 use std::sync::Arc;
 
@@ -10,71 +11,13 @@ use crate::error::{Error, Result};
 use crate::gil;
 use crate::handle::{null_handle, OwnedHandle};
 use crate::status::Status;
-use crate::sys::{Api, TFE_Op, TFE_TensorHandle, TF_DataType, TF_FLOAT, TF_INT32};
+use crate::sys::{Api, TFE_Op, TFE_TensorHandle};
 use crate::tensor::{FloatTensor, Tensor, TensorF32Cpu1D, TensorF32Cpu2D};
 
-/// One TensorFlow op as rxt-tf runs it.
-#[derive(Debug)]
-pub struct OpSpec {
-    /// rxt-tf's name for the op (the seed's canonical name).
-    pub name: &'static str,
-    /// The TensorFlow op it executes.
-    pub tf_op: &'static CStr,
-    /// Type attributes, set before any input is added.
-    pub type_attrs: &'static [(&'static CStr, TF_DataType)],
-    /// How its work grows with its inputs (for [`crate::RELEASE_WORK`]).
-    pub work: Work,
-}
+mod table;
 
-/// How an op's work is estimated from its inputs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Work {
-    /// A matrix product: elements of the left operand × columns of the right.
-    MatMul,
-    /// One pass over the first input's elements (element-wise ops, reductions).
-    FirstInput,
-    /// One pass over the larger input's elements (broadcasting binary ops).
-    LargerInput,
-}
-
-/// `matmul(a, b)`: rank-2 × rank-2 → rank-2.
-pub const MATMUL: OpSpec = OpSpec {
-    name: "matmul",
-    tf_op: c"MatMul",
-    type_attrs: &[(c"T", TF_FLOAT)],
-    work: Work::MatMul,
-};
-/// `relu(x)`: rank-2 → rank-2.
-pub const RELU: OpSpec = OpSpec {
-    name: "relu",
-    tf_op: c"Relu",
-    type_attrs: &[(c"T", TF_FLOAT)],
-    work: Work::FirstInput,
-};
-/// `sigmoid(x)`: rank-2 → rank-2.
-pub const SIGMOID: OpSpec = OpSpec {
-    name: "sigmoid",
-    tf_op: c"Sigmoid",
-    type_attrs: &[(c"T", TF_FLOAT)],
-    work: Work::FirstInput,
-};
-/// `add(a, b)` / `a + b`: the four rank pairs of [`AddRanks`].
-pub const ADD: OpSpec = OpSpec {
-    name: "add",
-    tf_op: c"AddV2",
-    type_attrs: &[(c"T", TF_FLOAT)],
-    work: Work::LargerInput,
-};
-/// `reduce_mean(x, axis=1)`: rank-2 → rank-1, keepdims false.
-pub const REDUCE_MEAN: OpSpec = OpSpec {
-    name: "reduce_mean",
-    tf_op: c"Mean",
-    type_attrs: &[(c"T", TF_FLOAT), (c"Tidx", TF_INT32)],
-    work: Work::FirstInput,
-};
-
-/// Every op rxt-tf supports.
-pub const OPS: &[&OpSpec] = &[&MATMUL, &RELU, &SIGMOID, &ADD, &REDUCE_MEAN];
+pub use table::{Keyword, OpSpec, Work, ADD, MATMUL, OPS, REDUCE_MEAN, RELU, SIGMOID};
+pub(crate) use table::{DT_FLOAT, DT_INT32};
 
 /// Rank pairs `add` accepts, and the rank of the result (the larger one;
 /// TensorFlow broadcasts the rank-1 operand over the trailing axis).

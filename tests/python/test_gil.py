@@ -55,10 +55,10 @@ def test_a_large_matmul_lets_other_python_threads_run(ext):
     assert stall < 0.5 * took, (stall, took)
 
 
-def test_the_seed_chain_lets_other_python_threads_run_at_1024(ext):
-    x = tf.random.normal([1024, 1024])
-    w = tf.random.normal([1024, 1024])
-    bias = tf.random.normal([1024])
+def test_the_seed_chain_lets_other_python_threads_run_at_2048(ext):
+    x = tf.random.normal([2048, 2048])
+    w = tf.random.normal([2048, 2048])
+    bias = tf.random.normal([2048])
     stall, took = longest_stall(ext.inference, x, w, bias)
     assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
     assert stall < 0.5 * took, (stall, took)

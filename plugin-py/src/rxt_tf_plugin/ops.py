@@ -1,10 +1,10 @@
 """The op table: the one source the claims, the lowering and the rule records read.
 
 Each :class:`Op` row is one rule of the seed's table of supported forms. The
-``tf!`` op names, operand counts and keywords here are the ones the
-``rxt-tf-macros`` crate accepts (``rxt-tf-macros/src/ops.rs``); a test keeps
-the two in step. Adding an op means a row here, a row there and a runtime
-``OpSpec``.
+``tf!`` op names, operand counts and keywords here are those of the crates'
+op table (``rxt-tf-runtime/src/ops/table.rs``, which the macros include); a
+test keeps the two in step. Adding an op means a row there, its helper in the
+runtime, and a row here.
 """
 
 from __future__ import annotations

@@ -48,9 +48,9 @@ pub type TF_Code = c_int;
 /// `TF_OK`.
 pub const TF_OK: TF_Code = 0;
 /// `TF_FLOAT`.
-pub const TF_FLOAT: TF_DataType = 1;
+pub const TF_FLOAT: TF_DataType = crate::ops::DT_FLOAT;
 /// `TF_INT32`.
-pub const TF_INT32: TF_DataType = 3;
+pub const TF_INT32: TF_DataType = crate::ops::DT_INT32;
 
 /// The three wheel images, kept open for as long as the [`Api`] lives.
 #[derive(Debug)]
