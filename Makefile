@@ -16,8 +16,9 @@ example: setup
 
 ## Run the seed's inference natively and with eager TF, side by side: first
 ## through the hand-written extension, then through a `rextio build`.
-demo: example demo-rextio
+demo: example
 	@$(ENV) python examples/demo.py
+	@$(MAKE) --no-print-directory demo-rextio
 
 ## The Rextio route: build examples/rextio-project with the rxt-tf plugin.
 demo-rextio: setup

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -19,6 +17,7 @@ import tensorflow as tf  # noqa: E402
 sys.path.insert(0, str(Path(__file__).parent / "rextio-project" / ".rextio" / "build" / "python"))
 
 import seed_model as built  # noqa: E402
+from demo import per_call_us  # noqa: E402
 
 # The pure-Python original, from the project's source (the built tree's
 # fallback module has its functions replaced by Rextio's dispatcher).
@@ -28,17 +27,6 @@ _spec = importlib.util.spec_from_file_location(
 assert _spec is not None and _spec.loader is not None
 eager = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(eager)
-
-
-def per_call_us(fn, *args, rounds: int = 7, calls: int = 2000) -> float:  # type: ignore[no-untyped-def]
-    """Median over rounds of the mean time per call, in microseconds."""
-    times = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn(*args)
-        times.append((time.perf_counter() - start) / calls * 1e6)
-    return statistics.median(times)
 
 
 rng = np.random.default_rng(0)
@@ -51,5 +39,5 @@ print("Rextio route (seed_model.inference built with the rxt-tf plugin):")
 print(f"  native : {native.numpy()}")
 print(f"  eager  : {reference.numpy()}")
 print(f"  max |diff| = {float(np.max(np.abs(native.numpy() - reference.numpy())))}")
-n_us, e_us = per_call_us(built.inference, x, w, b), per_call_us(eager.inference, x, w, b)
+n_us, e_us = per_call_us(built.inference, (x, w, b)), per_call_us(eager.inference, (x, w, b))
 print(f"  per call: native {n_us:.1f} us, eager {e_us:.1f} us ({n_us / e_us:.2f}x)")
