@@ -195,14 +195,14 @@ def stall(fn: Any, args: tuple[Any, Any, Any], runs: int = 3) -> dict[str, float
 class Worker:
     """One worker process."""
 
-    def __init__(self, name: str) -> None:
-        """Starts a worker process of kind `name`."""
+    def __init__(self, kind: str) -> None:
+        """Starts a worker process of `kind` (see PROCESS_OF)."""
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-        if name == "published":
+        if kind == "published":
             env["PYTHONPATH"] = str(PUBLISHED_PATH)
-        self.name = name
+        self.name = kind
         self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", name],
+            [sys.executable, __file__, "--worker", kind],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

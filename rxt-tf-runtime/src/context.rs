@@ -92,15 +92,8 @@ impl BoundContext {
         let mut current = CURRENT
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(bound) = current.as_ref() {
-            // The cached context holds both objects alive, so equal pointers
-            // mean the very same objects, never a reused address.
-            if bound.raw == raw
-                && bound._py_context.as_ptr() == context.as_ptr()
-                && bound._capsule.as_ptr() == capsule.as_ptr()
-            {
-                return Ok(Arc::clone(bound));
-            }
+        if let Some(bound) = current.as_ref().filter(|b| b.holds(&context, &capsule)) {
+            return Ok(Arc::clone(bound));
         }
         let bound = Arc::new(BoundContext {
             wheel,
@@ -115,6 +108,13 @@ impl BoundContext {
         drop(current);
         drop(previous);
         Ok(bound)
+    }
+
+    /// Whether this is the binding of Python's `context` object with handle
+    /// `capsule`. It holds both alive, so equal pointers mean the very same
+    /// objects, never a reused address (and so the same `TFE_Context`).
+    fn holds(&self, context: &Bound<'_, PyAny>, capsule: &Bound<'_, PyAny>) -> bool {
+        self._py_context.as_ptr() == context.as_ptr() && self._capsule.as_ptr() == capsule.as_ptr()
     }
 
     /// Whether this thread's executor on the context is asynchronous, read
@@ -152,8 +152,7 @@ impl BoundContext {
 
 /// The bound context, if Python's context object (the module global
 /// `_context`) and its handle (`_context_handle`, the capsule) are still the
-/// ones it holds. The cached context keeps both alive, so equal pointers mean
-/// the very same objects.
+/// ones it holds.
 fn cached(py: Python<'_>, wheel: &Wheel) -> Option<Arc<BoundContext>> {
     let context = wheel
         .context_module
@@ -164,9 +163,10 @@ fn cached(py: Python<'_>, wheel: &Wheel) -> Option<Arc<BoundContext>> {
     let current = CURRENT
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let bound = current.as_ref()?;
-    (bound._py_context.as_ptr() == context.as_ptr() && bound._capsule.as_ptr() == handle.as_ptr())
-        .then(|| Arc::clone(bound))
+    current
+        .as_ref()
+        .filter(|bound| bound.holds(&context, &handle))
+        .map(Arc::clone)
 }
 
 /// A host int32 scalar tensor handle holding `value`.

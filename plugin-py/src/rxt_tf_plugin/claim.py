@@ -14,7 +14,6 @@ from typing import Any
 
 from rxt_tf_plugin.ops import (
     FALLBACK_CODE,
-    FALLBACK_RULE_ID,
     Keyword,
     Op,
     TensorType,
@@ -40,13 +39,6 @@ class Verdict:
     """Why the site was rejected."""
     suggestion: str = ""
     """What to write instead."""
-
-    @property
-    def rule_id(self) -> str | None:
-        """The rule under which the site was claimed or rejected."""
-        if self.op is not None:
-            return self.op.rule_id
-        return FALLBACK_RULE_ID if self.outcome == "rejected" else None
 
 
 NOT_COVERED = Verdict("not-covered")

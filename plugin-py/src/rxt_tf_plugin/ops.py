@@ -17,6 +17,9 @@ PLUGIN_ID = "rxt-tf"
 CRATE = "rxt_tf"
 """The Rust path of the facade crate in generated code."""
 
+CRATE_NAME = "rxt-tf"
+"""The facade crate's package name (the plugin's crate dependency)."""
+
 
 @dataclass(frozen=True)
 class TensorType:
@@ -192,14 +195,6 @@ def op_for(kind: str, target: str) -> Op | None:
     """The op claiming sites of this kind and target, if any."""
     for op in OPS:
         if op.kind == kind and target in op.targets:
-            return op
-    return None
-
-
-def op_for_rule(rule_id: str) -> Op | None:
-    """The op with this rule id, if any."""
-    for op in OPS:
-        if op.rule_id == rule_id:
             return op
     return None
 

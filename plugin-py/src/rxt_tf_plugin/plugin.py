@@ -11,13 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rxt_tf_plugin import __version__
-from rxt_tf_plugin.ops import PLUGIN_ID
+from rxt_tf_plugin.ops import CRATE_NAME, PLUGIN_ID
 
 REQUIRED_PLUGIN_API = "1.3"
 """The plugin API this provider is written against."""
-
-CRATE_NAME = "rxt-tf"
-"""The crate generated code depends on (patched to local sources by ``setup``)."""
 
 
 class RxtTfPlugin:

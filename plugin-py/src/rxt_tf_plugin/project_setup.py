@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from rxt_tf_plugin import __version__
-from rxt_tf_plugin.ops import PLUGIN_ID
+from rxt_tf_plugin.ops import CRATE_NAME, PLUGIN_ID
 
-CRATE_NAME = "rxt-tf"
 SOURCE_ENV = "RXT_TF_SOURCE"
 """Environment variable naming the crate sources (the rxt-tf checkout)."""
 
