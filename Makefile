@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python lint bench
+.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint bench
 
 setup:
 	@bash ci/setup.sh
@@ -26,8 +26,21 @@ demo-rextio: setup
 	@$(ENV) cd examples/rextio-project && time rextio build . | grep -E "native (build|module)|accepted native|wheel artifact"
 	@$(ENV) python examples/rextio_demo.py
 
-## Every Rust and Python test.
-test: setup test-rust test-python
+## Every Rust and Python test, the generated files' freshness, and the
+## publishable crates packaged and verified.
+test: setup codegen-check test-rust test-python package
+
+## Regenerate what derives from the op table (rxt-tf-spec): the plugin's
+## table and the README's tables.
+codegen: setup
+	@$(ENV) cargo run --quiet -p xtask -- codegen
+
+codegen-check: setup
+	@$(ENV) cargo run --quiet -p xtask -- codegen --check
+
+## Package every publishable crate and verify each builds from its tarball.
+package: setup
+	@$(ENV) cargo package --quiet --workspace --exclude rxt-tf-example --exclude xtask --allow-dirty
 
 test-rust: setup
 	@$(ENV) cargo test --workspace

@@ -2,19 +2,21 @@
 //! Rust, inside the Python process that already loaded the `tensorflow`
 //! wheel, taking and returning real `tf.Tensor` objects with no copy.
 //!
-//! This crate only re-exports: the runtime ([`rxt_tf_runtime`]) and the
-//! macros `#[inference]` and [`tf!`].
+//! - [`tf!`] runs one op of the table, checked at compile time;
+//!   `#[inference]` checks an inference function's signature and target.
+//! - [`TensorF32Cpu2D`] and [`TensorF32Cpu1D`] are the tensor types: rank
+//!   and element type are part of the type, and they cross the Python
+//!   boundary as EagerTensors.
+//! - [`ops`] has every op as a plain function; [`Error`] / [`Result`] are
+//!   the errors, converting into the matching Python exceptions.
 
 pub use rxt_tf_macros::inference;
-pub use rxt_tf_runtime::{
-    checks, ops, platform, sys, AddRanks, BoundContext, Error, FloatTensor, Result, TensorF32Cpu1D,
-    TensorF32Cpu2D, Wheel, RELEASE_WORK,
-};
+pub use rxt_tf_runtime::{ops, Error, Result, TensorF32Cpu1D, TensorF32Cpu2D};
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
-/// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(sigmoid(h))`, `tf!(add(a, b))`,
-/// `tf!(a + b)`, `tf!(reduce_mean(h, axis = 1))` (optionally
-/// `keepdims = false`). Operands are any expressions, borrowed, not moved.
+/// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,
+/// `tf!(reduce_mean(h, axis = 1))`; the README lists every op with its
+/// ranks and keywords. Operands are any expressions, borrowed, not moved.
 /// Evaluates to an [`rxt_tf::Result`](Result) of the output tensor.
 #[macro_export]
 macro_rules! tf {
@@ -23,11 +25,11 @@ macro_rules! tf {
     };
 }
 
-/// Support for generated code. Not public API: outside semver.
+/// Support for generated code and tests. Not public API: outside semver.
 #[doc(hidden)]
 pub mod __private {
     pub use rxt_tf_macros::tf_impl;
-    pub use rxt_tf_runtime::macro_support::*;
+    pub use rxt_tf_runtime::__private::*;
 }
 
 /// The README's Rust examples, compiled as doctests.

@@ -6,8 +6,9 @@ mod common;
 use common::with_python;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use rxt_tf::checks::{self, VersionSource};
-use rxt_tf::{platform, Error};
+use rxt_tf::__private::checks::{self, VersionSource};
+use rxt_tf::__private::{platform, DType};
+use rxt_tf::Error;
 
 fn python_error(err: Error) -> (String, String) {
     with_python(|py| {
@@ -86,7 +87,7 @@ fn boundary_checks_name_expected_and_found() {
             "rxt-tf: expected a tensor on /job:localhost/replica:0/task:0/device:CPU:0, got a tensor on /job:localhost/replica:0/task:0/device:GPU:0".into()
         )
     );
-    let err = checks::dtype(2).expect_err("float64");
+    let err = checks::dtype(DType::F32, 2).expect_err("float64");
     assert_eq!(
         python_error(err),
         (

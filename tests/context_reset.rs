@@ -6,7 +6,8 @@ mod common;
 
 use common::{eval, with_python};
 use pyo3::prelude::*;
-use rxt_tf::{ops, BoundContext, Error, FloatTensor, TensorF32Cpu2D};
+use rxt_tf::__private::BoundContext;
+use rxt_tf::{ops, Error, TensorF32Cpu2D};
 
 #[test]
 fn tensors_keep_their_context_alive_and_are_never_mixed() {

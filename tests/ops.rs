@@ -5,7 +5,8 @@ mod common;
 
 use common::{eval, eval_with, with_python};
 use pyo3::prelude::*;
-use rxt_tf::{ops, BoundContext, FloatTensor, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::__private::BoundContext;
+use rxt_tf::{ops, TensorF32Cpu1D, TensorF32Cpu2D};
 
 /// Inputs with every special value: NaN, ±inf, −0.0, large and tiny numbers.
 const MATRIX: &str = "tf.constant(np.array([[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], \
@@ -119,12 +120,12 @@ fn reduce_mean_axis1_equals_eager() {
         let names = [("m", &m_obj), ("s", &s_obj)];
         assert_same(
             py,
-            &out(py, ops::reduce_mean_axis1(&m)),
+            &out(py, ops::reduce_mean::<false, _>(&m, 1)),
             &eval_with(py, "tf.reduce_mean(m, axis=1)", &names),
         );
         assert_same(
             py,
-            &out(py, ops::reduce_mean_axis1(&s)),
+            &out(py, ops::reduce_mean::<false, _>(&s, 1)),
             &eval_with(py, "tf.reduce_mean(s, axis=1)", &names),
         );
     });
@@ -139,7 +140,7 @@ fn the_seed_chain_equals_eager() {
         let h = ops::matmul(&x, &w)
             .and_then(|h| ops::relu(&h))
             .and_then(|h| ops::add(&h, &b));
-        let native = out(py, h.and_then(|h| ops::reduce_mean_axis1(&h)));
+        let native = out(py, h.and_then(|h| ops::reduce_mean::<false, _>(&h, 1)));
         let eager = eval_with(
             py,
             "tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)",
@@ -220,7 +221,7 @@ fn large_ops_run_from_threads_with_and_without_the_gil() {
         let expected = eval_with(py, "tf.nn.relu(tf.matmul(x, x))", &[("x", &x)]);
         // Above `RELEASE_WORK`: with the GIL held, the op lets go of it while
         // TensorFlow computes; without it (here, in `detach`), it runs as is.
-        assert!(512_i64.pow(3) >= rxt_tf::RELEASE_WORK);
+        assert!(512_i64.pow(3) >= rxt_tf::__private::RELEASE_WORK);
         let held = ops::relu(&ops::matmul(&a, &a).expect("matmul")).expect("relu");
         let detached = py.detach(|| {
             let h = ops::matmul(&a, &a).expect("matmul without the GIL");

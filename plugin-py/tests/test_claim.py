@@ -125,7 +125,7 @@ REJECTED = [
             keywords=(kw("axis", 1), kw("keepdims", True, arg_type="bool")),
         ),
         "RXTP-RXTTF-004",
-        "supports only the literal `keepdims=false`",
+        "supports only the literal `keepdims=False`",
     ),
     (
         call("tensorflow.reduce_mean", T2, keywords=(kw("axis", 1), kw("axis", 1))),

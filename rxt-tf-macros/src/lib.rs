@@ -3,21 +3,18 @@
 //! an implementation detail and its version is pinned by `rxt-tf`.
 //!
 //! Each macro runs parse → typed model → validate → expand, one module per
-//! phase; the expand functions work on `proc_macro2::TokenStream` so they are
-//! unit-tested outside the compiler.
+//! phase, sharing one error collector; the ops, keywords, ranks and platform
+//! profiles come from `rxt-tf-spec`. The expand functions work on
+//! `proc_macro2::TokenStream`, so they are unit-tested outside the compiler.
 
-mod expand;
+mod errors;
 mod inference;
-mod model;
-mod ops;
-mod parse;
-mod platform;
-mod validate;
+mod tf;
 
 use proc_macro::TokenStream;
 
-/// Marks a free function as an rxt-tf inference function: checks its
-/// signature and the build target. See the `rxt-tf` crate documentation.
+/// Marks a function as an rxt-tf inference function: checks its signature
+/// and the build target. See the `rxt-tf` crate documentation.
 #[proc_macro_attribute]
 pub fn inference(args: TokenStream, item: TokenStream) -> TokenStream {
     inference::expand(args.into(), item.into()).into()
@@ -28,5 +25,5 @@ pub fn inference(args: TokenStream, item: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro]
 pub fn tf_impl(input: TokenStream) -> TokenStream {
-    expand::tf(input.into()).into()
+    tf::expand(input.into()).into()
 }

@@ -46,6 +46,15 @@ pub enum Error {
         /// Device of the tensor given.
         found: String,
     },
+    /// A keyword value an op does not accept (from the plain functions of
+    /// `ops`; `tf!` checks keywords at compile time).
+    #[error("rxt-tf: {op}: {message}")]
+    Keyword {
+        /// The op that was called.
+        op: &'static str,
+        /// What was wrong, with what is accepted.
+        message: String,
+    },
     /// Tensors of one call come from different eager contexts.
     #[error("rxt-tf: {op} got tensors from different eager contexts")]
     MixedContexts {
@@ -162,6 +171,7 @@ impl From<Error> for PyErr {
             Error::Dtype { .. }
             | Error::Rank { .. }
             | Error::Device { .. }
+            | Error::Keyword { .. }
             | Error::MixedContexts { .. } => PyValueError::new_err(message),
             Error::Op { code, .. } => op_error(code, message),
             Error::WatchedByTape

@@ -1,31 +1,29 @@
 //! Runtime of rxt-tf: binds the `tensorflow==2.21.0` wheel that the Python
-//! process has already loaded and runs a small inference slice through its
-//! TFE C API, on Python's own eager context, taking and returning real
+//! process has already loaded and runs the op table of `rxt-tf-spec` through
+//! its TFE C API, on Python's own eager context, taking and returning real
 //! EagerTensors with no copy.
 //!
-//! Three layers: [`sys`] (the C types and the function-pointer table resolved
-//! from the wheel's images), a result layer turning `TF_Status` into
-//! [`Error`], and safe RAII tensors ([`TensorF32Cpu2D`], [`TensorF32Cpu1D`])
-//! with the typed [`ops`].
+//! Layers, lowest first: `sys` (C types and the function table resolved from
+//! the wheel's images), `safe` (owned statuses, handles, ops, constants),
+//! `binding` (the wheel, its platform profile, Python's context), `python`
+//! (the EagerTensor boundary, the GIL), then the typed [`tensor`] types and
+//! the [`ops`]. Use it through the `rxt-tf` crate.
 
-mod boundary;
-pub mod checks;
-mod context;
+mod binding;
 mod error;
-mod gil;
-mod handle;
-#[doc(hidden)]
-pub mod macro_support;
 pub mod ops;
-pub mod platform;
-mod status;
+mod private;
+mod python;
+mod safe;
+#[doc(hidden)]
 pub mod sys;
-mod tensor;
-mod wheel;
+pub mod tensor;
 
-pub use context::BoundContext;
 pub use error::{Error, Result};
-pub use gil::RELEASE_WORK;
-pub use ops::AddRanks;
-pub use tensor::{FloatTensor, TensorF32Cpu1D, TensorF32Cpu2D};
-pub use wheel::Wheel;
+pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D};
+
+/// Support for `rxt-tf`'s macros and tests. Not public API: outside semver.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::private::*;
+}

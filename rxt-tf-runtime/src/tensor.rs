@@ -1,13 +1,15 @@
-//! Rank-typed float32 CPU tensors: an owned handle plus the context it
-//! belongs to.
+//! Typed CPU tensors (element type and rank in the type): an owned handle
+//! plus the context it belongs to.
 
 use std::fmt;
 use std::sync::Arc;
 
-use crate::context::BoundContext;
+use rxt_tf_spec::{DType, TensorKind};
+
+use crate::binding::context::BoundContext;
 use crate::error::Result;
-use crate::handle::OwnedHandle;
-use crate::status::Status;
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
 
 /// The untyped core of every public tensor type (unnameable outside the crate).
 #[doc(hidden)]
@@ -43,46 +45,51 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A float32 tensor on this process's `CPU:0` whose rank is part of its type.
-/// Implemented by [`TensorF32Cpu1D`] and [`TensorF32Cpu2D`] only.
+/// An rxt-tf tensor type: element type and rank are part of the type.
+/// Implemented by the tensor types of this crate only.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` is not an rxt-tf tensor",
-    label = "expected `TensorF32Cpu2D` or `TensorF32Cpu1D`",
-    note = "`tf!` operands are rxt-tf tensors; scalars and other types are not supported"
+    label = "expected an rxt-tf tensor such as `TensorF32Cpu2D`",
+    note = "`#[inference]` tensor parameters and `tf!` operands are rxt-tf tensors"
 )]
-pub trait FloatTensor: sealed::Sealed + Sized {
-    /// The tensor's rank.
-    const RANK: usize;
+pub trait TensorType: sealed::Sealed + Sized {
+    /// Element type and rank.
+    const KIND: TensorKind;
     #[doc(hidden)]
     fn core(&self) -> &Tensor;
     #[doc(hidden)]
     fn from_core(core: Tensor) -> Self;
-
-    /// The size of each dimension.
-    fn shape(&self) -> Result<Vec<i64>> {
-        self.core().shape(Self::RANK)
-    }
-
-    /// Another reference to the same tensor; the data is shared, not copied.
-    fn try_clone(&self) -> Result<Self> {
-        self.core().share().map(Self::from_core)
-    }
 }
 
-macro_rules! float_tensor {
-    ($(#[$doc:meta])* $name:ident, $rank:literal) => {
+macro_rules! tensor_type {
+    ($(#[$doc:meta])* $name:ident, $dtype:ident, $rank:literal) => {
         $(#[$doc])*
         pub struct $name(pub(crate) Tensor);
 
         impl sealed::Sealed for $name {}
 
-        impl FloatTensor for $name {
-            const RANK: usize = $rank;
+        impl TensorType for $name {
+            const KIND: TensorKind = TensorKind {
+                dtype: DType::$dtype,
+                rank: $rank,
+            };
             fn core(&self) -> &Tensor {
                 &self.0
             }
             fn from_core(core: Tensor) -> Self {
                 $name(core)
+            }
+        }
+
+        impl $name {
+            /// The size of each dimension.
+            pub fn shape(&self) -> Result<Vec<i64>> {
+                self.0.shape($rank)
+            }
+
+            /// Another reference to the same tensor; the data is shared, not copied.
+            pub fn try_clone(&self) -> Result<Self> {
+                self.0.share().map($name)
             }
         }
 
@@ -95,15 +102,17 @@ macro_rules! float_tensor {
     };
 }
 
-float_tensor!(
+tensor_type!(
     /// A rank-2 float32 tensor on `CPU:0`, owned by Rust. Crosses the Python
     /// boundary as a `tf.Tensor` (EagerTensor) without copying its data.
     TensorF32Cpu2D,
+    F32,
     2
 );
-float_tensor!(
+tensor_type!(
     /// A rank-1 float32 tensor on `CPU:0`, owned by Rust. Crosses the Python
     /// boundary as a `tf.Tensor` (EagerTensor) without copying its data.
     TensorF32Cpu1D,
+    F32,
     1
 );

@@ -1,7 +1,9 @@
 //! The platform table against `ci/platform-contract.json`: every cell of
 //! {Linux, macOS} × {x86_64, i686, ARMv7, AArch64}, Windows and Linux musl.
 
-use rxt_tf_runtime::platform::{self, profile_index, unsupported_target_message, PROFILES};
+use rxt_tf_runtime::__private::platform::{
+    self, profile_index, unsupported_target_message, PROFILES,
+};
 use serde_json::Value;
 
 fn cells() -> Vec<Value> {

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rxt_tf_plugin.model import KeywordRow, Literal
 from rxt_tf_plugin.ops import (
     FALLBACK_CODE,
-    Keyword,
     Op,
     TensorType,
     op_for,
@@ -49,13 +49,9 @@ def _rejected(op: Op, message: str, suggestion: str, *, code: str | None = None)
         "rejected",
         op=op,
         code=code or op.code,
-        message=f"rxt-tf cannot lower `{_spelling(op)}`: {message}",
+        message=f"rxt-tf cannot lower `{op.spelling}`: {message}",
         suggestion=suggestion,
     )
-
-
-def _spelling(op: Op) -> str:
-    return "a + b" if op.kind == "binop" else op.targets[0].replace("tensorflow.", "tf.", 1)
 
 
 def decide(site: Any) -> Verdict:
@@ -89,30 +85,54 @@ def decide(site: Any) -> Verdict:
             code=FALLBACK_CODE,
         )
     ranks = tuple(tensor.rank for tensor in tensors if tensor is not None)
-    result_rank = op.result_rank(ranks) if len(ranks) == op.arity else None
-    if result_rank is None:
+    if len(ranks) != op.arity or not op.accepts_ranks(ranks):
         got = " × ".join(f"rank-{rank}" for rank in ranks) or "no operands"
         return _rejected(
             op,
             f"needs {op.rank_text()} operands, got {got}",
             "pass tensors of the supported ranks",
         )
-    keyword_problem = _check_keywords(op, tuple(getattr(site, "keywords", ())))
+    given = tuple(getattr(site, "keywords", ()))
+    keyword_problem = _check_keywords(op, given)
     if keyword_problem is not None:
         return keyword_problem
+    values = {str(keyword.name): _literal(keyword) for keyword in given}
+    result_rank = op.result_rank(ranks, {k: v for k, v in values.items() if v is not None})
+    if result_rank is None:
+        written = ", ".join(f"{name}={value!r}" for name, value in values.items())
+        return _rejected(
+            op,
+            f"does not take {op.rank_text()} operands with {written or 'these keywords'}",
+            "change the keywords to a supported combination",
+        )
     return Verdict("claimed", op=op, result=tensor_of_rank(result_rank))
 
 
 def _extra_positional(op: Op, operand_types: Sequence[str | None]) -> Verdict | None:
-    """Rejects a positional axis on reductions before the operand-type check."""
-    if len(operand_types) <= op.arity or not any(k.required for k in op.keywords):
+    """Rejects a positional keyword (an axis) before the operand-type check."""
+    required = [k for k in op.keywords if k.required]
+    if len(operand_types) <= op.arity or not required:
         return None
-    required = ", ".join(k.rust().replace(" = ", "=") for k in op.keywords if k.required)
+    spelled = ", ".join(_example(k) for k in required)
     return _rejected(
         op,
-        f"a positional axis is not supported; pass the literal keyword {required}",
-        f"write {_spelling(op)}(x, {required})",
+        f"a positional axis is not supported; pass the literal keyword {spelled}",
+        f"write {op.spelling}(x, {spelled})",
     )
+
+
+def _example(rule: KeywordRow) -> str:
+    """``axis=1``: the keyword with its first accepted value, for messages."""
+    if rule.allowed:
+        return rule.python(rule.allowed[0])
+    return f"{rule.name}=<{rule.kind} literal>"
+
+
+def _accepted(rule: KeywordRow) -> str:
+    """``the literal `axis=1``` or ```axis` = 0, 1 or -1``, for messages."""
+    if len(rule.allowed) == 1:
+        return f"the literal `{rule.python(rule.allowed[0])}`"
+    return f"`{rule.name}` = {rule.allowed_text()}"
 
 
 def _check_keywords(op: Op, given: tuple[Any, ...]) -> Verdict | None:
@@ -133,26 +153,29 @@ def _check_keywords(op: Op, given: tuple[Any, ...]) -> Verdict | None:
             )
         if names.count(name) > 1:
             return _rejected(op, f"keyword `{name}` given twice", f"pass `{name}` once")
-        if not _literal_matches(keyword, rule):
+        value = _literal(keyword)
+        if value is None or not rule.accepts(value):
             return _rejected(
                 op,
-                f"supports only the literal `{rule.rust().replace(' = ', '=')}`",
-                f"write `{rule.rust().replace(' = ', '=')}`",
+                f"supports only {_accepted(rule)}",
+                f"write `{_example(rule)}`",
             )
     for rule in op.keywords:
         if rule.required and rule.name not in names:
             return _rejected(
                 op,
-                f"needs the literal keyword `{rule.rust().replace(' = ', '=')}`",
-                f"write `{rule.rust().replace(' = ', '=')}`",
+                f"needs the literal keyword `{_example(rule)}`",
+                f"write `{_example(rule)}`",
             )
     return None
 
 
-def _literal_matches(keyword: Any, rule: Keyword) -> bool:
+def _literal(keyword: Any) -> Literal | None:
+    """The keyword's literal value, or ``None`` for an expression."""
     literal = getattr(keyword, "literal", None)
     if literal is None or not getattr(literal, "is_literal", False):
-        return False
+        return None
     value = literal.value
-    # bool is an int in Python: compare types exactly so `axis=True` is refused.
-    return type(value) is type(rule.value) and value == rule.value
+    if isinstance(value, bool | int | float | str):
+        return value
+    return None

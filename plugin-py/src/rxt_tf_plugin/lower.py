@@ -85,9 +85,9 @@ def _enclosed(text: str) -> bool:
 
 def _invocation(op: Op, operands: tuple[str, ...], site: Any) -> str:
     operands = tuple(_operand(operand) for operand in operands)
-    if op.kind == "binop":
+    if op.kind == "binop" and op.row.operator == op.targets[0]:
         left, right = operands
-        return f"{left} + {right}"
-    given = {str(keyword.name) for keyword in getattr(site, "keywords", ())}
-    keywords = [k.rust() for k in op.keywords if k.required or k.name in given]
+        return f"{left} {op.row.operator} {right}"
+    given = {str(keyword.name): keyword.literal.value for keyword in getattr(site, "keywords", ())}
+    keywords = [k.rust(given[k.name]) for k in op.keywords if k.name in given]
     return f"{op.macro_name}({', '.join([*operands, *keywords])})"

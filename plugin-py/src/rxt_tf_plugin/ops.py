@@ -1,15 +1,16 @@
-"""The op table: the one source the claims, the lowering and the rule records read.
+"""The plugin's view of the op table: one :class:`Op` per rule record.
 
-Each :class:`Op` row is one rule of the seed's table of supported forms. The
-``tf!`` op names, operand counts and keywords here are those of the crates'
-op table (``rxt-tf-runtime/src/ops/table.rs``, which the macros include); a
-test keeps the two in step. Adding an op means a row there, its helper in the
-runtime, and a row here.
+The rows come from ``spec.py``, generated from the crates' op table
+(``rxt-tf-spec``) by ``cargo run -p xtask -- codegen``; the claims, the
+lowering and the rule records all read them. Adding an op is a row there.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from rxt_tf_plugin import spec
+from rxt_tf_plugin.model import KeywordRow, Literal, OpRow, RuleRow
 
 PLUGIN_ID = "rxt-tf"
 """The plugin id Rextio registers (``[plugins] enabled = ["rxt-tf"]``)."""
@@ -60,134 +61,95 @@ def tensor_of_rank(rank: int) -> TensorType:
 
 
 @dataclass(frozen=True)
-class Keyword:
-    """A keyword an op accepts: only this literal value, required or optional."""
-
-    name: str
-    value: int | bool
-    required: bool
-
-    def rust(self) -> str:
-        """The keyword as ``tf!`` spells it, e.g. ``axis = 1``."""
-        value = str(self.value).lower() if isinstance(self.value, bool) else str(self.value)
-        return f"{self.name} = {value}"
-
-
-@dataclass(frozen=True)
 class Op:
-    """One supported form: which sites it claims and the ``tf!`` op it lowers to."""
+    """One rule: the sites it claims and the ``tf!`` op they lower to."""
 
-    macro_name: str
-    """The op's name inside ``tf!``."""
-    kind: str
-    """Rextio's site kind: ``call`` or ``binop``."""
-    targets: tuple[str, ...]
-    """Dotted call targets (aliases resolved), or the operator token."""
-    signatures: tuple[tuple[tuple[int, ...], int], ...]
-    """Accepted operand ranks, each with the result rank."""
-    keywords: tuple[Keyword, ...]
-    """Keywords accepted (calls only)."""
-    rule_id: str
-    """The rule record id; also ``Claimed.rule_id``."""
-    code: str
-    """The diagnostic code of a rejection."""
-    constraint: str
-    """What the rule requires, for the rule record and messages."""
+    row: OpRow
+    """The op's row."""
+    rule: RuleRow
+    """The rule's row."""
+
+    @property
+    def macro_name(self) -> str:
+        """The op's name inside ``tf!``."""
+        return self.row.name
+
+    @property
+    def kind(self) -> str:
+        """Rextio's site kind: ``call`` or ``binop``."""
+        return self.rule.kind
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Dotted call targets (aliases resolved), or the operator token."""
+        return self.rule.targets
+
+    @property
+    def keywords(self) -> tuple[KeywordRow, ...]:
+        """Keywords accepted (calls only; an operator takes none)."""
+        return self.row.keywords if self.kind == "call" else ()
+
+    @property
+    def rule_id(self) -> str:
+        """The rule record id; also ``Claimed.rule_id``."""
+        return self.rule.rule_id
+
+    @property
+    def code(self) -> str:
+        """The diagnostic code of a rejection."""
+        return self.rule.code
+
+    @property
+    def constraint(self) -> str:
+        """What the rule requires, for the rule record."""
+        return self.rule.constraint
 
     @property
     def arity(self) -> int:
         """Number of positional tensor operands."""
-        return len(self.signatures[0][0])
+        return len(self.row.signatures[0].operands)
 
-    def result_rank(self, ranks: tuple[int, ...]) -> int | None:
-        """The result rank for these operand ranks, or ``None`` if not accepted."""
-        for operand_ranks, result in self.signatures:
-            if operand_ranks == ranks:
-                return result
+    @property
+    def spelling(self) -> str:
+        """How messages show the form: ``tf.matmul`` or ``a + b``."""
+        if self.kind == "binop":
+            return f"a {self.targets[0]} b"
+        return self.targets[0].replace("tensorflow.", "tf.", 1)
+
+    def result_rank(self, ranks: tuple[int, ...], keywords: dict[str, Literal]) -> int | None:
+        """The result rank for these operand ranks and keyword values.
+
+        Omitted keywords take their defaults; ``None`` if not accepted.
+        """
+        values = {k.name: k.default for k in self.keywords}
+        values.update(keywords)
+        for signature in self.row.signatures:
+            if signature.operands == ranks and all(
+                values.get(name) == value for name, value in signature.when
+            ):
+                return signature.result
         return None
+
+    def accepts_ranks(self, ranks: tuple[int, ...]) -> bool:
+        """Whether some signature takes these operand ranks."""
+        return any(signature.operands == ranks for signature in self.row.signatures)
 
     def rank_text(self) -> str:
         """Accepted operand ranks, e.g. ``rank-2 × rank-2``."""
-        return " or ".join(
-            " × ".join(f"rank-{rank}" for rank in ranks) for ranks, _ in self.signatures
-        )
+        forms: list[str] = []
+        for signature in self.row.signatures:
+            form = " × ".join(f"rank-{rank}" for rank in signature.operands)
+            if form not in forms:
+                forms.append(form)
+        return " or ".join(forms)
 
 
-def _code(number: int) -> str:
-    return f"RXTP-RXTTF-{number:03d}"
+OPS: tuple[Op, ...] = tuple(Op(row, rule) for row in spec.OPS for rule in row.rules)
+"""Every supported form, in table order."""
 
-
-_ADD_PAIRS = (((2, 2), 2), ((1, 1), 1), ((2, 1), 2), ((1, 2), 2))
-_AXIS_1 = (Keyword("axis", 1, required=True), Keyword("keepdims", False, required=False))
-
-OPS: tuple[Op, ...] = (
-    Op(
-        macro_name="matmul",
-        kind="call",
-        targets=("tensorflow.matmul", "tensorflow.linalg.matmul"),
-        signatures=(((2, 2), 2),),
-        keywords=(),
-        rule_id=f"{PLUGIN_ID}/matmul-f32-cpu-2d",
-        code=_code(1),
-        constraint="two rank-2 float32 CPU tensors, positional, no keywords",
-    ),
-    Op(
-        macro_name="relu",
-        kind="call",
-        targets=("tensorflow.nn.relu",),
-        signatures=(((2,), 2),),
-        keywords=(),
-        rule_id=f"{PLUGIN_ID}/relu-f32-cpu-2d",
-        code=_code(2),
-        constraint="one rank-2 float32 CPU tensor, positional, no keywords",
-    ),
-    Op(
-        macro_name="add",
-        kind="call",
-        targets=("tensorflow.add", "tensorflow.math.add"),
-        signatures=_ADD_PAIRS,
-        keywords=(),
-        rule_id=f"{PLUGIN_ID}/add-call-f32-cpu",
-        code=_code(3),
-        constraint="two float32 CPU tensors of ranks 2+2, 1+1, 2+1 or 1+2, no keywords",
-    ),
-    Op(
-        macro_name="reduce_mean",
-        kind="call",
-        targets=("tensorflow.reduce_mean", "tensorflow.math.reduce_mean"),
-        signatures=(((2,), 1),),
-        keywords=_AXIS_1,
-        rule_id=f"{PLUGIN_ID}/reduce-mean-axis1-f32-cpu-2d",
-        code=_code(4),
-        constraint="one rank-2 float32 CPU tensor with the literal keyword axis=1 "
-        "(keepdims=False or omitted)",
-    ),
-    Op(
-        macro_name="sigmoid",
-        kind="call",
-        targets=("tensorflow.nn.sigmoid",),
-        signatures=(((2,), 2),),
-        keywords=(),
-        rule_id=f"{PLUGIN_ID}/sigmoid-f32-cpu-2d",
-        code=_code(5),
-        constraint="one rank-2 float32 CPU tensor, positional, no keywords",
-    ),
-    Op(
-        macro_name="add",
-        kind="binop",
-        targets=("+",),
-        signatures=_ADD_PAIRS,
-        keywords=(),
-        rule_id=f"{PLUGIN_ID}/add-binop-f32-cpu",
-        code=_code(6),
-        constraint="`a + b` of float32 CPU tensors of ranks 2+2, 1+1, 2+1 or 1+2",
-    ),
-)
-"""Every supported form, in rule order."""
-
-FALLBACK_RULE_ID = f"{PLUGIN_ID}/unsupported-tensor-surface"
+FALLBACK_RULE_ID = spec.FALLBACK_RULE_ID
 """The rule for covered sites whose operands are not plugin tensors."""
-FALLBACK_CODE = _code(10)
+FALLBACK_CODE = spec.FALLBACK_CODE
 """Its diagnostic code."""
 
 

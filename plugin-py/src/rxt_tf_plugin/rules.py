@@ -16,6 +16,7 @@ from rxt_tf_plugin.ops import (
     OPS,
     PLUGIN_ID,
     TENSOR_TYPES,
+    Op,
     covered_modules,
     covered_symbols,
 )
@@ -38,15 +39,12 @@ def rule_records() -> tuple[RuleRecord, ...]:
             provider=PLUGIN_ID,
             scope=RuleScope(
                 kind=op.kind,
-                pattern=" / ".join(
-                    "a + b" if op.kind == "binop" else f"{t}({', '.join('x' * op.arity)})"
-                    for t in op.targets
-                ),
+                pattern=" / ".join(_pattern(op, target) for target in op.targets),
             ),
             constraint=op.constraint,
             outcome="native",
             diagnostic_code=op.code,
-            guidance=f"lowered to ::rxt_tf::tf!({op.macro_name}(...)); "
+            guidance=f"lowered to ::rxt_tf::tf!({_lowered(op)}); "
             "other forms stay on the Python route",
         )
         for op in OPS
@@ -63,6 +61,26 @@ def rule_records() -> tuple[RuleRecord, ...]:
         )
     )
     return tuple(records)
+
+
+def _pattern(op: Op, target: str) -> str:
+    """How the rule record shows one claimed form.
+
+    For example ``tensorflow.matmul(a, b)``, ``tensorflow.reduce_mean(x, axis=...)``
+    or ``a + b``.
+    """
+    if op.kind == "binop":
+        return f"a {target} b"
+    operands = ["x"] if op.arity == 1 else [chr(ord("a") + i) for i in range(op.arity)]
+    required = [f"{k.name}=..." for k in op.keywords if k.required]
+    return f"{target}({', '.join([*operands, *required])})"
+
+
+def _lowered(op: Op) -> str:
+    """What the rule lowers to: ``matmul(...)`` or ``a + b``."""
+    if op.kind == "binop" and op.row.operator == op.targets[0]:
+        return f"a {op.row.operator} b"
+    return f"{op.macro_name}(...)"
 
 
 def plugin_types() -> tuple[PluginType, ...]:

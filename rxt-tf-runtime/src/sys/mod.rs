@@ -47,10 +47,6 @@ pub type TF_Code = c_int;
 
 /// `TF_OK`.
 pub const TF_OK: TF_Code = 0;
-/// `TF_FLOAT`.
-pub const TF_FLOAT: TF_DataType = crate::ops::DT_FLOAT;
-/// `TF_INT32`.
-pub const TF_INT32: TF_DataType = crate::ops::DT_INT32;
 
 /// The three wheel images, kept open for as long as the [`Api`] lives.
 #[derive(Debug)]
@@ -125,6 +121,9 @@ api_table! {
         TFE_OpSetDevice: fn(*mut TFE_Op, *const c_char, *mut TF_Status);
         TFE_OpSetAttrType: fn(*mut TFE_Op, *const c_char, TF_DataType);
         TFE_OpSetAttrBool: fn(*mut TFE_Op, *const c_char, c_uchar);
+        TFE_OpSetAttrInt: fn(*mut TFE_Op, *const c_char, i64);
+        TFE_OpSetAttrFloat: fn(*mut TFE_Op, *const c_char, f32);
+        TFE_OpSetAttrString: fn(*mut TFE_Op, *const c_char, *const c_void, usize);
         TFE_OpAddInput: fn(*mut TFE_Op, *mut TFE_TensorHandle, *mut TF_Status);
         TFE_Execute: fn(*mut TFE_Op, *mut *mut TFE_TensorHandle, *mut c_int, *mut TF_Status);
         TFE_DeleteTensorHandle: fn(*mut TFE_TensorHandle);

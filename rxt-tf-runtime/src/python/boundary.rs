@@ -6,28 +6,30 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
-use crate::checks;
-use crate::context::BoundContext;
+use crate::binding::checks;
+use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
-use crate::handle::OwnedHandle;
-use crate::status::Status;
-use crate::tensor::{FloatTensor, Tensor, TensorF32Cpu1D, TensorF32Cpu2D};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
+use rxt_tf_spec::TensorKind;
+
+use crate::tensor::{Tensor, TensorF32Cpu1D, TensorF32Cpu2D, TensorType};
 
 const EXTRACT: &str = "extract";
 
 /// Takes an owned reference to the tensor behind `obj`, checked to be an
-/// exact EagerTensor, float32, of `rank`, on `CPU:0`, and not watched by a
-/// gradient tape.
-pub(crate) fn extract(obj: &Bound<'_, PyAny>, rank: usize) -> Result<Tensor> {
+/// exact EagerTensor of `kind` (element type and rank), on `CPU:0`, and not
+/// watched by a gradient tape.
+pub(crate) fn extract(obj: &Bound<'_, PyAny>, kind: TensorKind) -> Result<Tensor> {
     let py = obj.py();
     let context = BoundContext::current(py)?;
-    extract_on(obj, rank, context)
+    extract_on(obj, kind, context)
 }
 
 /// As [`extract`], on a context the caller has already bound.
 pub(crate) fn extract_on(
     obj: &Bound<'_, PyAny>,
-    rank: usize,
+    kind: TensorKind,
     context: Arc<BoundContext>,
 ) -> Result<Tensor> {
     let wheel = context.wheel();
@@ -43,13 +45,13 @@ pub(crate) fn extract_on(
     // handle is borrowed from `obj`, which outlives this function.
     let borrowed = unsafe { (api.EagerTensor_Handle)(obj.as_ptr()) };
     if borrowed.is_null() {
-        return Err(crate::handle::null_handle(EXTRACT));
+        return Err(crate::safe::handle::null_handle(EXTRACT));
     }
     let status = Status::new(api, EXTRACT)?;
     // SAFETY: `borrowed` is live while `obj` is.
     let handle = unsafe { OwnedHandle::copy_sharing(api, borrowed, &status, EXTRACT) }?;
-    checks::dtype(handle.dtype())?;
-    checks::rank(rank, handle.rank(&status, EXTRACT)?)?;
+    checks::dtype(kind.dtype, handle.dtype())?;
+    checks::rank(usize::from(kind.rank), handle.rank(&status, EXTRACT)?)?;
     handle.with_device(&status, EXTRACT, checks::device)??;
     Ok(Tensor { handle, context })
 }
@@ -59,7 +61,7 @@ pub(crate) fn extract_on(
 /// the wheel's own `TFE_Py_TapeSet*` functions (what
 /// `record.could_possibly_record()` and `record.should_record_backprop()`
 /// call), so the common no-tape case costs no Python call.
-fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::Wheel) -> Result<()> {
+fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::binding::wheel::Wheel) -> Result<()> {
     let py = obj.py();
     let api = wheel.api();
     let python = |err: PyErr| Error::python(py, "checking for an active tf.GradientTape", &err);
@@ -118,7 +120,7 @@ macro_rules! boundary {
             type Error = Error;
 
             fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
-                extract(&obj, <$name as FloatTensor>::RANK).map($name)
+                extract(&obj, <$name as TensorType>::KIND).map($name)
             }
         }
 

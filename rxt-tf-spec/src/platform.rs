@@ -1,8 +1,8 @@
-// The platform profiles: the one table that decides which targets rxt-tf
-// builds for. The build script `include!`s this file to pick the profile (or
-// to emit the unsupported-target `compile_error!`), the library uses it at run
-// time, and tests check it against `ci/platform-contract.json`. It must stay
-// free of dependencies.
+//! The platform profiles: the one table that decides which targets rxt-tf
+//! builds for. The runtime's build script reads it to pick the profile (or to
+//! emit the unsupported-target `compile_error!`), `#[inference]` reads it for
+//! the same error, the runtime uses it at run time, and tests check it against
+//! `ci/platform-contract.json`.
 
 /// How far a profile has been proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@ use std::ffi::CStr;
 use std::ptr::NonNull;
 
 use crate::error::Result;
-use crate::status::Status;
+use crate::safe::status::Status;
 use crate::sys::{Api, TFE_TensorHandle};
 
 /// One owned reference to an eager tensor. Deleting it needs no GIL.

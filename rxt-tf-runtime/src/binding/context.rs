@@ -9,12 +9,14 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
-use crate::checks;
+use rxt_tf_spec::{DType, Value};
+
+use crate::binding::checks;
+use crate::binding::wheel::Wheel;
 use crate::error::{Error, Result};
-use crate::handle::{null_handle, OwnedHandle};
-use crate::status::Status;
-use crate::sys::{Api, TFE_Context, TF_INT32};
-use crate::wheel::Wheel;
+use crate::safe::constant::ConstantKey;
+use crate::safe::handle::OwnedHandle;
+use crate::sys::TFE_Context;
 
 /// `CPU_DEVICE` as a C string, for `TFE_OpSetDevice`.
 pub(crate) const CPU_DEVICE_C: &CStr = c"/job:localhost/replica:0/task:0/device:CPU:0";
@@ -23,7 +25,10 @@ pub(crate) const CPU_DEVICE_C: &CStr = c"/job:localhost/replica:0/task:0/device:
 pub struct BoundContext {
     wheel: &'static Wheel,
     raw: NonNull<TFE_Context>,
-    axis_1: OwnedHandle,
+    /// Constant inputs made on this context, in the order first needed.
+    /// Few (one per distinct axis or permutation in use), so a scan is
+    /// cheaper than hashing the key.
+    constants: Mutex<Vec<(ConstantKey, Arc<OwnedHandle>)>>,
     // Strong references that keep the `TFE_Context*` alive: the capsule's
     // destructor deletes the context, and the Python context owns the capsule.
     _py_context: Py<PyAny>,
@@ -98,7 +103,7 @@ impl BoundContext {
         let bound = Arc::new(BoundContext {
             wheel,
             raw,
-            axis_1: scalar_i32(wheel.api(), 1)?,
+            constants: Mutex::new(Vec::new()),
             _py_context: context.unbind(),
             _capsule: capsule.unbind(),
         });
@@ -144,9 +149,25 @@ impl BoundContext {
         self.raw.as_ptr()
     }
 
-    /// The int32 scalar `1`, made once per context.
-    pub(crate) fn axis_1(&self) -> &OwnedHandle {
-        &self.axis_1
+    /// The constant input `value` as a `dtype` tensor, made once per
+    /// context; `op` is named if the value does not fit.
+    pub(crate) fn constant(
+        &self,
+        op: &'static str,
+        value: &Value,
+        dtype: DType,
+    ) -> Result<Arc<OwnedHandle>> {
+        let key = ConstantKey::new(op, value, dtype)?;
+        let mut constants = self
+            .constants
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((_, handle)) = constants.iter().find(|(known, _)| *known == key) {
+            return Ok(Arc::clone(handle));
+        }
+        let handle = Arc::new(key.make(self.wheel.api())?);
+        constants.push((key, Arc::clone(&handle)));
+        Ok(handle)
     }
 }
 
@@ -167,32 +188,4 @@ fn cached(py: Python<'_>, wheel: &Wheel) -> Option<Arc<BoundContext>> {
         .as_ref()
         .filter(|bound| bound.holds(&context, &handle))
         .map(Arc::clone)
-}
-
-/// A host int32 scalar tensor handle holding `value`.
-fn scalar_i32(api: &'static Api, value: i32) -> Result<OwnedHandle> {
-    const OP: &str = "constant";
-    let bytes = std::mem::size_of::<i32>();
-    // SAFETY: a rank-0 shape needs no dims pointer; `bytes` fits one int32.
-    let tensor = unsafe { (api.TF_AllocateTensor)(TF_INT32, std::ptr::null(), 0, bytes) };
-    if tensor.is_null() {
-        return Err(null_handle(OP));
-    }
-    // SAFETY: `tensor` is a live tensor.
-    let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<i32>();
-    // SAFETY: `tensor` is a rank-0 int32 tensor: its buffer holds exactly one
-    // int32, aligned by TensorFlow's allocator.
-    unsafe { data.write(value) };
-    let status = Status::new(api, OP);
-    let handle = status.and_then(|status| {
-        // SAFETY: `tensor` is live; the handle shares its buffer by reference.
-        let raw = unsafe { (api.TFE_NewTensorHandle)(tensor, status.as_ptr()) };
-        status.check(OP)?;
-        // SAFETY: on success the new handle is ours to own.
-        unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(OP))
-    });
-    // SAFETY: our reference to `tensor` is released once; the handle keeps
-    // its own reference to the buffer.
-    unsafe { (api.TF_DeleteTensor)(tensor) };
-    handle
 }

@@ -1,8 +1,9 @@
 //! Platform profiles: which targets rxt-tf supports and where each keeps the
-//! wheel's images. The table lives in `table.rs`, shared with the build
-//! script that selects the active profile.
+//! wheel's images. The table is `rxt_tf_spec::platform`, which the build
+//! script also reads to select the active profile.
 
-include!("table.rs");
+pub use rxt_tf_spec::platform::*;
+
 include!(concat!(env!("OUT_DIR"), "/active_profile.rs"));
 
 /// The profile this crate was built for.

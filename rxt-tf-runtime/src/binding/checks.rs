@@ -3,7 +3,8 @@
 //! produce (another CPython, another wheel, an asynchronous context).
 
 use crate::error::{Error, Result};
-use crate::platform::PlatformProfile;
+use rxt_tf_spec::platform::PlatformProfile;
+use rxt_tf_spec::DType;
 
 /// The TensorFlow version rxt-tf binds, for both the Python package and the C library.
 pub const TENSORFLOW_VERSION: &str = "2.21.0";
@@ -11,8 +12,6 @@ pub const TENSORFLOW_VERSION: &str = "2.21.0";
 pub const PYTHON_VERSION: (u8, u8) = (3, 11);
 /// The one device rxt-tf accepts tensors on and runs ops on.
 pub const CPU_DEVICE: &str = "/job:localhost/replica:0/task:0/device:CPU:0";
-/// The only dtype at the boundary.
-pub const FLOAT32: &str = "float32";
 
 /// Where a TensorFlow version string was read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,13 +99,13 @@ pub fn rank(expected: usize, found: i64) -> Result<()> {
     }
 }
 
-/// A boundary tensor must be float32 (`TF_FLOAT`).
-pub fn dtype(found: i32) -> Result<()> {
-    if found == crate::sys::TF_FLOAT {
+/// A boundary tensor must have the declared element type.
+pub fn dtype(expected: DType, found: i32) -> Result<()> {
+    if found == expected.code() {
         Ok(())
     } else {
         Err(Error::Dtype {
-            expected: FLOAT32,
+            expected: expected.name(),
             found: dtype_name(found),
         })
     }

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use once_cell::sync::OnceCell;
 use pyo3::prelude::*;
 
-use crate::checks::{self, VersionSource};
+use crate::binding::checks::{self, VersionSource};
+use crate::binding::platform::{self, PlatformProfile};
 use crate::error::{Error, Result};
-use crate::platform::{self, PlatformProfile};
 use crate::sys::{Api, Image, Images};
 
 /// The bound wheel: the function table, and the Python objects the runtime

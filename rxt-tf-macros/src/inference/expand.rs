@@ -1,0 +1,58 @@
+//! Expansion of a valid `#[inference]` function: the function as written,
+//! its body preceded by the unsupported-target guard and a compile-time
+//! assertion per tensor parameter.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned, ToTokens};
+use rxt_tf_spec::platform;
+use syn::spanned::Spanned;
+
+use crate::inference::model::InferenceFn;
+
+/// The function with its checks.
+pub(crate) fn emit(model: InferenceFn) -> TokenStream {
+    let InferenceFn {
+        mut function,
+        options,
+        tensor_parameters,
+    } = model;
+    let krate = &options.krate;
+    let assertions = tensor_parameters
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_tensor::<#ty>();));
+    let guard = unsupported_target_guard();
+    let body = &function.block;
+    let stmts = quote! {{
+        #guard
+        #(#assertions)*
+        #body
+    }};
+    match syn::parse2(stmts) {
+        Ok(block) => {
+            *function.block = block;
+            function.to_token_stream()
+        }
+        Err(err) => with_error(function.to_token_stream(), err.to_compile_error()),
+    }
+}
+
+/// `item` preceded by `errors` (the user's item is always emitted, so
+/// follow-on errors stay few).
+pub(crate) fn with_error(item: TokenStream, errors: TokenStream) -> TokenStream {
+    quote! { #errors #item }
+}
+
+/// `cfg(not(any(<every supported profile>)))`, from the platform table.
+/// Target checks live in the generated code: this crate is compiled for the
+/// host, so its own `cfg!` would describe the build machine.
+fn unsupported_target_guard() -> TokenStream {
+    let supported = platform::PROFILES.iter().map(|p| {
+        let (arch, os, env) = (p.target_arch, p.target_os, p.target_env);
+        quote!(all(target_arch = #arch, target_os = #os, target_env = #env))
+    });
+    let message = platform::unsupported_target_message("of this build");
+    quote! {
+        #[cfg(not(any(#(#supported),*)))]
+        ::core::compile_error!(#message);
+    }
+}

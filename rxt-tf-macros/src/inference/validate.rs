@@ -1,0 +1,182 @@
+//! Validation of an `#[inference]` function: options, signature and the
+//! injected test target, every error collected.
+
+use quote::ToTokens;
+use rxt_tf_spec::platform;
+use syn::spanned::Spanned;
+use syn::{FnArg, ItemFn, Pat, ReturnType, Type};
+
+use crate::errors::Errors;
+use crate::inference::model::{InferenceFn, Options, ParameterKind};
+use crate::inference::parse::AttrArg;
+
+/// Scalar parameter types allowed for control flow.
+const SCALAR_TYPES: &[&str] = &[
+    "bool", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+    "f32", "f64",
+];
+/// Return types accepted as results (last path segment).
+const RESULT_TYPES: &[&str] = &["Result", "PyResult"];
+
+/// The model of `function` with `args`, recording every problem in `errors`.
+pub(crate) fn inference_fn(
+    function: ItemFn,
+    args: syn::Result<Vec<AttrArg>>,
+    errors: &mut Errors,
+) -> InferenceFn {
+    let options = match args {
+        Ok(args) => options(args, errors),
+        Err(err) => {
+            errors.add(err);
+            Options::default()
+        }
+    };
+    check_signature(&function, errors);
+    if let Some(target) = &options.target {
+        check_injected_target(target, errors);
+    }
+    let tensor_parameters = function
+        .sig
+        .inputs
+        .iter()
+        .filter_map(|input| match input {
+            FnArg::Typed(typed) if parameter_kind(&typed.ty) == Some(ParameterKind::Tensor) => {
+                Some((*typed.ty).clone())
+            }
+            _ => None,
+        })
+        .collect();
+    InferenceFn {
+        function,
+        options,
+        tensor_parameters,
+    }
+}
+
+fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
+    let mut options = Options::default();
+    for arg in args {
+        if arg.key.is_ident("crate") {
+            match arg.value.parse::<syn::Path>() {
+                Ok(path) => options.krate = path.to_token_stream(),
+                Err(err) => errors.add(err),
+            }
+        } else if arg.key.is_ident("__target") {
+            options.target = Some(arg.value);
+        } else {
+            errors.push(
+                &arg.key,
+                format!(
+                    "rxt-tf: unknown #[inference] option `{}`; the only option is `crate = \"path\"`",
+                    arg.key.to_token_stream()
+                ),
+            );
+        }
+    }
+    options
+}
+
+fn check_signature(function: &ItemFn, errors: &mut Errors) {
+    let sig = &function.sig;
+    if let Some(token) = &sig.asyncness {
+        errors.push(
+            token,
+            "rxt-tf: #[inference] functions cannot be `async`; TensorFlow ops run synchronously",
+        );
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        errors.push_at(
+            sig.generics.span(),
+            format!(
+                "rxt-tf: #[inference] functions cannot be generic; name the tensor types ({})",
+                tensor_type_names().join(", ")
+            ),
+        );
+    }
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => errors.push(
+                receiver,
+                "rxt-tf: #[inference] applies to free functions, not methods",
+            ),
+            FnArg::Typed(typed) => {
+                if !matches!(&*typed.pat, Pat::Ident(_) | Pat::Wild(_)) {
+                    errors.push(&typed.pat, "rxt-tf: parameters must be plain names");
+                }
+                if parameter_kind(&typed.ty).is_none() {
+                    errors.push(
+                        &typed.ty,
+                        format!(
+                            "rxt-tf: unsupported parameter type `{}`; expected {}, \
+                             a scalar (`bool`, an integer or a float) or `Python<'_>`",
+                            typed.ty.to_token_stream(),
+                            tensor_type_names().join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    let returns_result = match &sig.output {
+        ReturnType::Type(_, ty) => {
+            last_segment(ty).is_some_and(|name| RESULT_TYPES.contains(&name.as_str()))
+        }
+        ReturnType::Default => false,
+    };
+    if !returns_result {
+        let span = match &sig.output {
+            ReturnType::Type(_, ty) => ty.span(),
+            ReturnType::Default => sig.ident.span(),
+        };
+        errors.push_at(
+            span,
+            "rxt-tf: #[inference] functions must return a `Result`, e.g. `rxt_tf::Result<TensorF32Cpu1D>` or `PyResult<...>`, so op errors reach Python",
+        );
+    }
+}
+
+/// "`TensorF32Cpu2D`", … : every tensor type of the op table.
+fn tensor_type_names() -> Vec<String> {
+    rxt_tf_spec::tensor_kinds()
+        .iter()
+        .map(|kind| format!("`{}`", kind.type_name()))
+        .collect()
+}
+
+/// What a parameter is, by its type's last path segment.
+pub(crate) fn parameter_kind(ty: &Type) -> Option<ParameterKind> {
+    let name = last_segment(ty)?;
+    if rxt_tf_spec::tensor_kinds()
+        .iter()
+        .any(|kind| kind.type_name() == name)
+    {
+        Some(ParameterKind::Tensor)
+    } else if SCALAR_TYPES.contains(&name.as_str()) {
+        Some(ParameterKind::Scalar)
+    } else if name == "Python" {
+        Some(ParameterKind::Python)
+    } else {
+        None
+    }
+}
+
+fn last_segment(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().map(|s| s.ident.to_string())
+        }
+        Type::Paren(inner) => last_segment(&inner.elem),
+        Type::Group(inner) => last_segment(&inner.elem),
+        _ => None,
+    }
+}
+
+/// The error for an unsupported injected target (the test hook), from the
+/// same platform table the runtime's build uses.
+fn check_injected_target(target: &syn::LitStr, errors: &mut Errors) {
+    let triple = target.value();
+    let (arch, os, env) = platform::target_cfg(&triple);
+    if platform::profile_index(&arch, &os, &env).is_none() {
+        errors.push(target, platform::unsupported_target_message(&triple));
+    }
+}

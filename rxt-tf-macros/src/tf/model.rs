@@ -1,0 +1,30 @@
+//! The typed model `tf!` expands: one validated op invocation.
+
+use proc_macro2::Span;
+use rxt_tf_spec::{Op, Value};
+use syn::Expr;
+
+/// A validated `tf!` invocation.
+pub(crate) struct Invocation {
+    /// The op's row.
+    pub(crate) op: &'static Op,
+    /// Where the op is named (its name, or the operator).
+    pub(crate) op_span: Span,
+    /// Its operands, in order.
+    pub(crate) operands: Vec<Expr>,
+    /// One value per keyword of the row, in row order: as written, or the
+    /// default.
+    pub(crate) keywords: Vec<Value>,
+}
+
+impl Invocation {
+    /// The values of the row's typed keywords, in row order.
+    pub(crate) fn typed_values(&self) -> impl Iterator<Item = &Value> {
+        self.op
+            .keywords
+            .iter()
+            .zip(&self.keywords)
+            .filter(|(keyword, _)| keyword.typed)
+            .map(|(_, value)| value)
+    }
+}

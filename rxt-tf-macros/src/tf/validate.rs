@@ -1,0 +1,302 @@
+//! Validation: the parsed `tf!` syntax against the op table, into an
+//! [`Invocation`], or every error found, each at the offending tokens with
+//! the valid choices. Ranks are left to the types (see the runtime's
+//! `ops::dispatch`), which report them at the operand.
+
+use quote::ToTokens;
+use rxt_tf_spec::{join_or, Keyword, Op, Value, ValueKind, OPS};
+use syn::spanned::Spanned;
+use syn::{Expr, ExprCall, Lit, UnOp};
+
+use crate::errors::Errors;
+use crate::tf::model::Invocation;
+use crate::tf::parse::{Arg, Syntax};
+
+/// Validates one `tf!` expression.
+pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
+    match syntax {
+        Syntax::Operator(operator, left, right) => {
+            let token = operator.to_token_stream().to_string();
+            let Some(op) = rxt_tf_spec::by_operator(&token) else {
+                return Err(syn::Error::new(
+                    operator.span(),
+                    format!(
+                        "rxt-tf: unsupported operator `{token}`; `tf!` supports {}",
+                        operators()
+                    ),
+                ));
+            };
+            Ok(Invocation {
+                op,
+                op_span: operator.span(),
+                operands: vec![left.clone(), right.clone()],
+                keywords: defaults(op),
+            })
+        }
+        Syntax::Call(call, args) => op_call(call, &args),
+        Syntax::Other(other) => Err(syn::Error::new(
+            other.span(),
+            format!(
+                "rxt-tf: `tf!` expects an op call such as `matmul(x, w)` or a sum `a + b`; supported ops: {}",
+                names()
+            ),
+        )),
+    }
+}
+
+/// "`matmul`, `relu`, …" for messages.
+fn names() -> String {
+    let names: Vec<String> = OPS.iter().map(|op| format!("`{}`", op.name)).collect();
+    names.join(", ")
+}
+
+/// "`+` (`add`)" for messages.
+fn operators() -> String {
+    let operators: Vec<String> = OPS
+        .iter()
+        .filter_map(|op| {
+            op.operator
+                .map(|token| format!("`{token}` (`{}`)", op.name))
+        })
+        .collect();
+    join_or(&operators)
+}
+
+/// The keyword values of a call that gives none (an operator).
+fn defaults(op: &Op) -> Vec<Value> {
+    op.keywords.iter().filter_map(|k| k.default).collect()
+}
+
+fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
+    let name = match &*call.func {
+        Expr::Path(path) if path.qself.is_none() => path.path.get_ident().cloned(),
+        _ => None,
+    };
+    let Some(name) = name else {
+        return Err(syn::Error::new(
+            call.func.span(),
+            format!("rxt-tf: expected an op name; supported ops: {}", names()),
+        ));
+    };
+    let Some(op) = rxt_tf_spec::lookup(&name.to_string()) else {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "rxt-tf: unsupported op `{name}`; expected one of: {}",
+                names()
+            ),
+        ));
+    };
+
+    let mut errors = Errors::default();
+    let mut operands = Vec::new();
+    let mut given: Vec<(&Expr, &Expr)> = Vec::new();
+    for arg in args {
+        match *arg {
+            Arg::Keyword(key, value) => given.push((key, value)),
+            Arg::Positional(positional) => {
+                if let Some((key, _)) = given.last() {
+                    errors.push(
+                        positional,
+                        format!(
+                            "rxt-tf: positional operand after the keyword `{}`",
+                            key.to_token_stream()
+                        ),
+                    );
+                }
+                operands.push(positional.clone());
+            }
+        }
+    }
+    check_operand_count(op, call, &operands, &mut errors);
+    let keywords = keyword_values(op, call, &given, &mut errors);
+    errors.finish(Invocation {
+        op,
+        op_span: name.span(),
+        operands,
+        keywords,
+    })
+}
+
+fn check_operand_count(op: &Op, call: &ExprCall, operands: &[Expr], errors: &mut Errors) {
+    let arity = op.arity();
+    if operands.len() == arity {
+        return;
+    }
+    let required: Vec<&Keyword> = op.keywords.iter().filter(|k| k.default.is_none()).collect();
+    if operands.len() > arity && !required.is_empty() {
+        let spelled: Vec<String> = required
+            .iter()
+            .map(|k| format!("`{} = {}`", k.name, example(k)))
+            .collect();
+        for extra in &operands[arity..] {
+            errors.push(
+                extra,
+                format!(
+                    "rxt-tf: `{}` takes {} as keyword{}, not positionally",
+                    op.name,
+                    join_or(&spelled),
+                    if required.len() == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        return;
+    }
+    let s = if arity == 1 { "" } else { "s" };
+    let message = format!(
+        "rxt-tf: `{}` takes {arity} tensor operand{s} ({}), got {}",
+        op.name,
+        op.ranks_text(),
+        operands.len()
+    );
+    match operands.get(arity..) {
+        Some(extra) if !extra.is_empty() => {
+            let extra: proc_macro2::TokenStream =
+                extra.iter().map(ToTokens::to_token_stream).collect();
+            errors.push(extra, message);
+        }
+        _ => errors.push(call, message),
+    }
+}
+
+/// A value to show in "write `axis = 1`" hints.
+fn example(keyword: &Keyword) -> String {
+    match keyword.allowed.first() {
+        Some(value) => value.rust(),
+        None => match keyword.kind {
+            ValueKind::Bool => "true".to_owned(),
+            ValueKind::Int => "0".to_owned(),
+            ValueKind::Float => "0.5".to_owned(),
+        },
+    }
+}
+
+/// One value per row keyword (given, else its default), checking names,
+/// duplicates, literals and values; required keywords must be given.
+fn keyword_values(
+    op: &Op,
+    call: &ExprCall,
+    given: &[(&Expr, &Expr)],
+    errors: &mut Errors,
+) -> Vec<Value> {
+    let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
+    let mut seen: Vec<String> = Vec::new();
+    for &(key, value) in given {
+        let name = match key {
+            Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+            _ => None,
+        };
+        let Some(name) = name else {
+            errors.push(key, "rxt-tf: expected a keyword name");
+            continue;
+        };
+        let Some(index) = op.keywords.iter().position(|k| k.name == name) else {
+            let allowed = if op.keywords.is_empty() {
+                format!("`{}` takes no keyword arguments", op.name)
+            } else {
+                let names: Vec<String> = op
+                    .keywords
+                    .iter()
+                    .map(|k| format!("`{}`", k.name))
+                    .collect();
+                format!("`{}` accepts only {}", op.name, names.join(" and "))
+            };
+            errors.push(
+                key,
+                format!("rxt-tf: unsupported keyword `{name}`; {allowed}"),
+            );
+            continue;
+        };
+        if seen.contains(&name) {
+            errors.push(key, format!("rxt-tf: keyword `{name}` given twice"));
+        }
+        seen.push(name);
+        let keyword = &op.keywords[index];
+        if let Some(parsed) = keyword_value(op, keyword, value, errors) {
+            values[index] = Some(parsed);
+        }
+    }
+    for (keyword, value) in op.keywords.iter().zip(&values) {
+        if value.is_none() && !seen.iter().any(|k| k == keyword.name) {
+            errors.push(
+                call,
+                format!(
+                    "rxt-tf: `{}` needs the keyword `{}` ({})",
+                    op.name,
+                    keyword.name,
+                    literal_text(keyword)
+                ),
+            );
+        }
+    }
+    values.into_iter().flatten().collect()
+}
+
+/// "`axis = 1`" or "`axis` = `0`, `1` or `-1`" or "`alpha` = a float literal".
+fn literal_text(keyword: &Keyword) -> String {
+    match keyword.allowed {
+        [only] => format!("`{} = {}`", keyword.name, only.rust()),
+        _ => format!("`{}` = {}", keyword.name, keyword.allowed_text()),
+    }
+}
+
+/// The literal `value` of `keyword`, if it is one the row accepts.
+fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) -> Option<Value> {
+    let Some(parsed) = literal(keyword.kind, value) else {
+        errors.push(
+            value,
+            format!(
+                "rxt-tf: `{}` must be {}, not an expression (keywords are checked at compile time)",
+                keyword.name,
+                match keyword.allowed {
+                    [only] => format!("the literal `{}`", only.rust()),
+                    _ => keyword.allowed_text(),
+                }
+            ),
+        );
+        return None;
+    };
+    if keyword.accepts(&parsed) {
+        return Some(parsed);
+    }
+    let supported = match keyword.allowed {
+        [only] => format!("supports only `{} = {}`", keyword.name, only.rust()),
+        _ => format!("supports `{}` = {}", keyword.name, keyword.allowed_text()),
+    };
+    errors.push(
+        value,
+        format!(
+            "rxt-tf: `{}` {supported}, got `{} = {}`",
+            op.name,
+            keyword.name,
+            value.to_token_stream()
+        ),
+    );
+    None
+}
+
+/// `value` as a literal of `kind` (a leading `-` allowed on numbers).
+fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
+    let (negative, lit) = match value {
+        Expr::Lit(lit) => (false, &lit.lit),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
+            Expr::Lit(lit) => (true, &lit.lit),
+            _ => return None,
+        },
+        Expr::Paren(inner) => return literal(kind, &inner.expr),
+        Expr::Group(inner) => return literal(kind, &inner.expr),
+        _ => return None,
+    };
+    match (kind, lit) {
+        (ValueKind::Bool, Lit::Bool(flag)) if !negative => Some(Value::Bool(flag.value)),
+        (ValueKind::Int, Lit::Int(int)) if matches!(int.suffix(), "" | "i32" | "i64") => {
+            let magnitude: i64 = int.base10_parse().ok()?;
+            Some(Value::Int(if negative { -magnitude } else { magnitude }))
+        }
+        (ValueKind::Float, Lit::Float(float)) if matches!(float.suffix(), "" | "f32" | "f64") => {
+            let magnitude: f64 = float.base10_parse().ok()?;
+            Some(Value::Float(if negative { -magnitude } else { magnitude }))
+        }
+        _ => None,
+    }
+}

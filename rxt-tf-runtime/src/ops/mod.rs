@@ -1,0 +1,13 @@
+//! The ops of rxt-tf's table (`rxt_tf_spec::OPS`) as plain functions, the
+//! same ops `tf!` runs: operands by reference (tensors or references to
+//! them), typed keywords as const parameters, other keywords as arguments.
+//! An operand of an unsupported rank is a compile error.
+//!
+//! Every function runs through one generic executor; the build script
+//! generates the functions and the typed dispatch from the rows.
+
+#[doc(hidden)]
+pub mod dispatch;
+pub(crate) mod execute;
+
+include!(concat!(env!("OUT_DIR"), "/ops.rs"));

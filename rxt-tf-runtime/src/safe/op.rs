@@ -1,0 +1,134 @@
+//! An owned `TFE_Op` being built: attributes, inputs, then one execution.
+
+use std::ffi::{c_int, CStr};
+use std::ptr::NonNull;
+
+use rxt_tf_spec::Value;
+
+use crate::error::{Error, Result};
+use crate::safe::handle::{null_handle, OwnedHandle};
+use crate::safe::status::Status;
+use crate::sys::{Api, TFE_Context, TFE_Op, TFE_TensorHandle};
+
+/// An op of one TensorFlow kind placed on one device, deleted on drop.
+pub(crate) struct OwnedOp<'s> {
+    raw: NonNull<TFE_Op>,
+    api: &'static Api,
+    status: &'s Status,
+    /// rxt-tf's name for the op, for errors.
+    name: &'static str,
+}
+
+impl<'s> OwnedOp<'s> {
+    /// A new `tf_op` on `context`, placed on `device`.
+    ///
+    /// # Safety
+    /// `context` must be a live context for as long as the op lives.
+    pub(crate) unsafe fn new(
+        api: &'static Api,
+        context: *mut TFE_Context,
+        tf_op: &CStr,
+        device: &CStr,
+        status: &'s Status,
+        name: &'static str,
+    ) -> Result<OwnedOp<'s>> {
+        // SAFETY: `context` is live (caller's contract); the name is NUL-terminated.
+        let raw = unsafe { (api.TFE_NewOp)(context, tf_op.as_ptr(), status.as_ptr()) };
+        status.check(name)?;
+        let op = NonNull::new(raw)
+            .map(|raw| OwnedOp {
+                raw,
+                api,
+                status,
+                name,
+            })
+            .ok_or_else(|| null_handle(name))?;
+        // SAFETY: `op` is live; the device name is NUL-terminated.
+        unsafe { (api.TFE_OpSetDevice)(op.raw.as_ptr(), device.as_ptr(), status.as_ptr()) };
+        status.check(name)?;
+        Ok(op)
+    }
+
+    /// Sets the attribute `attr` to `value`. Type attributes must be set
+    /// before any input is added: set after, a wrong one is silently ignored.
+    pub(crate) fn set_attr(&mut self, attr: &CStr, value: &Value) -> Result<()> {
+        let (op, name) = (self.raw.as_ptr(), attr.as_ptr());
+        // In every arm: `op` is live and `name` NUL-terminated; the setters
+        // copy what they are given.
+        match *value {
+            Value::Type(dtype) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TFE_OpSetAttrType)(op, name, dtype.code()) }
+            }
+            Value::Bool(flag) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TFE_OpSetAttrBool)(op, name, u8::from(flag)) }
+            }
+            Value::Int(int) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TFE_OpSetAttrInt)(op, name, int) }
+            }
+            Value::Float(float) => {
+                // TensorFlow's float attributes are single precision.
+                let float = float as f32;
+                // SAFETY: see above.
+                unsafe { (self.api.TFE_OpSetAttrFloat)(op, name, float) }
+            }
+            Value::Str(text) => {
+                // SAFETY: see above; `text` is valid for `text.len()` bytes.
+                unsafe {
+                    (self.api.TFE_OpSetAttrString)(op, name, text.as_ptr().cast(), text.len())
+                }
+            }
+            Value::Ints(_) => {
+                return Err(Error::Keyword {
+                    op: self.name,
+                    message: format!("attribute `{}` cannot take a list", attr.to_string_lossy()),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `input` as the next input; the op takes its own reference.
+    pub(crate) fn add_input(&mut self, input: &OwnedHandle) -> Result<()> {
+        // SAFETY: the op and the handle are live.
+        unsafe {
+            (self.api.TFE_OpAddInput)(self.raw.as_ptr(), input.as_ptr(), self.status.as_ptr())
+        };
+        self.status.check(self.name)
+    }
+
+    /// Runs the op, expecting one output, with the GIL released when `work`
+    /// says so (see [`crate::python::gil`]).
+    pub(crate) fn execute(self, work: i64) -> Result<OwnedHandle> {
+        let mut output: *mut TFE_TensorHandle = std::ptr::null_mut();
+        let mut count: c_int = 1;
+        crate::python::gil::maybe_released(work, || {
+            // SAFETY: the op is fully built; `output` has room for the one
+            // output the op declares, and `count` says so. No Python object
+            // is touched.
+            unsafe {
+                (self.api.TFE_Execute)(
+                    self.raw.as_ptr(),
+                    &mut output,
+                    &mut count,
+                    self.status.as_ptr(),
+                )
+            }
+        });
+        self.status.check(self.name)?;
+        if count != 1 {
+            return Err(null_handle(self.name));
+        }
+        // SAFETY: on success `TFE_Execute` hands us the output handle.
+        unsafe { OwnedHandle::from_raw(self.api, output) }.ok_or_else(|| null_handle(self.name))
+    }
+}
+
+impl Drop for OwnedOp<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `TFE_NewOp` and is deleted once.
+        unsafe { (self.api.TFE_DeleteOp)(self.raw.as_ptr()) };
+    }
+}

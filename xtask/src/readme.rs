@@ -1,0 +1,161 @@
+//! The README's generated tables: the ops (`<!-- codegen:ops -->`) and the
+//! plugin's rules (`<!-- codegen:rules -->`), each between its begin and end
+//! markers; the rest of the README is kept as written.
+
+use rxt_tf_spec::{join_or, Op, Operand, PythonRule, SiteKind, FALLBACK_RULE, OPS};
+
+/// `readme` with both tables regenerated.
+pub(crate) fn with_tables(readme: &str) -> Result<String, String> {
+    let readme = replace_block(readme, "ops", &ops_table())?;
+    replace_block(&readme, "rules", &rules_table())
+}
+
+fn replace_block(text: &str, name: &str, body: &str) -> Result<String, String> {
+    let begin = format!("<!-- codegen:{name} begin: generated from rxt-tf-spec by `cargo run -p xtask -- codegen`; do not edit -->\n");
+    let end = format!("<!-- codegen:{name} end -->");
+    let start = text
+        .find(&begin)
+        .ok_or_else(|| format!("README.md has no `{}` marker", begin.trim_end()))?;
+    let stop = text[start..]
+        .find(&end)
+        .map(|offset| start + offset)
+        .ok_or_else(|| format!("README.md has no `{end}` marker"))?;
+    Ok(format!("{}{begin}{body}{}", &text[..start], &text[stop..]))
+}
+
+fn ops_table() -> String {
+    let mut out = String::from(
+        "| `tf!` | operand ranks → result | keywords | TensorFlow op | Python (plugin) |\n\
+         | --- | --- | --- | --- | --- |\n",
+    );
+    for op in OPS {
+        out.push_str(&format!(
+            "| {} | {} | {} | `{}` | {} |\n",
+            forms(op),
+            signatures(op),
+            keywords(op),
+            op.tf_op.to_string_lossy(),
+            python_forms(op.python)
+        ));
+    }
+    out
+}
+
+/// `` `tf!(matmul(a, b))` `` and, with an operator, `` `tf!(a + b)` ``.
+fn forms(op: &Op) -> String {
+    let operands: Vec<String> = match op.arity() {
+        1 => vec!["x".to_owned()],
+        arity => (0..arity)
+            .map(|i| char::from(b'a' + u8::try_from(i).unwrap_or(0)).to_string())
+            .collect(),
+    };
+    let mut args = operands.clone();
+    args.extend(
+        op.keywords
+            .iter()
+            .filter(|k| k.default.is_none())
+            .map(|k| format!("{} = …", k.name)),
+    );
+    let mut forms = vec![format!("`tf!({}({}))`", op.name, args.join(", "))];
+    if let Some(operator) = op.operator {
+        forms.push(format!(
+            "`tf!({})`",
+            operands.join(&format!(" {operator} "))
+        ));
+    }
+    forms.join(", ")
+}
+
+fn signatures(op: &Op) -> String {
+    let rendered: Vec<String> = op
+        .signatures
+        .iter()
+        .map(|signature| {
+            let operands: Vec<String> = signature
+                .operands
+                .iter()
+                .map(|operand| match operand {
+                    Operand::Tensor(kind) => kind.rank.to_string(),
+                })
+                .collect();
+            let when: Vec<String> = signature
+                .when
+                .iter()
+                .map(|(name, value)| format!("{name} = {}", value.rust()))
+                .collect();
+            let condition = match op.typed_keywords().count() > 0 && op.signatures.len() > 1 {
+                true => format!(" ({})", when.join(", ")),
+                false => String::new(),
+            };
+            let dtype = match signature.result.dtype {
+                rxt_tf_spec::DType::F32 => String::new(),
+                other => format!(" {}", other.name()),
+            };
+            format!(
+                "{} → {}{dtype}{condition}",
+                operands.join(" × "),
+                signature.result.rank
+            )
+        })
+        .collect();
+    rendered.join("; ")
+}
+
+fn keywords(op: &Op) -> String {
+    if op.keywords.is_empty() {
+        return "—".to_owned();
+    }
+    let rendered: Vec<String> = op
+        .keywords
+        .iter()
+        .map(|keyword| {
+            let default = match keyword.default {
+                Some(value) => format!(", default `{}`", value.rust()),
+                None => ", required".to_owned(),
+            };
+            format!("`{}`: {}{default}", keyword.name, keyword.allowed_text())
+        })
+        .collect();
+    rendered.join("; ")
+}
+
+fn python_forms(rules: &[PythonRule]) -> String {
+    let forms: Vec<String> = rules
+        .iter()
+        .flat_map(|rule| {
+            rule.targets
+                .iter()
+                .map(move |target| spelled(rule.kind, target))
+        })
+        .collect();
+    join_or(&forms)
+}
+
+fn spelled(kind: SiteKind, target: &str) -> String {
+    match kind {
+        SiteKind::Call => format!("`{}`", target.replacen("tensorflow.", "tf.", 1)),
+        SiteKind::Binop => format!("`a {target} b`"),
+    }
+}
+
+fn rules_table() -> String {
+    let mut out = String::from("| Python form | rule id | diagnostic |\n| --- | --- | --- |\n");
+    for op in OPS {
+        for rule in op.python {
+            let targets: Vec<String> = rule.targets.iter().map(|t| spelled(rule.kind, t)).collect();
+            out.push_str(&format!(
+                "| {}: {} | `{}` | `{}` |\n",
+                targets.join(" / "),
+                rule.constraint.replace('|', "\\|"),
+                rule.rule_id,
+                rule.diagnostic_code()
+            ));
+        }
+    }
+    out.push_str(&format!(
+        "| a covered call or operator whose operands are not plugin tensors (fallback) | `{}` | `{}` |\n",
+        FALLBACK_RULE.0,
+        rxt_tf_spec::diagnostic_code(FALLBACK_RULE.1)
+    ));
+    out
+}
