@@ -90,7 +90,7 @@ fn marker(
         op.tf_op.to_string_lossy()
     );
     for position in 0..op.arity() {
-        let set = op.accepted_at(position);
+        let set = canonical(op.accepted_at(position));
         let _ = writeln!(
             out,
             "    impl {DISPATCH}::Slot<{}> for {name} {{ type Accepts = super::accepts::{}; }}",
@@ -159,6 +159,15 @@ fn variant_type(op: &Op, keyword: &Keyword, value: &Value) -> Result<String, Str
             op.name, keyword.name
         )),
     }
+}
+
+/// `set` in one order, so equal sets are one type whatever the order the
+/// signatures list their members in.
+fn canonical(mut set: Vec<Operand>) -> Vec<Operand> {
+    set.sort_by_key(|operand| match operand {
+        Operand::Tensor(kind) => (kind.dtype.code(), kind.rank),
+    });
+    set
 }
 
 /// One accepted set and the `OperandOf` impls of its members.
