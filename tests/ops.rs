@@ -83,6 +83,30 @@ fn matmul_relu_sigmoid_equal_eager() {
 }
 
 #[test]
+fn tanh_equals_eager_at_both_ranks() {
+    with_python(|py| {
+        let (m_obj, m) = tensor2(py, MATRIX);
+        let (r_obj, r) = tensor1(py, ROW);
+        let names = [("m", &m_obj), ("r", &r_obj)];
+        assert_same(
+            py,
+            &out(py, ops::tanh(&m)),
+            &eval_with(py, "tf.math.tanh(m)", &names),
+        );
+        assert_same(
+            py,
+            &out(py, rxt_tf::tf!(tanh(r))),
+            &eval_with(py, "tf.tanh(r)", &names),
+        );
+        let empty = eval(py, "tf.zeros([0], tf.float32)");
+        let native = empty
+            .extract::<TensorF32Cpu1D>()
+            .and_then(|e| Ok(rxt_tf::tf!(tanh(e))?));
+        assert_same(py, &out(py, native), &empty);
+    });
+}
+
+#[test]
 fn add_equals_eager_for_all_four_rank_pairs() {
     with_python(|py| {
         let (m_obj, m) = tensor2(py, MATRIX);

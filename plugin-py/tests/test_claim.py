@@ -21,6 +21,9 @@ ACCEPTED = [
     (call("tensorflow.linalg.matmul", T2, T2), "rxt-tf/matmul-f32-cpu-2d", T2),
     (call("tensorflow.nn.relu", T2), "rxt-tf/relu-f32-cpu-2d", T2),
     (call("tensorflow.nn.sigmoid", T2), "rxt-tf/sigmoid-f32-cpu-2d", T2),
+    (call("tensorflow.nn.tanh", T2), "rxt-tf/tanh-f32-cpu", T2),
+    (call("tensorflow.math.tanh", T1), "rxt-tf/tanh-f32-cpu", T1),
+    (call("tensorflow.tanh", T2), "rxt-tf/tanh-f32-cpu", T2),
     (call("tensorflow.add", T2, T2), "rxt-tf/add-call-f32-cpu", T2),
     (call("tensorflow.add", T1, T1), "rxt-tf/add-call-f32-cpu", T1),
     (call("tensorflow.add", T2, T1), "rxt-tf/add-call-f32-cpu", T2),
@@ -97,6 +100,12 @@ REJECTED = [
         "unsupported keyword `name`",
     ),
     (call("tensorflow.add", T2), "RXTP-RXTTF-003", "got rank-2"),
+    (call("tensorflow.nn.tanh", T2, T2), "RXTP-RXTTF-007", "needs rank-1 or rank-2 operands"),
+    (
+        call("tensorflow.tanh", T1, keywords=(kw("name", "t", arg_type="str"),)),
+        "RXTP-RXTTF-007",
+        "unsupported keyword `name`",
+    ),
     (call("tensorflow.reduce_mean", T2), "RXTP-RXTTF-004", "needs the literal keyword `axis=1`"),
     (
         call("tensorflow.reduce_mean", T2, "int"),

@@ -34,6 +34,7 @@ EXPECTED = [
     (call("tensorflow.matmul", T2, T2), ("x", "weight"), "::rxt_tf::tf!(matmul(x, weight))?"),
     (call("tensorflow.linalg.matmul", T2, T2), ("a", "b"), "::rxt_tf::tf!(matmul(a, b))?"),
     (call("tensorflow.nn.relu", T2), ("h",), "::rxt_tf::tf!(relu(h))?"),
+    (call("tensorflow.math.tanh", T1), ("b",), "::rxt_tf::tf!(tanh(b))?"),
     (
         call("tensorflow.nn.sigmoid", T2),
         ("(::rxt_tf::tf!(matmul(x, w))?)",),

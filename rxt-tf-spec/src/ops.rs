@@ -21,12 +21,26 @@ const T_F32: Attr = Attr {
 const UNARY_INPUTS: &[Input] = &[Input::Operand(0)];
 const BINARY_INPUTS: &[Input] = &[Input::Operand(0), Input::Operand(1)];
 
-/// Element-wise ops on one tensor of rank 1 or 2 keep its rank.
+/// Element-wise ops on one rank-2 tensor keep its rank.
 const SAME_RANK_2: &[Signature] = &[Signature {
     operands: &[T2],
     result: R2,
     when: &[],
 }];
+
+/// Element-wise ops on one tensor of rank 1 or 2 keep its rank.
+const SAME_RANK: &[Signature] = &[
+    Signature {
+        operands: &[T1],
+        result: R1,
+        when: &[],
+    },
+    Signature {
+        operands: &[T2],
+        result: R2,
+        when: &[],
+    },
+];
 
 /// TensorFlow broadcasting of two float tensors: the larger rank wins.
 const BROADCAST_PAIRS: &[Signature] = &[
@@ -116,6 +130,30 @@ pub const SIGMOID: Op = Op {
     }],
 };
 
+/// `tanh(x)`.
+pub const TANH: Op = Op {
+    name: "tanh",
+    operator: None,
+    summary: "hyperbolic tangent",
+    tf_op: c"Tanh",
+    signatures: SAME_RANK,
+    keywords: &[],
+    attrs: &[T_F32],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        kind: SiteKind::Call,
+        targets: &[
+            "tensorflow.nn.tanh",
+            "tensorflow.math.tanh",
+            "tensorflow.tanh",
+        ],
+        rule_id: "rxt-tf/tanh-f32-cpu",
+        code: 7,
+        constraint: "one rank-1 or rank-2 float32 CPU tensor, positional, no keywords",
+    }],
+};
+
 /// `add(a, b)`, `a + b`.
 pub const ADD: Op = Op {
     name: "add",
@@ -194,7 +232,7 @@ pub const REDUCE_MEAN: Op = Op {
 };
 
 /// Every op, in the order messages and tables list them.
-pub const OPS: &[&Op] = &[&MATMUL, &RELU, &SIGMOID, &ADD, &REDUCE_MEAN];
+pub const OPS: &[&Op] = &[&MATMUL, &RELU, &SIGMOID, &TANH, &ADD, &REDUCE_MEAN];
 
 /// The Rextio plugin's rule for covered sites whose operands are not rxt-tf
 /// tensors: its id and diagnostic code number.

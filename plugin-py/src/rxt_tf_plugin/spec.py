@@ -66,6 +66,26 @@ OPS: tuple[OpRow, ...] = (
         ),
     ),
     OpRow(
+        name="tanh",
+        operator=None,
+        tf_op="Tanh",
+        summary="hyperbolic tangent",
+        signatures=(
+            SignatureRow(operands=(1,), result=1, result_dtype="float32", when=()),
+            SignatureRow(operands=(2,), result=2, result_dtype="float32", when=()),
+        ),
+        keywords=(),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.nn.tanh", "tensorflow.math.tanh", "tensorflow.tanh"),
+                rule_id="rxt-tf/tanh-f32-cpu",
+                code="RXTP-RXTTF-007",
+                constraint="one rank-1 or rank-2 float32 CPU tensor, positional, no keywords",
+            ),
+        ),
+    ),
+    OpRow(
         name="add",
         operator="+",
         tf_op="AddV2",
