@@ -39,8 +39,16 @@ codegen-check: setup
 	@$(ENV) cargo run --quiet -p xtask -- codegen --check
 
 ## Package every publishable crate and verify each builds from its tarball.
+## Verification builds our crates as registry packages (from a temporary
+## local registry), which cargo takes for immutable: an unpacked copy or a
+## build left by an earlier run of the same version would be reused, so both
+## are removed first (verification builds in its own target dir).
+PACKAGE_TARGET := target/package-verify
 package: setup
-	@$(ENV) cargo package --quiet --workspace --exclude rxt-tf-example --exclude xtask --allow-dirty
+	@rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/rxt-tf-{spec,macros,runtime}-[0-9]*
+	@rm -rf $(PACKAGE_TARGET)/debug/.fingerprint/rxt-tf-* $(PACKAGE_TARGET)/debug/deps/*rxt_tf*
+	@$(ENV) CARGO_TARGET_DIR=$(PACKAGE_TARGET) cargo package --quiet --workspace \
+		--exclude rxt-tf-example --exclude xtask --allow-dirty
 
 test-rust: setup
 	@$(ENV) cargo test --workspace

@@ -1,5 +1,8 @@
 """`make bench`: the seed's inference chain, interleaved, beside eager TF and the peer.
 
+A second chain, a classifier head (matmul → bias_add → tanh → matmul → + →
+softmax), runs the same way beside its own eager and `tf.function` versions.
+
 The coordinator (this script without arguments) starts one worker process per
 alternative (`--worker NAME`); workers import TensorFlow, prepare the same
 seeded inputs and wait. The coordinator then asks them in turn, round after
@@ -51,7 +54,13 @@ ALTERNATIVES = {
     "published": "rextio-tensorflow 0.1.3 build",
     "floor": "runtime floor (no boundary)",
     "boundary": "boundary only (3 in, 1 out)",
+    "head_eager": "head: Python eager TF",
+    "head_tf_function": "head: tf.function (traced)",
+    "head_ours_macro": "head: rxt-tf macro extension",
 }
+# Which chain each alternative runs; ratios are to that chain's eager.
+CHAIN_OF = {name: "head" if name.startswith("head_") else "seed" for name in ALTERNATIVES}
+EAGER_OF = {"seed": "eager", "head": "head_eager"}
 STALL_ALTERNATIVES = ["eager", "ours_macro", "ours_rextio", "published"]
 # Alternatives share one process (and its input tensors), so they see the same
 # memory layout; the published build needs its own (its module names are the
@@ -74,12 +83,30 @@ def chain_eager(tf: Any) -> Any:
     return inference
 
 
+def head_eager(tf: Any) -> Any:
+    """The classifier head in plain eager TensorFlow."""
+
+    def classifier_head(x: Any, w1: Any, b1: Any, w2: Any, b2: Any) -> Any:
+        h = tf.nn.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1))
+        return tf.nn.softmax(tf.matmul(h, w2) + b2)
+
+    return classifier_head
+
+
 def load_callable(name: str, tf: Any) -> Any:
     """The function under test; `floor` returns seconds per call itself."""
     if name == "eager":
         return chain_eager(tf)
     if name == "tf_function":
         return tf.function(chain_eager(tf))
+    if name == "head_eager":
+        return head_eager(tf)
+    if name == "head_tf_function":
+        return tf.function(head_eager(tf))
+    if name == "head_ours_macro":
+        import rxt_tf_example as ext
+
+        return ext.classifier_head
     if name in ("ours_macro", "floor", "boundary"):
         import rxt_tf_example as ext
 
@@ -95,16 +122,23 @@ def load_callable(name: str, tf: Any) -> Any:
     return seed_model.inference
 
 
-def inputs(tf: Any, size: tuple[int, int, int]) -> tuple[Any, Any, Any]:
-    """Seeded float32 `x`, `weight` and `bias` for `size` = (m, k, n)."""
+def inputs(tf: Any, size: tuple[int, int, int], chain: str = "seed") -> tuple[Any, ...]:
+    """Seeded float32 inputs for `size` = (m, k, n) and `chain`.
+
+    The seed chain takes `x`, `weight`, `bias`; the head `x`, `w1` (k×n),
+    `b1`, `w2` (n×n), `b2`, scaled so its logits stay moderate.
+    """
     import numpy as np
 
     m, k, n = size
     rng = np.random.default_rng(m * 7 + k)
-    x = tf.constant(rng.standard_normal((m, k)).astype(np.float32))
-    w = tf.constant(rng.standard_normal((k, n)).astype(np.float32))
-    b = tf.constant(rng.standard_normal(n).astype(np.float32))
-    return x, w, b
+    shapes = [(m, k), (k, n), (n,)] + ([(n, n), (n,)] if chain == "head" else [])
+    return tuple(
+        tf.constant((rng.standard_normal(shape) / np.sqrt(shape[0])).astype(np.float32))
+        if chain == "head"
+        else tf.constant(rng.standard_normal(shape).astype(np.float32))
+        for shape in shapes
+    )
 
 
 def worker(kind: str) -> None:
@@ -116,24 +150,24 @@ def worker(kind: str) -> None:
 
     names = [name for name in ALTERNATIVES if PROCESS_OF[name] == kind]
     fns = {name: load_callable(name, tf) for name in names}
-    reference = chain_eager(tf)
-    data = {size: inputs(tf, size) for size in SIZES}
+    references = {"seed": chain_eager(tf), "head": head_eager(tf)}
+    data = {(chain, size): inputs(tf, size, chain) for chain in references for size in SIZES}
     calls: dict[tuple[str, tuple[int, int, int]], int] = {}
 
     def timed(name: str, size: tuple[int, int, int], count: int) -> float:
-        fn, (x, w, b) = fns[name], data[size]
+        fn, args = fns[name], data[(CHAIN_OF[name], size)]
         if name == "floor":
-            return float(fn(x, w, b, count))
+            return float(fn(*args, count))
         start = time.perf_counter()
         for _ in range(count):
-            fn(x, w, b)
+            fn(*args)
         return (time.perf_counter() - start) / count
 
     for name in names:  # warm up, check, and pick the calls per sample
         for size in SIZES:
-            x, w, b = data[size]
+            args = data[(CHAIN_OF[name], size)]
             if name not in ("floor", "boundary"):
-                got, want = fns[name](x, w, b), reference(x, w, b)
+                got, want = fns[name](*args), references[CHAIN_OF[name]](*args)
                 diff = float(np.max(np.abs(got.numpy() - want.numpy())))
                 if diff > 1e-3 * max(1.0, float(np.max(np.abs(want.numpy())))):
                     raise SystemExit(f"{name} differs from eager at {size}: {diff}")
@@ -152,12 +186,13 @@ def worker(kind: str) -> None:
             seconds = timed(key[0], key[1], calls[key])  # type: ignore[arg-type]
             print(json.dumps({"seconds": seconds}), flush=True)
         elif request["cmd"] == "stall":
-            print(json.dumps(stall(fns[request["name"]], inputs(tf, STALL_SIZE))), flush=True)
+            args = inputs(tf, STALL_SIZE)
+            print(json.dumps(stall(fns[request["name"]], args)), flush=True)
         elif request["cmd"] == "quit":
             return
 
 
-def stall(fn: Any, args: tuple[Any, Any, Any], runs: int = 3) -> dict[str, float]:
+def stall(fn: Any, args: tuple[Any, ...], runs: int = 3) -> dict[str, float]:
     """Longest gap a pure-Python thread sees while `fn(*args)` runs."""
     fn(*args)  # warm up
     worst_gaps, call_seconds = [], []
@@ -357,7 +392,11 @@ def summarize(
     for size in sizes:
         floor_plus_boundary = med["floor"][size] + med["boundary"][size]
         ratios[size] = {
-            **{f"{name}/eager": med[name][size] / med["eager"][size] for name in ALTERNATIVES},
+            **{
+                f"{name}/{EAGER_OF[CHAIN_OF[name]]}": med[name][size]
+                / med[EAGER_OF[CHAIN_OF[name]]][size]
+                for name in ALTERNATIVES
+            },
             "ours_macro/published": med["ours_macro"][size] / med["published"][size],
             "ours_rextio/published": med["ours_rextio"][size] / med["published"][size],
             "floor+boundary_us": floor_plus_boundary,
@@ -397,11 +436,11 @@ def print_table(report: dict[str, Any]) -> None:
         row = f"{title:38}"
         for size in sizes:
             q = report["latency"][name][size]
-            ratio = report["ratios"][size][f"{name}/eager"]
+            ratio = report["ratios"][size][f"{name}/{EAGER_OF[CHAIN_OF[name]]}"]
             cell = f"{q['median_us']:.1f} ({q['p25_us']:.0f}-{q['p75_us']:.0f}) {ratio:.2f}x"
             row += f"{cell:>28}"
         print(row)
-    print("\n(ratios are to Python eager TF)")
+    print("\n(ratios are to Python eager TF running the same chain)")
     for size in sizes:
         r = report["ratios"][size]
         print(

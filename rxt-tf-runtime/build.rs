@@ -89,21 +89,41 @@ fn marker(
         op.summary,
         op.tf_op.to_string_lossy()
     );
-    for position in 0..op.arity() {
-        let set = canonical(op.accepted_at(position));
-        let _ = writeln!(
-            out,
-            "    impl {DISPATCH}::Slot<{}> for {name} {{ type Accepts = super::accepts::{}; }}",
-            position + 1,
-            set_name(&set)
-        );
-        if !sets.contains(&set) {
-            sets.push(set);
+    // Each signature under each of its typed-keyword variants.
+    let mut by_variant: Vec<(String, Vec<&Signature>)> = Vec::new();
+    for signature in op.signatures {
+        for variant in variants(op, signature)? {
+            match by_variant.iter_mut().find(|(known, _)| *known == variant) {
+                Some((_, signatures)) => signatures.push(signature),
+                None => by_variant.push((variant, vec![signature])),
+            }
         }
     }
-    for signature in op.signatures {
-        let operands: Vec<String> = signature.operands.iter().map(operand_type).collect();
-        for variant in variants(op, signature)? {
+    for (variant, signatures) in &by_variant {
+        // What each position accepts under this variant, so a rank that the
+        // keywords rule out is reported at the operand.
+        for position in 0..op.arity() {
+            let mut set = Vec::new();
+            for signature in signatures {
+                if let Some(operand) = signature.operands.get(position) {
+                    if !set.contains(operand) {
+                        set.push(*operand);
+                    }
+                }
+            }
+            let set = canonical(set);
+            let _ = writeln!(
+                out,
+                "    impl {DISPATCH}::Slot<{}, {variant}> for {name} {{ type Accepts = super::accepts::{}; }}",
+                position + 1,
+                set_name(&set)
+            );
+            if !sets.contains(&set) {
+                sets.push(set);
+            }
+        }
+        for signature in signatures {
+            let operands: Vec<String> = signature.operands.iter().map(operand_type).collect();
             let _ = writeln!(
                 out,
                 "    impl {DISPATCH}::Signature<({},), {variant}> for {name} {{ type Output = {}; }}",
@@ -127,13 +147,13 @@ fn marker_name(op: &Op) -> String {
 fn variants(op: &Op, signature: &Signature) -> Result<Vec<String>, String> {
     let mut variants = vec![Vec::<String>::new()];
     for keyword in op.typed_keywords() {
-        let values: Vec<Value> = match signature.when.iter().find(|(k, _)| *k == keyword.name) {
-            Some((_, value)) => vec![*value],
-            None => keyword.allowed.to_vec(),
+        let values: &[Value] = match signature.when.iter().find(|(k, _)| *k == keyword.name) {
+            Some((_, values)) => values,
+            None => keyword.allowed,
         };
         let mut next = Vec::new();
         for prefix in &variants {
-            for value in &values {
+            for value in values {
                 let mut variant = prefix.clone();
                 variant.push(variant_type(op, keyword, value)?);
                 next.push(variant);
@@ -166,6 +186,7 @@ fn variant_type(op: &Op, keyword: &Keyword, value: &Value) -> Result<String, Str
 fn canonical(mut set: Vec<Operand>) -> Vec<Operand> {
     set.sort_by_key(|operand| match operand {
         Operand::Tensor(kind) => (kind.dtype.code(), kind.rank),
+        Operand::Scalar => (i32::MAX, 0),
     });
     set
 }
@@ -189,22 +210,30 @@ fn accepted_set(out: &mut String, set: &[Operand]) {
     }
 }
 
-/// `Rank2Tensor`, `Rank1Or2Tensor`: the name of an accepted set.
+/// `Rank2Tensor`, `Rank1Or2Tensor`, `Rank1Or2TensorOrScalar`: the name of
+/// an accepted set.
 fn set_name(set: &[Operand]) -> String {
     let mut ranks: Vec<u8> = set
         .iter()
-        .map(|operand| match operand {
-            Operand::Tensor(kind) => kind.rank,
+        .filter_map(|operand| match operand {
+            Operand::Tensor(kind) => Some(kind.rank),
+            Operand::Scalar => None,
         })
         .collect();
     ranks.sort_unstable();
     let ranks: Vec<String> = ranks.iter().map(u8::to_string).collect();
-    format!("Rank{}Tensor", ranks.join("Or"))
+    let scalar = set.contains(&Operand::Scalar);
+    match (ranks.is_empty(), scalar) {
+        (true, _) => "ScalarOnly".to_owned(),
+        (false, false) => format!("Rank{}Tensor", ranks.join("Or")),
+        (false, true) => format!("Rank{}TensorOrScalar", ranks.join("Or")),
+    }
 }
 
 fn operand_type(operand: &Operand) -> String {
     match operand {
         Operand::Tensor(kind) => tensor_type(*kind),
+        Operand::Scalar => format!("{DISPATCH}::Scalar"),
     }
 }
 
@@ -235,14 +264,19 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
             Some(value) => format!(", `{}` in `tf!` when omitted", value.rust()),
             None => String::new(),
         };
+        if let ([only], Some(_)) = (keyword.allowed, keyword.default) {
+            // One possible value: not a parameter.
+            values.push(value_source(only)?);
+            continue;
+        }
         if keyword.typed {
             let param = keyword.name.to_uppercase();
             let (ty, wrapper, value) = match keyword.kind {
                 ValueKind::Bool => ("bool", "Flag", "Bool"),
                 ValueKind::Int => ("i64", "Int", "Int"),
-                ValueKind::Float => {
+                other => {
                     return Err(format!(
-                        "{name}.{}: a typed keyword cannot be a float",
+                        "{name}.{}: a typed keyword cannot be {other:?}",
                         keyword.name
                     ))
                 }
@@ -260,6 +294,12 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                 ValueKind::Bool => ("bool", "Bool"),
                 ValueKind::Int => ("i64", "Int"),
                 ValueKind::Float => ("f64", "Float"),
+                other => {
+                    return Err(format!(
+                        "{name}.{}: a {other:?} keyword needs a single allowed value",
+                        keyword.name
+                    ))
+                }
             };
             args.push(format!("{}: {ty}", keyword.name));
             values.push(format!("rxt_tf_spec::Value::{value}({})", keyword.name));
@@ -324,6 +364,18 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         values.join(", ")
     );
     Ok(())
+}
+
+/// `value` as Rust source building an `rxt_tf_spec::Value`.
+fn value_source(value: &Value) -> Result<String, String> {
+    Ok(match value {
+        Value::Bool(flag) => format!("rxt_tf_spec::Value::Bool({flag})"),
+        Value::Int(int) => format!("rxt_tf_spec::Value::Int({int})"),
+        Value::Float(float) => format!("rxt_tf_spec::Value::Float({float:?})"),
+        Value::Ints(ints) => format!("rxt_tf_spec::Value::Ints(&{ints:?})"),
+        Value::Type(dtype) => format!("rxt_tf_spec::Value::Type(rxt_tf_spec::DType::{dtype:?})"),
+        Value::Str(text) => format!("rxt_tf_spec::Value::Str({text:?})"),
+    })
 }
 
 fn capitalized(text: &str) -> String {

@@ -25,7 +25,7 @@ fn tensors_keep_their_context_alive_and_are_never_mixed() {
         // The old context is still alive: ops on its tensors still run.
         let relu = ops::relu(&old).expect("old context still usable");
         assert_eq!(relu.shape().expect("shape"), vec![2, 2]);
-        let err = ops::matmul(&old, &new).expect_err("mixed");
+        let err = ops::matmul(&old, &new, false, false).expect_err("mixed");
         assert_eq!(err, Error::MixedContexts { op: "matmul" });
         assert_eq!(
             err.to_string(),

@@ -66,7 +66,7 @@ fn matmul_relu_sigmoid_equal_eager() {
         let names = [("m", &m_obj), ("s", &s_obj)];
         assert_same(
             py,
-            &out(py, ops::matmul(&m, &s)),
+            &out(py, ops::matmul(&m, &s, false, false)),
             &eval_with(py, "tf.matmul(m, s)", &names),
         );
         assert_same(
@@ -161,7 +161,7 @@ fn the_seed_chain_equals_eager() {
         let (x_obj, x) = tensor2(py, "tf.random.stateless_normal([32, 64], seed=[1, 2])");
         let (w_obj, w) = tensor2(py, "tf.random.stateless_normal([64, 32], seed=[3, 4])");
         let (b_obj, b) = tensor1(py, "tf.random.stateless_normal([32], seed=[5, 6])");
-        let h = ops::matmul(&x, &w)
+        let h = ops::matmul(&x, &w, false, false)
             .and_then(|h| ops::relu(&h))
             .and_then(|h| ops::add(&h, &b));
         let native = out(py, h.and_then(|h| ops::reduce_mean::<false, _>(&h, 1)));
@@ -184,7 +184,7 @@ fn results_outlive_their_inputs() {
         let result = {
             let (_, a) = tensor2(py, "tf.ones([3, 5]) * 2");
             let (_, b) = tensor2(py, "tf.ones([5, 2])");
-            let h = ops::matmul(&a, &b).expect("matmul");
+            let h = ops::matmul(&a, &b, false, false).expect("matmul");
             drop((a, b));
             ops::relu(&h).expect("relu")
         };
@@ -202,7 +202,7 @@ fn a_shape_mismatch_is_an_op_error_naming_the_op() {
     with_python(|py| {
         let (_, a) = tensor2(py, "tf.ones([2, 3])");
         let (_, b) = tensor2(py, "tf.ones([4, 5])");
-        let err = ops::matmul(&a, &b).expect_err("inner dims differ");
+        let err = ops::matmul(&a, &b, false, false).expect_err("inner dims differ");
         assert!(
             matches!(
                 err,
@@ -246,14 +246,14 @@ fn large_ops_run_from_threads_with_and_without_the_gil() {
         // Above `RELEASE_WORK`: with the GIL held, the op lets go of it while
         // TensorFlow computes; without it (here, in `detach`), it runs as is.
         assert!(512_i64.pow(3) >= rxt_tf::__private::RELEASE_WORK);
-        let held = ops::relu(&ops::matmul(&a, &a).expect("matmul")).expect("relu");
+        let held = ops::relu(&ops::matmul(&a, &a, false, false).expect("matmul")).expect("relu");
         let detached = py.detach(|| {
-            let h = ops::matmul(&a, &a).expect("matmul without the GIL");
+            let h = ops::matmul(&a, &a, false, false).expect("matmul without the GIL");
             ops::relu(&h).expect("relu without the GIL")
         });
         let from_thread = std::thread::scope(|scope| {
             scope
-                .spawn(|| ops::relu(&ops::matmul(&a, &a)?))
+                .spawn(|| ops::relu(&ops::matmul(&a, &a, false, false)?))
                 .join()
                 .expect("thread")
         });

@@ -1,7 +1,7 @@
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
 
 fn f(a: TensorF32Cpu2D, b: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    tf!(a * b)
+    tf!(a % b)
 }
 
 fn main() {}

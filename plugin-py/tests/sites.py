@@ -1,52 +1,174 @@
-"""Builders of Rextio claim sites for the unit tests."""
+"""Builders of Rextio claim sites for the unit tests.
+
+Sites are built the way Rextio (plugin API 1.3) presents them: ``operand_types``
+per positional argument, ``operand_literals`` aligned with them and an
+``expression`` tree (a ``call`` or ``binop`` :class:`ClaimExpr`) whose children
+are the operands. Measured facts the builders follow:
+
+* a tensor or any variable is a ``leaf`` with ``leaf_kind="name"``;
+* a float literal (``0.5``, ``-3.0``) has type ``float``, is never a literal to
+  Rextio and is an ``opaque`` leaf;
+* an int literal has type ``int``, ``ClaimLiteral(is_literal=True, value=2)`` and
+  is a ``literal`` child (leaf indexes count leaves only);
+* a positional bool (``keepdims`` after ``axis``) is not a literal to Rextio.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from rextio.plugins.api import ClaimLiteral, ClaimSite, KeywordArg
+from rextio.plugins.api import NON_LITERAL, ClaimExpr, ClaimLiteral, ClaimSite, KeywordArg
 
 T2 = "rxt-tf/tensor-f32-cpu-2d"
 T1 = "rxt-tf/tensor-f32-cpu-1d"
+I64 = "rxt-tf/tensor-i64-cpu-1d"
 
 
-def kw(name: str, value: Any = None, *, literal: bool = True, arg_type: str = "int") -> KeywordArg:
-    """A keyword argument; ``literal=False`` for a non-literal expression."""
-    lit = ClaimLiteral(is_literal=True, value=value) if literal else ClaimLiteral()
-    return KeywordArg(name=name, arg_type=arg_type, literal=lit)
+@dataclass(frozen=True)
+class Arg:
+    """One positional operand: its resolved type, literal metadata and leaf kind."""
+
+    type: str | None
+    literal: ClaimLiteral = NON_LITERAL
+    leaf_kind: str = "name"
+
+
+F = Arg("float", leaf_kind="opaque")
+"""A float literal operand (``0.5``): an opaque leaf, not a Rextio literal."""
+
+FVAR = Arg("float")
+"""A float variable operand (``scale: float``): a name leaf."""
+
+
+def lit(value: Any) -> Arg:
+    """A positional literal Rextio reads (an int, a tuple of ints or ``None``)."""
+    if value is None:
+        kind = "None"
+    elif isinstance(value, tuple):
+        kind = f"tuple[{', '.join('int' for _ in value)}]"
+    else:
+        kind = "int"
+    return Arg(kind, ClaimLiteral(is_literal=True, value=value))
+
+
+def positional_bool() -> Arg:
+    """A positional ``True`` / ``False``: Rextio gives it no literal."""
+    return Arg("bool")
+
+
+Operand = str | None | Arg
+
+
+def _arg(operand: Operand) -> Arg:
+    return operand if isinstance(operand, Arg) else Arg(operand)
+
+
+def _expression(
+    kind: str, target: str, args: tuple[Arg, ...], keywords: tuple[KeywordArg, ...]
+) -> ClaimExpr:
+    children: list[ClaimExpr] = []
+    leaves = 0
+    for arg in args:
+        if arg.literal.is_literal:
+            children.append(ClaimExpr(kind="literal", result_type=arg.type, literal=arg.literal))
+        else:
+            children.append(
+                ClaimExpr(
+                    kind="leaf", result_type=arg.type, leaf_index=leaves, leaf_kind=arg.leaf_kind
+                )
+            )
+            leaves += 1
+    return ClaimExpr(kind=kind, target=target, children=tuple(children), keywords=keywords)
+
+
+def _infer_arg_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, tuple):
+        return f"tuple[{', '.join('int' for _ in value)}]"
+    return "None"
+
+
+def kw(
+    name: str, value: Any = None, *, literal: bool = True, arg_type: str | None = None
+) -> KeywordArg:
+    """A keyword argument; ``literal=False`` for a non-literal expression.
+
+    The argument type follows the value unless given (``int`` for non-literals).
+    """
+    lit_ = ClaimLiteral(is_literal=True, value=value) if literal else ClaimLiteral()
+    if arg_type is None:
+        arg_type = _infer_arg_type(value) if literal else "int"
+    return KeywordArg(name=name, arg_type=arg_type, literal=lit_)
 
 
 def call(
     target: str,
-    *operand_types: str | None,
+    *operands: Operand,
     keywords: tuple[KeywordArg, ...] = (),
     receiver: Any = None,
     rule_id: str | None = None,
     result_type: str | None = None,
+    tree: bool = True,
 ) -> ClaimSite:
-    """A ``call`` site with the target's aliases already resolved."""
+    """A ``call`` site with the target's aliases already resolved.
+
+    ``tree=False`` leaves out the operand literals and the expression (the
+    shape Rextio gives providers older than plugin API 1.2).
+    """
+    args = tuple(_arg(operand) for operand in operands)
     return ClaimSite(
         kind="call",
         target=target,
-        operand_types=tuple(operand_types),
+        operand_types=tuple(arg.type for arg in args),
         file_path="model.py",
         line=3,
         column=4,
+        operand_literals=tuple(arg.literal for arg in args) if tree else (),
         keywords=keywords,
+        expression=_expression("call", target, args, keywords) if tree else None,
         receiver=receiver,
         rule_id=rule_id,
         result_type=result_type,
     )
 
 
-def plus(left: str | None, right: str | None, **extra: Any) -> ClaimSite:
-    """A ``binop`` site for ``left + right``."""
+def binop(
+    operator: str,
+    left: Operand,
+    right: Operand,
+    *,
+    rule_id: str | None = None,
+    result_type: str | None = None,
+    tree: bool = True,
+    expression: ClaimExpr | None = None,
+) -> ClaimSite:
+    """A ``binop`` site for ``left <operator> right``.
+
+    ``expression`` replaces the built tree (for nested operands).
+    """
+    args = (_arg(left), _arg(right))
+    if expression is None and tree:
+        expression = _expression("binop", operator, args, ())
     return ClaimSite(
         kind="binop",
-        target="+",
-        operand_types=(left, right),
+        target=operator,
+        operand_types=tuple(arg.type for arg in args),
         file_path="model.py",
         line=3,
         column=4,
-        **extra,
+        operand_literals=tuple(arg.literal for arg in args) if tree else (),
+        expression=expression,
+        rule_id=rule_id,
+        result_type=result_type,
     )
+
+
+def plus(left: Operand, right: Operand, **extra: Any) -> ClaimSite:
+    """A ``binop`` site for ``left + right``."""
+    return binop("+", left, right, **extra)

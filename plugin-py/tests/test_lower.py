@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 from rextio.plugins.api import Claimed, LoweredExpr, LoweringContext
-from sites import T1, T2, call, kw, plus
-from test_claim import ACCEPTED, NOT_COVERED, REJECTED
+from sites import T1, T2, F, binop, call, kw, lit, plus
+from test_claim import ACCEPTED, NOT_COVERED, REJECTED, describe
 
 from rxt_tf_plugin.plugin import plugin
 
@@ -30,64 +30,234 @@ def claimed(site):  # type: ignore[no-untyped-def]
     return replace(site, rule_id=result.rule_id, result_type=result.result_type)
 
 
+def tf(text: str) -> str:
+    return f"::rxt_tf::tf!({text})?"
+
+
 EXPECTED = [
-    (call("tensorflow.matmul", T2, T2), ("x", "weight"), "::rxt_tf::tf!(matmul(x, weight))?"),
-    (call("tensorflow.linalg.matmul", T2, T2), ("a", "b"), "::rxt_tf::tf!(matmul(a, b))?"),
-    (call("tensorflow.nn.relu", T2), ("h",), "::rxt_tf::tf!(relu(h))?"),
-    (call("tensorflow.math.tanh", T1), ("b",), "::rxt_tf::tf!(tanh(b))?"),
+    # (site, rendered operands, Rust)
+    # The seed's rows.
+    (call("tensorflow.matmul", T2, T2), ("x", "weight"), tf("matmul(x, weight)")),
+    (call("tensorflow.linalg.matmul", T2, T2), ("a", "b"), tf("matmul(a, b)")),
+    (call("tensorflow.nn.relu", T2), ("h",), tf("relu(h)")),
+    (call("tensorflow.math.tanh", T1), ("b",), tf("tanh(b)")),
     (
         call("tensorflow.nn.sigmoid", T2),
         ("(::rxt_tf::tf!(matmul(x, w))?)",),
-        "::rxt_tf::tf!(sigmoid((::rxt_tf::tf!(matmul(x, w))?)))?",
+        tf("sigmoid((::rxt_tf::tf!(matmul(x, w))?))"),
     ),
-    (call("tensorflow.add", T1, T2), ("a", "b"), "::rxt_tf::tf!(add(a, b))?"),
-    (call("tensorflow.math.add", T2, T1), ("h", "bias"), "::rxt_tf::tf!(add(h, bias))?"),
-    (plus(T2, T1), ("h", "bias"), "::rxt_tf::tf!(h + bias)?"),
-    (plus(T1, T1), ("a", "b"), "::rxt_tf::tf!(a + b)?"),
-    (plus(T2, T1), ("(a) + (b)", "x as T"), "::rxt_tf::tf!(((a) + (b)) + (x as T))?"),
+    (call("tensorflow.add", T1, T2), ("a", "b"), tf("add(a, b)")),
+    (call("tensorflow.math.add", T2, T1), ("h", "bias"), tf("add(h, bias)")),
+    (plus(T2, T1), ("h", "bias"), tf("h + bias")),
+    (plus(T1, T1), ("a", "b"), tf("a + b")),
+    (plus(T2, T1), ("(a) + (b)", "x as T"), tf("((a) + (b)) + (x as T)")),
     (
         call("tensorflow.nn.relu", T2),
         ("if c { a } else { b }",),
-        "::rxt_tf::tf!(relu((if c { a } else { b })))?",
+        tf("relu((if c { a } else { b }))"),
     ),
     (
         call("tensorflow.reduce_mean", T2, keywords=(kw("axis", 1),)),
         ("h",),
-        "::rxt_tf::tf!(reduce_mean(h, axis = 1))?",
+        tf("reduce_mean(h, axis = 1)"),
     ),
     (
         call(
             "tensorflow.math.reduce_mean",
             T2,
-            keywords=(kw("keepdims", False, arg_type="bool"), kw("axis", 1)),
+            keywords=(kw("keepdims", False), kw("axis", 1)),
         ),
         ("h",),
-        "::rxt_tf::tf!(reduce_mean(h, axis = 1, keepdims = false))?",
+        tf("reduce_mean(h, axis = 1, keepdims = false)"),
+    ),
+    # matmul: keywords in table order whatever their order in Python; `@`.
+    (
+        call("tensorflow.matmul", T2, T2, keywords=(kw("transpose_b", True),)),
+        ("a", "b"),
+        tf("matmul(a, b, transpose_b = true)"),
+    ),
+    (
+        call(
+            "tensorflow.linalg.matmul",
+            T2,
+            T2,
+            keywords=(kw("transpose_b", False), kw("transpose_a", True)),
+        ),
+        ("a", "b"),
+        tf("matmul(a, b, transpose_a = true, transpose_b = false)"),
+    ),
+    (binop("@", T2, T2), ("a", "b"), tf("matmul(a, b)")),
+    (binop("@", T2, T2), ("x.clone()", "w"), tf("matmul((x.clone()), w)")),
+    # Unary element-wise ops: the op's name in tf!, not the Python one.
+    (call("tensorflow.sigmoid", T1), ("v",), tf("sigmoid(v)")),
+    (call("tensorflow.math.abs", T2), ("x",), tf("abs(x)")),
+    (call("tensorflow.negative", T1), ("x",), tf("neg(x)")),
+    (call("tensorflow.math.square", T2), ("x",), tf("square(x)")),
+    (call("tensorflow.exp", T1), ("x",), tf("exp(x)")),
+    (call("tensorflow.math.log", T2), ("x",), tf("log(x)")),
+    (call("tensorflow.math.sqrt", T1), ("x",), tf("sqrt(x)")),
+    (call("tensorflow.math.rsqrt", T2), ("x",), tf("rsqrt(x)")),
+    (call("tensorflow.nn.relu6", T1), ("x",), tf("relu6(x)")),
+    (call("tensorflow.nn.elu", T2), ("x",), tf("elu(x)")),
+    (call("tensorflow.math.softplus", T1), ("x",), tf("softplus(x)")),
+    (call("tensorflow.nn.leaky_relu", T2), ("x",), tf("leaky_relu(x)")),
+    # Broadcasting calls lower to the op, operators to the operator.
+    (call("tensorflow.subtract", T2, T1), ("a", "b"), tf("sub(a, b)")),
+    (call("tensorflow.math.multiply", T1, T1), ("a", "b"), tf("mul(a, b)")),
+    (call("tensorflow.divide", T1, T2), ("a", "b"), tf("div(a, b)")),
+    (call("tensorflow.maximum", T2, T2), ("a", "b"), tf("maximum(a, b)")),
+    (call("tensorflow.math.minimum", T2, T1), ("a", "b"), tf("minimum(a, b)")),
+    (binop("-", T2, T2), ("a", "b"), tf("a - b")),
+    (binop("*", T1, T2), ("a", "b"), tf("a * b")),
+    (binop("/", T2, T1), ("a", "b"), tf("a / b")),
+    # Float literals, as Rextio renders them (Python's repr; negatives in parentheses).
+    (binop("*", T2, F), ("x", "0.5"), tf("x * 0.5")),
+    (binop("-", F, T1), ("(-3.0)", "x"), tf("(-3.0) - x")),
+    (binop("-", F, T1), ("-3.0", "x"), tf("(-3.0) - x")),
+    (binop("/", T2, F), ("x", "((-3.0))"), tf("x / (-3.0)")),
+    (plus(F, T2), ("1e+20", "x"), tf("1e+20 + x")),
+    (plus(T1, F), ("x", "1e-05"), tf("x + 1e-05")),
+    (call("tensorflow.add", T2, F), ("x", "1e+20"), tf("add(x, 1e+20)")),
+    (call("tensorflow.math.subtract", F, T1), ("(-3.0)", "x"), tf("sub((-3.0), x)")),
+    (call("tensorflow.multiply", T1, F), ("x", "0.5"), tf("mul(x, 0.5)")),
+    (call("tensorflow.divide", F, T2), ("(1.0)", "x"), tf("div(1.0, x)")),
+    (call("tensorflow.maximum", F, T2), ("0.0", "x"), tf("maximum(0.0, x)")),
+    (call("tensorflow.minimum", T2, F), ("x", "6.0"), tf("minimum(x, 6.0)")),
+    # bias_add: data_format is Python's only and is dropped.
+    (call("tensorflow.nn.bias_add", T2, T1), ("h", "b"), tf("bias_add(h, b)")),
+    (
+        call("tensorflow.nn.bias_add", T2, T1, keywords=(kw("data_format", "NHWC"),)),
+        ("h", "b"),
+        tf("bias_add(h, b)"),
+    ),
+    # transpose: perm as a Rust array.
+    (call("tensorflow.transpose", T2), ("x",), tf("transpose(x)")),
+    (
+        call("tensorflow.transpose", T2, keywords=(kw("perm", (1, 0)),)),
+        ("x",),
+        tf("transpose(x, perm = [1, 0])"),
+    ),
+    # Reductions: keywords, and positional values read from the site (not the text).
+    (
+        call("tensorflow.reduce_sum", T2, keywords=(kw("axis", 0),)),
+        ("x",),
+        tf("reduce_sum(x, axis = 0)"),
+    ),
+    (
+        call("tensorflow.math.reduce_max", T2, keywords=(kw("axis", 0), kw("keepdims", True))),
+        ("x",),
+        tf("reduce_max(x, axis = 0, keepdims = true)"),
+    ),
+    (
+        call("tensorflow.reduce_max", T2, lit(-1)),
+        ("h", "__rextio_checked_neg(1)?"),
+        tf("reduce_max(h, axis = -1)"),
+    ),
+    (
+        call("tensorflow.math.reduce_min", T2, lit(-2), keywords=(kw("keepdims", True),)),
+        ("h", "__rextio_checked_neg(2)?"),
+        tf("reduce_min(h, axis = -2, keepdims = true)"),
+    ),
+    (
+        call("tensorflow.reduce_mean", T2, lit(1)),
+        ("h", "ignored"),
+        tf("reduce_mean(h, axis = 1)"),
+    ),
+    # softmax / log_softmax: the default axis is not written.
+    (call("tensorflow.nn.softmax", T2), ("x",), tf("softmax(x)")),
+    (
+        call("tensorflow.math.softmax", T2, keywords=(kw("axis", 0),)),
+        ("x",),
+        tf("softmax(x, axis = 0)"),
+    ),
+    (
+        call("tensorflow.nn.log_softmax", T1, keywords=(kw("axis", -1),)),
+        ("v",),
+        tf("log_softmax(v, axis = -1)"),
+    ),
+    # argmax: keyword or positional axis.
+    (
+        call("tensorflow.argmax", T2, keywords=(kw("axis", 1),)),
+        ("logits",),
+        tf("argmax(logits, axis = 1)"),
+    ),
+    (
+        call("tensorflow.math.argmax", T2, lit(-2)),
+        ("logits", "__rextio_checked_neg(2)?"),
+        tf("argmax(logits, axis = -2)"),
     ),
 ]
 
 
-@pytest.mark.parametrize(("site", "operands", "rust"), EXPECTED)
+@pytest.mark.parametrize(
+    ("site", "operands", "rust"), EXPECTED, ids=[describe(row[0]) for row in EXPECTED]
+)
 def test_claimed_sites_lower_to_the_tf_macro(site, operands, rust) -> None:  # type: ignore[no-untyped-def]
     assert P.lower(claimed(site), ctx(*operands)) == LoweredExpr(rust=rust)
 
 
-@pytest.mark.parametrize(("site", "_rule", "_result"), ACCEPTED)
+def rendered(site) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
+    """Operand texts as Rextio renders them: names, float and int literals."""
+    texts = []
+    for index, (key, literal) in enumerate(
+        zip(site.operand_types, site.operand_literals, strict=True)
+    ):
+        if literal.is_literal:
+            texts.append(repr(literal.value))
+        elif key == "float":
+            texts.append("0.5")
+        else:
+            texts.append(f"v{index}")
+    return tuple(texts)
+
+
+@pytest.mark.parametrize(
+    ("site", "_rule", "_result"), ACCEPTED, ids=[describe(row[0]) for row in ACCEPTED]
+)
 def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignore[no-untyped-def]
-    operands = tuple(f"v{i}" for i in range(len(site.operand_types)))
+    operands = rendered(site)
     lowered = P.lower(claimed(site), ctx(*operands))
     assert lowered.rust.startswith("::rxt_tf::tf!(") and lowered.rust.endswith(")?")
     assert lowered.helpers == () and lowered.uses == ()
+    for text in operands:
+        # Tensors and float literals appear as rendered; a positional int is the axis.
+        expected = text if text.startswith("v") or text == "0.5" else f"axis = {text}"
+        assert expected in lowered.rust, (expected, lowered.rust)
 
 
-@pytest.mark.parametrize(("site", "_code", "_words"), REJECTED)
+@pytest.mark.parametrize(
+    ("rendering", "scalar"),
+    [
+        ("scale", "::rxt_tf::ops::Scalar(((scale) as f32))"),
+        ("self.scale", "::rxt_tf::ops::Scalar(((self.scale) as f32))"),
+        ("f(x)?", "::rxt_tf::ops::Scalar(((f(x)?) as f32))"),
+        ("(-scale)", "::rxt_tf::ops::Scalar(((-scale) as f32))"),
+        ("inf", "::rxt_tf::ops::Scalar(::core::f32::INFINITY)"),
+        ("(-inf)", "::rxt_tf::ops::Scalar(::core::f32::NEG_INFINITY)"),
+        ("nan", "::rxt_tf::ops::Scalar(::core::f32::NAN)"),
+    ],
+)
+def test_a_float_expression_that_is_not_a_literal_is_a_run_time_scalar(
+    rendering: str, scalar: str
+) -> None:
+    assert P.lower(claimed(binop("*", T2, F)), ctx("x", rendering)).rust == (
+        f"::rxt_tf::tf!(x * {scalar})?"
+    )
+    assert P.lower(claimed(call("tensorflow.maximum", T2, F)), ctx("x", rendering)).rust == (
+        f"::rxt_tf::tf!(maximum(x, {scalar}))?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("site", "_code", "_words"), REJECTED, ids=[describe(row[0]) for row in REJECTED]
+)
 def test_rejected_sites_do_not_lower(site, _code, _words) -> None:  # type: ignore[no-untyped-def]
     operands = tuple(f"v{i}" for i in range(len(site.operand_types)))
     with pytest.raises(ValueError, match="rxt-tf: lowering a site that rxt-tf does not claim"):
         P.lower(site, ctx(*operands))
 
 
-@pytest.mark.parametrize("site", NOT_COVERED)
+@pytest.mark.parametrize("site", NOT_COVERED, ids=[describe(site) for site in NOT_COVERED])
 def test_uncovered_sites_do_not_lower(site) -> None:  # type: ignore[no-untyped-def]
     operands = tuple(f"v{i}" for i in range(len(site.operand_types)))
     with pytest.raises(ValueError, match="does not claim"):
@@ -110,3 +280,21 @@ def test_metadata_that_does_not_match_the_claim_raises() -> None:
         P.lower(
             site, LoweringContext(operands=("a", "b"), target_language="c", fresh_name=lambda p: p)
         )
+
+
+def test_metadata_of_the_new_forms_must_match_too() -> None:
+    # A binop claimed under the call rule, a reduction claimed with keepdims=True's type.
+    site = claimed(binop("@", T2, T2))
+    with pytest.raises(ValueError, match="carries rule 'rxt-tf/matmul-f32-cpu-2d'"):
+        P.lower(replace(site, rule_id="rxt-tf/matmul-f32-cpu-2d"), ctx("a", "b"))
+    reduction = claimed(call("tensorflow.reduce_sum", T2, keywords=(kw("axis", 0),)))
+    with pytest.raises(ValueError, match="carries result type"):
+        P.lower(replace(reduction, result_type=T2), ctx("x"))
+    argmax = claimed(call("tensorflow.argmax", T2, lit(1)))
+    with pytest.raises(ValueError, match="produces 'rxt-tf/tensor-i64-cpu-1d'"):
+        P.lower(replace(argmax, result_type=T1), ctx("x", "1"))
+    # The positional axis counts as an operand: its text must be there.
+    with pytest.raises(ValueError, match="claimed with 2 operand"):
+        P.lower(argmax, ctx("x"))
+    with pytest.raises(ValueError, match="empty operand"):
+        P.lower(argmax, ctx("x", ""))

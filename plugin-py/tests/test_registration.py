@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import rxt_tf_plugin
-from rxt_tf_plugin import types
+from rxt_tf_plugin import spec, types
 from rxt_tf_plugin.ops import OPS, covered_symbols
 from rxt_tf_plugin.plugin import plugin
 
@@ -54,15 +54,26 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     assert loaded["rextio"] == version
     assert loaded["active"] == ["rxt-tf"]
     assert loaded["api_version"] == ["1.3"]
-    assert [rule[0] for rule in loaded["rules"]] == [
+    rule_ids = [rule[0] for rule in loaded["rules"]]
+    # Every rule of the ops in table order, then the fallbacks for calls and operators.
+    assert rule_ids == [
         *(op.rule_id for op in OPS),
         "rxt-tf/unsupported-tensor-surface",
+        "rxt-tf/unsupported-tensor-operator",
     ]
+    assert len(set(rule_ids)) == len(rule_ids)
+    for op in spec.OPS:
+        for rule in op.rules:
+            assert rule.rule_id in rule_ids, rule.rule_id
+    codes = {rule_id: code for rule_id, code, _ in loaded["rules"]}
+    assert codes["rxt-tf/unsupported-tensor-surface"] == "RXTP-RXTTF-010"
+    assert codes["rxt-tf/unsupported-tensor-operator"] == "RXTP-RXTTF-037"
+    assert codes["rxt-tf/matmul-f32-cpu-2d"] == "RXTP-RXTTF-001"
+    assert codes["rxt-tf/argmax-f32-cpu-2d"] == "RXTP-RXTTF-036"
+    assert len(set(codes.values())) == len(codes)
     for rule_id, code, outcome in loaded["rules"]:
         assert re.fullmatch(r"RXTP-RXTTF-\d{3}", code), code
-        assert outcome == (
-            "fallback" if rule_id.endswith("unsupported-tensor-surface") else "native"
-        )
+        assert outcome == ("fallback" if "/unsupported-tensor-" in rule_id else "native")
     assert loaded["types"] == [
         [
             "rxt-tf/tensor-f32-cpu-2d",
@@ -73,6 +84,11 @@ def test_rextio_loads_the_plugin(version: str) -> None:
             "rxt-tf/tensor-f32-cpu-1d",
             ["rxt_tf_plugin.types.TensorF32Cpu1D"],
             "::rxt_tf::TensorF32Cpu1D",
+        ],
+        [
+            "rxt-tf/tensor-i64-cpu-1d",
+            ["rxt_tf_plugin.types.TensorI64Cpu1D"],
+            "::rxt_tf::TensorI64Cpu1D",
         ],
     ]
     assert loaded["crates"] == [["rxt-tf", f"={rxt_tf_plugin.__version__}"]]
@@ -110,8 +126,13 @@ def test_version_matches_the_crate() -> None:
 
 def test_the_readme_lists_every_rule() -> None:
     readme = (ROOT / "README.md").read_text()
-    for op in OPS:
-        assert f"`{op.rule_id}`" in readme, op.rule_id
+    for op in spec.OPS:
+        for rule in op.rules:
+            assert f"`{rule.rule_id}`" in readme, rule.rule_id
+            assert f"`{rule.code}`" in readme, rule.code
+    for fallback in spec.FALLBACKS:
+        assert f"`{fallback.rule_id}`" in readme, fallback.rule_id
+        assert f"`{fallback.code}`" in readme, fallback.code
 
 
 def test_markers_import_nothing() -> None:
@@ -123,3 +144,4 @@ def test_markers_import_nothing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
+    assert types.__all__ == ["TensorF32Cpu1D", "TensorF32Cpu2D", "TensorI64Cpu1D"]

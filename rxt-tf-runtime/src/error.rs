@@ -23,7 +23,11 @@ pub enum Error {
         type_name: String,
     },
     /// The tensor's dtype is not the one required.
-    #[error("rxt-tf: expected a {expected} tensor, got a {found} tensor")]
+    #[error(
+        "rxt-tf: expected {} {expected} tensor, got {} {found} tensor",
+        article(expected),
+        article(found)
+    )]
     Dtype {
         /// Required dtype.
         expected: &'static str,
@@ -146,6 +150,14 @@ pub enum Error {
         /// The status message.
         message: String,
     },
+}
+
+/// "a" or "an" before a dtype name (`an int64`, `a float32`).
+fn article(word: &str) -> &'static str {
+    match word.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
 }
 
 impl Error {

@@ -20,7 +20,7 @@ pub mod sys;
 pub mod tensor;
 
 pub use error::{Error, Result};
-pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D};
+pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
 /// Support for `rxt-tf`'s macros and tests. Not public API: outside semver.
 #[doc(hidden)]

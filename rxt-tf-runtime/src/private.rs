@@ -7,7 +7,9 @@ pub use crate::binding::checks;
 pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
-pub use crate::ops::dispatch::{execute, AsOperand, Flag, Int, OpRow, OperandOf, Signature, Slot};
+pub use crate::ops::dispatch::{
+    execute, AsOperand, Flag, Int, OpRow, OperandOf, Scalar, Signature, Slot,
+};
 pub use crate::ops::op;
 pub use crate::python::gil::RELEASE_WORK;
 pub use crate::sys;

@@ -116,3 +116,10 @@ tensor_type!(
     F32,
     1
 );
+tensor_type!(
+    /// A rank-1 int64 tensor on `CPU:0` (what `argmax` returns), owned by
+    /// Rust. Crosses the Python boundary as an int64 `tf.Tensor`.
+    TensorI64Cpu1D,
+    I64,
+    1
+);

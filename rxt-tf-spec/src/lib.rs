@@ -10,10 +10,10 @@ pub mod ops;
 pub mod platform;
 
 pub use model::{
-    diagnostic_code, join_or, Attr, Becomes, DType, Input, Keyword, Op, Operand, PythonRule,
-    Signature, SiteKind, TensorKind, Value, ValueKind, Work,
+    diagnostic_code, join_or, Attr, Becomes, DType, Input, Keyword, Op, Operand, PythonKeyword,
+    PythonRule, Signature, SiteKind, TensorKind, Value, ValueKind, Work,
 };
-pub use ops::{by_operator, lookup, tensor_kinds, FALLBACK_RULE, OPS};
+pub use ops::{by_operator, lookup, tensor_kinds, FALLBACK_RULES, OPS};
 
 #[cfg(test)]
 mod tests {
@@ -25,9 +25,10 @@ mod tests {
             assert!(!op.signatures.is_empty(), "{}", op.name);
             for signature in op.signatures {
                 assert_eq!(signature.operands.len(), op.arity(), "{}", op.name);
-                for (name, value) in signature.when {
+                for (name, values) in signature.when {
                     let keyword = op.keyword(name).unwrap_or_else(|| panic!("{name}"));
-                    assert!(keyword.typed && keyword.accepts(value), "{}", op.name);
+                    assert!(keyword.typed, "{}.{name}", op.name);
+                    assert!(values.iter().all(|v| keyword.accepts(v)), "{}", op.name);
                 }
             }
             for keyword in op.keywords {
@@ -54,7 +55,7 @@ mod tests {
     fn names_rule_ids_and_codes_are_unique() {
         let mut names = Vec::new();
         let mut rules = Vec::new();
-        let mut codes = vec![FALLBACK_RULE.1];
+        let mut codes: Vec<u16> = FALLBACK_RULES.iter().map(|rule| rule.2).collect();
         for op in OPS {
             assert!(!names.contains(&op.name), "{}", op.name);
             names.push(op.name);
@@ -72,8 +73,14 @@ mod tests {
         assert_eq!(ops::MATMUL.ranks_text(), "rank-2 × rank-2");
         assert_eq!(
             ops::ADD.ranks_text(),
-            "rank-2 + rank-2, rank-1 + rank-1, rank-2 + rank-1 or rank-1 + rank-2"
+            "rank-2 + rank-2, rank-1 + rank-1, rank-2 + rank-1, rank-1 + rank-2, \
+             rank-2 + scalar, rank-1 + scalar, scalar + rank-2 or scalar + rank-1"
         );
-        assert_eq!(ops::REDUCE_MEAN.keywords[0].allowed_text(), "`1`");
+        assert_eq!(
+            ops::REDUCE_MEAN.keywords[0].allowed_text(),
+            "`0`, `1`, `-1` or `-2`"
+        );
+        assert_eq!(by_operator("-", 1).map(|op| op.name), Some("neg"));
+        assert_eq!(by_operator("-", 2).map(|op| op.name), Some("sub"));
     }
 }

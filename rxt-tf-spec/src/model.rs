@@ -33,6 +33,22 @@ impl DType {
         }
     }
 
+    /// The Rust type of its elements (`f32`, `i32`, `i64`).
+    pub const fn rust_name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+        }
+    }
+
+    /// The element type whose Rust type is `name`.
+    pub fn from_rust_name(name: &str) -> Option<DType> {
+        [DType::F32, DType::I32, DType::I64]
+            .into_iter()
+            .find(|dtype| dtype.rust_name() == name)
+    }
+
     /// The infix of the rxt-tf tensor type names (`F32` in `TensorF32Cpu2D`).
     pub const fn type_infix(self) -> &'static str {
         match self {
@@ -92,7 +108,7 @@ impl Value {
             Value::Int(int) => int.to_string(),
             Value::Float(float) => format!("{float:?}"),
             Value::Ints(ints) => format!("{ints:?}"),
-            Value::Type(dtype) => dtype.name().to_owned(),
+            Value::Type(dtype) => dtype.rust_name().to_owned(),
             Value::Str(text) => format!("{text:?}"),
         }
     }
@@ -118,6 +134,10 @@ pub enum ValueKind {
     Int,
     /// A float literal (possibly negative).
     Float,
+    /// A list of integer literals (`[1, 0]`).
+    Ints,
+    /// An element type, spelled as the Rust type (`i64`).
+    Type,
 }
 
 impl ValueKind {
@@ -127,6 +147,8 @@ impl ValueKind {
             ValueKind::Bool => "a boolean literal",
             ValueKind::Int => "an integer literal",
             ValueKind::Float => "a float literal",
+            ValueKind::Ints => "a list of integer literals",
+            ValueKind::Type => "an element type",
         }
     }
 }
@@ -138,6 +160,10 @@ pub enum Becomes {
     Attr(&'static CStr),
     /// A constant input tensor of this element type, placed by [`Input::Keyword`].
     Input(DType),
+    /// The axis an op that works on the last axis only (`Softmax`) runs
+    /// along: another axis is moved last by a transpose before the op and
+    /// back after it, as TensorFlow's Python layer does.
+    LastAxis,
 }
 
 /// A keyword argument of an op: `tf!(op(x, name = literal))`.
@@ -167,6 +193,8 @@ impl Keyword {
             (ValueKind::Bool, Value::Bool(_))
                 | (ValueKind::Int, Value::Int(_))
                 | (ValueKind::Float, Value::Float(_))
+                | (ValueKind::Ints, Value::Ints(_))
+                | (ValueKind::Type, Value::Type(_))
         );
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
@@ -191,6 +219,9 @@ impl Keyword {
 pub enum Operand {
     /// An rxt-tf tensor.
     Tensor(TensorKind),
+    /// A float32 scalar: a float literal in `tf!` (`tf!(0.5 * x)`), run as
+    /// a scalar constant.
+    Scalar,
 }
 
 impl Operand {
@@ -199,10 +230,19 @@ impl Operand {
         Operand::Tensor(TensorKind::f32(rank))
     }
 
-    /// `rank-2`, for messages.
+    /// `rank-2` or `scalar`, for messages.
     pub fn describe(&self) -> String {
         match self {
             Operand::Tensor(kind) => format!("rank-{}", kind.rank),
+            Operand::Scalar => "scalar".to_owned(),
+        }
+    }
+
+    /// The rank (0 for a scalar literal).
+    pub fn rank(&self) -> u8 {
+        match self {
+            Operand::Tensor(kind) => kind.rank,
+            Operand::Scalar => 0,
         }
     }
 }
@@ -214,8 +254,9 @@ pub struct Signature {
     pub operands: &'static [Operand],
     /// The result.
     pub result: TensorKind,
-    /// Values of typed keywords this signature requires (`keepdims = true`).
-    pub when: &'static [(&'static str, Value)],
+    /// Values of typed keywords this signature requires (`keepdims` must
+    /// be `true`; `axis` one of `0`, `-1`).
+    pub when: &'static [(&'static str, &'static [Value])],
 }
 
 /// One input of the TensorFlow op, in the op's input order.
@@ -268,7 +309,7 @@ impl SiteKind {
 }
 
 /// How the Rextio plugin claims an op in typed Python: one rule record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PythonRule {
     /// The site kind.
     pub kind: SiteKind,
@@ -280,6 +321,22 @@ pub struct PythonRule {
     pub code: u16,
     /// What the rule requires, in words.
     pub constraint: &'static str,
+    /// Keywords Python may also pass positionally after the operands, in
+    /// order (`tf.reduce_sum(x, 0, True)`).
+    pub positional: &'static [&'static str],
+    /// Keywords only Python passes, accepted with one of their values and
+    /// dropped when lowering (`data_format='NHWC'`).
+    pub python_only: &'static [PythonKeyword],
+}
+
+/// A keyword only the Python form takes: accepted with one of `values`,
+/// dropped when lowering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PythonKeyword {
+    /// The keyword.
+    pub name: &'static str,
+    /// The accepted literal values.
+    pub values: &'static [Value],
 }
 
 impl PythonRule {
@@ -352,8 +409,8 @@ impl Op {
     /// `rank-2 + rank-2, rank-1 + rank-1, …` for operators.
     pub fn ranks_text(&self) -> String {
         let separator = match self.operator {
-            Some(operator) => format!(" {operator} "),
-            None => " × ".to_owned(),
+            Some(operator) if self.arity() == 2 => format!(" {operator} "),
+            _ => " × ".to_owned(),
         };
         let mut forms: Vec<String> = Vec::new();
         for signature in self.signatures {

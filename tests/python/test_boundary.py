@@ -63,7 +63,8 @@ def test_a_graph_tensor_is_refused(ext):
 def test_a_wrong_dtype_is_a_value_error(ext, dtype):
     with pytest.raises(ValueError) as info:
         ext.relu(tf.zeros([2, 2], dtype))
-    assert str(info.value) == f"rxt-tf: expected a float32 tensor, got a {dtype.name} tensor"
+    article = "an" if dtype.name[0] in "aeiou" else "a"
+    assert str(info.value) == f"rxt-tf: expected a float32 tensor, got {article} {dtype.name} tensor"
 
 
 @pytest.mark.parametrize(

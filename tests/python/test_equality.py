@@ -77,3 +77,37 @@ def test_scalar_control_flow_equals_eager(ext, depth, use_relu):
         z = tf.matmul(h, w)
         h = tf.nn.relu(z) if use_relu else tf.nn.sigmoid(z)
     assert_same(ext.deep_inference(x, w, b, depth, use_relu), tf.reduce_mean(h + b, axis=1))
+
+
+@pytest.mark.parametrize("rows", [1, 5, 0])
+def test_the_classifier_head_equals_eager(ext, rows):
+    rng = np.random.default_rng(rows)
+    x, w1, b1, w2, b2 = (
+        tf.constant(rng.standard_normal(shape).astype(np.float32))
+        for shape in [(rows, 8), (8, 16), (16,), (16, 5), (5,)]
+    )
+    eager = tf.nn.softmax(tf.matmul(tf.nn.tanh(tf.nn.bias_add(x @ w1, b1)), w2) + b2)
+    assert_same(ext.classifier_head(x, w1, b1, w2, b2), eager)
+    probabilities, labels = ext.classify(x, w1, b1, w2, b2)
+    assert_same(probabilities, eager)
+    assert labels.dtype == tf.int64
+    assert np.array_equal(labels.numpy(), tf.argmax(eager, axis=1).numpy())
+
+
+@pytest.mark.parametrize("x", list(matrices()), ids=lambda t: str(t.shape))
+def test_layer_norm_equals_eager(ext, x):
+    gamma = tf.constant(np.linspace(0.5, 2, 4, dtype=np.float32))
+    beta = tf.constant(np.linspace(-1, 1, 4, dtype=np.float32))
+    mean = tf.reduce_mean(x, axis=-1, keepdims=True)
+    centered = x - mean
+    variance = tf.reduce_mean(tf.square(centered), axis=-1, keepdims=True)
+    eager = centered * tf.math.rsqrt(variance + 1e-5) * gamma + beta
+    assert_same(ext.layer_norm(x, gamma, beta), eager)
+
+
+def test_the_classifier_labels_are_int64_with_eagers_errors(ext):
+    x = tf.ones([2, 8])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^rxt-tf: matmul failed: "):
+        ext.classifier_head(x, tf.ones([7, 16]), tf.ones([16]), tf.ones([16, 5]), tf.ones([5]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^rxt-tf: bias_add failed: "):
+        ext.classifier_head(x, tf.ones([8, 16]), tf.ones([3]), tf.ones([16, 5]), tf.ones([5]))

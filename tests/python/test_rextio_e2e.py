@@ -31,7 +31,35 @@ NATIVE_RULES = {
     "deep_inference": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/relu-f32-cpu-2d",
                        "rxt-tf/sigmoid-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
                        "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+    "transposed": ["rxt-tf/matmul-f32-cpu-2d"],
+    "classifier_head": ["rxt-tf/tanh-f32-cpu", "rxt-tf/bias-add-f32-cpu",
+                        "rxt-tf/matmul-binop-f32-cpu-2d", "rxt-tf/matmul-f32-cpu-2d",
+                        "rxt-tf/add-binop-f32-cpu", "rxt-tf/softmax-f32-cpu"],
+    "classifier_labels": ["rxt-tf/tanh-f32-cpu", "rxt-tf/bias-add-f32-cpu",
+                          "rxt-tf/matmul-f32-cpu-2d", "rxt-tf/argmax-f32-cpu-2d",
+                          "rxt-tf/matmul-binop-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu"],
+    "layer_norm": ["rxt-tf/reduce-mean-axis1-f32-cpu-2d", "rxt-tf/sub-binop-f32-cpu",
+                   "rxt-tf/reduce-mean-axis1-f32-cpu-2d", "rxt-tf/square-f32-cpu",
+                   "rxt-tf/mul-binop-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
+                   "rxt-tf/add-binop-f32-cpu", "rxt-tf/rsqrt-f32-cpu", "rxt-tf/add-binop-f32-cpu"],
+    "scalars": ["rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu", "rxt-tf/maximum-f32-cpu",
+                "rxt-tf/div-binop-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
+                "rxt-tf/leaky-relu-f32-cpu", "rxt-tf/div-call-f32-cpu",
+                "rxt-tf/sub-binop-f32-cpu"],
+    "activations": ["rxt-tf/elu-f32-cpu", "rxt-tf/add-binop-f32-cpu", "rxt-tf/relu6-f32-cpu",
+                    "rxt-tf/softplus-f32-cpu", "rxt-tf/abs-f32-cpu", "rxt-tf/exp-f32-cpu",
+                    "rxt-tf/sub-binop-f32-cpu", "rxt-tf/neg-f32-cpu", "rxt-tf/log-f32-cpu",
+                    "rxt-tf/sqrt-f32-cpu", "rxt-tf/square-f32-cpu", "rxt-tf/add-binop-f32-cpu",
+                    "rxt-tf/transpose-f32-cpu-2d", "rxt-tf/minimum-f32-cpu",
+                    "rxt-tf/sigmoid-f32-cpu-2d", "rxt-tf/log-softmax-f32-cpu",
+                    "rxt-tf/transpose-f32-cpu-2d"],
+    "reductions": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
+                   "rxt-tf/sub-binop-f32-cpu", "rxt-tf/reduce-max-f32-cpu-2d",
+                   "rxt-tf/reduce-min-f32-cpu-2d"],
+    "log_probs": ["rxt-tf/log-softmax-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
+                  "rxt-tf/softmax-f32-cpu"],
 }
+REJECTED = "positional_keepdims"
 
 
 class Build:
@@ -93,19 +121,19 @@ def ran(build: Build) -> dict:  # type: ignore[type-arg]
 def test_routes_and_claimed_rules_in_check_json(build: Build) -> None:
     check = build.check
     assert sorted(check["accepted_native"]) == sorted(f"e2e_model.{n}" for n in NATIVE_RULES)
-    assert check["rejected_native"] == ["e2e_model.transposed"]
+    assert check["rejected_native"] == [f"e2e_model.{REJECTED}"]
     functions = build.functions()
     for name, rules in NATIVE_RULES.items():
         assert functions[name]["native_status"] == "accepted", name
         claims = functions[name]["plugin_claims"]
         assert [c["rule_id"] for c in claims] == rules, name
         assert {c["plugin_id"] for c in claims} == {"rxt-tf"}
-    transposed = functions["transposed"]
-    assert transposed["native_status"] == "rejected"
-    assert transposed.get("plugin_claims", []) == []
-    [diagnostic] = transposed["diagnostics"]
-    assert diagnostic["code"] == "RXTP-RXTTF-001"
-    assert "unsupported keyword `transpose_b`" in diagnostic["message"]
+    rejected = functions[REJECTED]
+    assert rejected["native_status"] == "rejected"
+    assert rejected.get("plugin_claims", []) == []
+    [diagnostic] = rejected["diagnostics"]
+    assert diagnostic["code"] == "RXTP-RXTTF-031"
+    assert "a positional `keepdims` must be a literal" in diagnostic["message"]
 
 
 def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
@@ -120,6 +148,16 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(reduce_mean(h, axis = 1, keepdims = false))?",
         "x: ::rxt_tf::TensorF32Cpu2D",
         "bias: ::rxt_tf::TensorF32Cpu1D",
+        "return Ok(::rxt_tf::tf!(matmul(a, b, transpose_b = true))?);",
+        "::rxt_tf::tf!(bias_add((::rxt_tf::tf!(matmul(x, w1))?), b1))?",
+        "::rxt_tf::tf!(argmax((::rxt_tf::tf!((::rxt_tf::tf!(matmul(h, w2))?) + b2)?), axis = 1))?",
+        "::rxt_tf::tf!(reduce_mean(x, axis = -1, keepdims = true))?",
+        "::rxt_tf::tf!(variance + 1e-05)?",
+        "::rxt_tf::tf!(h * (-3.0))?",
+        "::rxt_tf::tf!(0.5 * x)?",
+        "::rxt_tf::tf!(reduce_min(x, axis = -2))?",
+        "perm = [1, 0]",
+        "-> PyResult<::rxt_tf::TensorI64Cpu1D>",
     ]:
         assert line in lib, line
     assert 'rxt-tf = "=0.1.0"' in (rust / "Cargo.toml").read_text()
@@ -127,11 +165,11 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
 
 def test_native_results_match_the_python_function(ran: dict) -> None:  # type: ignore[type-arg]
     functions = ran["functions"]
-    for name in [*NATIVE_RULES, "transposed"]:
+    for name in [*NATIVE_RULES, REJECTED]:
         result = functions[name]
         assert result["result_types"] == ["EagerTensor"], name
         assert result["max_abs_diff"] <= 1e-6, (name, result)
-        assert result["native_symbol"] is (name != "transposed"), name
+        assert result["native_symbol"] is (name != REJECTED), name
 
 
 def test_forced_native_boundary_errors_carry_rxt_tf_messages(ran: dict) -> None:  # type: ignore[type-arg]

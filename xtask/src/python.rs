@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use rxt_tf_spec::{
-    Keyword, Op, Operand, PythonRule, Signature, Value, ValueKind, FALLBACK_RULE, OPS,
+    Keyword, Op, Operand, PythonRule, Signature, Value, ValueKind, FALLBACK_RULES, OPS,
 };
 
 /// The whole module.
@@ -13,19 +13,25 @@ pub(crate) fn spec_module() -> String {
         "\"\"\"The op table of rxt-tf, generated from the crate rxt-tf-spec.\n\n\
          Do not edit: run ``cargo run -p xtask -- codegen``.\n\"\"\"\n\n\
          from __future__ import annotations\n\n\
-         from rxt_tf_plugin.model import KeywordRow, OpRow, RuleRow, SignatureRow\n\n\
+         from rxt_tf_plugin.model import (\n    FallbackRow,\n    KeywordRow,\n    OpRow,\n    PythonKeywordRow,\n    RuleRow,\n    SignatureRow,\n)\n\n\
          OPS: tuple[OpRow, ...] = (\n",
     );
     for op in OPS {
         op_row(&mut out, op);
     }
     out.push_str(")\n\"\"\"Every op `tf!` runs, in table order.\"\"\"\n\n");
-    let _ = writeln!(
-        out,
-        "FALLBACK_RULE_ID = {}\n\"\"\"The rule for covered sites whose operands are not rxt-tf tensors.\"\"\"\n\
-         FALLBACK_CODE = {}\n\"\"\"Its diagnostic code.\"\"\"",
-        string(FALLBACK_RULE.0),
-        string(&rxt_tf_spec::diagnostic_code(FALLBACK_RULE.1))
+    out.push_str("FALLBACKS: tuple[FallbackRow, ...] = (\n");
+    for (rule_id, kind, code) in FALLBACK_RULES {
+        let _ = writeln!(
+            out,
+            "    FallbackRow(kind={}, rule_id={}, code={}),",
+            string(kind.as_str()),
+            string(rule_id),
+            string(&rxt_tf_spec::diagnostic_code(*code))
+        );
+    }
+    out.push_str(
+        ")\n\"\"\"The rules for covered sites whose operands are not rxt-tf tensors.\"\"\"\n",
     );
     out
 }
@@ -80,12 +86,16 @@ fn signature_row(out: &mut String, signature: &Signature) {
         .iter()
         .map(|operand| match operand {
             Operand::Tensor(kind) => kind.rank.to_string(),
+            Operand::Scalar => "0".to_owned(),
         })
         .collect();
     let when: Vec<String> = signature
         .when
         .iter()
-        .map(|(name, value)| format!("({}, {})", string(name), python(value)))
+        .map(|(name, values)| {
+            let values: Vec<String> = values.iter().map(python).collect();
+            format!("({}, {})", string(name), tuple(&values))
+        })
         .collect();
     let _ = writeln!(
         out,
@@ -102,6 +112,8 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Bool => "bool",
         ValueKind::Int => "int",
         ValueKind::Float => "float",
+        ValueKind::Ints => "ints",
+        ValueKind::Type => "type",
     };
     let allowed: Vec<String> = keyword.allowed.iter().map(python).collect();
     let _ = writeln!(
@@ -120,15 +132,31 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
 
 fn rule_row(out: &mut String, rule: &PythonRule) {
     let targets: Vec<String> = rule.targets.iter().map(|t| string(t)).collect();
+    let positional: Vec<String> = rule.positional.iter().map(|k| string(k)).collect();
+    let python_only: Vec<String> = rule
+        .python_only
+        .iter()
+        .map(|keyword| {
+            let values: Vec<String> = keyword.values.iter().map(python).collect();
+            format!(
+                "PythonKeywordRow(name={}, values={})",
+                string(keyword.name),
+                tuple(&values)
+            )
+        })
+        .collect();
     let _ = writeln!(
         out,
         "            RuleRow(\n                kind={},\n                targets={},\n                \
-         rule_id={},\n                code={},\n                constraint={},\n            ),",
+         rule_id={},\n                code={},\n                constraint={},\n                \
+         positional={},\n                python_only={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
         string(&rule.diagnostic_code()),
-        string(rule.constraint)
+        string(rule.constraint),
+        tuple(&positional),
+        tuple(&python_only)
     );
 }
 
@@ -143,7 +171,7 @@ fn python(value: &Value) -> String {
             let items: Vec<String> = ints.iter().map(i64::to_string).collect();
             tuple(&items)
         }
-        Value::Type(dtype) => string(dtype.name()),
+        Value::Type(dtype) => string(&format!("tf.{}", dtype.name())),
         Value::Str(text) => string(text),
     }
 }

@@ -2,7 +2,7 @@
 //! plugin's rules (`<!-- codegen:rules -->`), each between its begin and end
 //! markers; the rest of the README is kept as written.
 
-use rxt_tf_spec::{join_or, Op, Operand, PythonRule, SiteKind, FALLBACK_RULE, OPS};
+use rxt_tf_spec::{join_or, Op, Operand, PythonRule, SiteKind, FALLBACK_RULES, OPS};
 
 /// `readme` with both tables regenerated.
 pub(crate) fn with_tables(readme: &str) -> Result<String, String> {
@@ -76,12 +76,16 @@ fn signatures(op: &Op) -> String {
                 .iter()
                 .map(|operand| match operand {
                     Operand::Tensor(kind) => kind.rank.to_string(),
+                    Operand::Scalar => "float literal".to_owned(),
                 })
                 .collect();
             let when: Vec<String> = signature
                 .when
                 .iter()
-                .map(|(name, value)| format!("{name} = {}", value.rust()))
+                .map(|(name, values)| {
+                    let values: Vec<String> = values.iter().map(|v| v.rust()).collect();
+                    format!("{name} ∈ {{{}}}", values.join(", "))
+                })
                 .collect();
             let condition = match op.typed_keywords().count() > 0 && op.signatures.len() > 1 {
                 true => format!(" ({})", when.join(", ")),
@@ -152,10 +156,15 @@ fn rules_table() -> String {
             ));
         }
     }
-    out.push_str(&format!(
-        "| a covered call or operator whose operands are not plugin tensors (fallback) | `{}` | `{}` |\n",
-        FALLBACK_RULE.0,
-        rxt_tf_spec::diagnostic_code(FALLBACK_RULE.1)
-    ));
+    for (rule_id, kind, code) in FALLBACK_RULES {
+        let what = match kind {
+            SiteKind::Call => "a covered call",
+            SiteKind::Binop => "a covered operator",
+        };
+        out.push_str(&format!(
+            "| {what} whose operands are not plugin tensors (fallback) | `{rule_id}` | `{}` |\n",
+            rxt_tf_spec::diagnostic_code(*code)
+        ));
+    }
     out
 }

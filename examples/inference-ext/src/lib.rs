@@ -2,7 +2,7 @@
 //! `inference` chain, a scalar-controlled variant, and each op on its own.
 
 use pyo3::prelude::*;
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
 /// The seed's chain: `reduce_mean(relu(x @ weight) + bias, axis=1)`.
 #[pyfunction]
@@ -97,7 +97,55 @@ fn reduce_mean(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu1D> {
     tf!(reduce_mean(x, axis = 1))
 }
 
-/// The extension module.
+/// A classifier head: `softmax(tanh(bias_add(x @ w1, b1)) @ w2 + b2)`.
+#[pyfunction]
+#[rxt_tf::inference]
+fn classifier_head(
+    x: TensorF32Cpu2D,
+    w1: TensorF32Cpu2D,
+    b1: TensorF32Cpu1D,
+    w2: TensorF32Cpu2D,
+    b2: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let h = tf!(tanh(tf!(bias_add(tf!(matmul(x, w1))?, b1))?))?;
+    let logits = tf!(tf!(matmul(h, w2))? + b2)?;
+    tf!(softmax(logits))
+}
+
+/// The classifier head's probabilities and the label of each row.
+#[pyfunction]
+#[rxt_tf::inference]
+fn classify(
+    x: TensorF32Cpu2D,
+    w1: TensorF32Cpu2D,
+    b1: TensorF32Cpu1D,
+    w2: TensorF32Cpu2D,
+    b2: TensorF32Cpu1D,
+) -> rxt_tf::Result<(TensorF32Cpu2D, TensorI64Cpu1D)> {
+    let probabilities = classifier_head(x, w1, b1, w2, b2)?;
+    let labels = tf!(argmax(probabilities, axis = 1))?;
+    Ok((probabilities, labels))
+}
+
+/// Layer normalisation over the last axis, with a learned scale and shift.
+#[pyfunction]
+#[rxt_tf::inference]
+fn layer_norm(
+    x: TensorF32Cpu2D,
+    gamma: TensorF32Cpu1D,
+    beta: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let mean = tf!(reduce_mean(x, axis = -1, keepdims = true))?;
+    let centered = tf!(x - mean)?;
+    let variance = tf!(reduce_mean(
+        tf!(square(centered))?,
+        axis = -1,
+        keepdims = true
+    ))?;
+    let scaled = tf!(centered * tf!(rsqrt(tf!(variance + 1e-5)?))?)?;
+    tf!(tf!(scaled * gamma)? + beta)
+}
+
 /// Benchmark floor: the seed's chain run `iterations` times on tensors
 /// extracted once, with no Python boundary inside the loop. Returns the
 /// seconds per iteration. Used by `make bench`.
@@ -132,6 +180,7 @@ fn boundary_only(
     Ok(bias)
 }
 
+/// The extension module.
 #[pymodule]
 fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inference, m)?)?;
@@ -144,6 +193,9 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(add_2d_1d, m)?)?;
     m.add_function(wrap_pyfunction!(add_1d_2d, m)?)?;
     m.add_function(wrap_pyfunction!(reduce_mean, m)?)?;
+    m.add_function(wrap_pyfunction!(classifier_head, m)?)?;
+    m.add_function(wrap_pyfunction!(classify, m)?)?;
+    m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(boundary_only, m)?)?;
     Ok(())

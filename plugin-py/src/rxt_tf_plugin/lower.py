@@ -25,15 +25,22 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
             f"rxt-tf: cannot lower `{site.target}` with a receiver ({receiver}); "
             "only function-style calls are claimed"
         )
-    if len(operands) != op.arity:
+    expected = len(tuple(site.operand_types))
+    if len(operands) != expected:
         raise ValueError(
-            f"rxt-tf: `{site.target}` was claimed with {op.arity} operand(s) but lowering "
+            f"rxt-tf: `{site.target}` was claimed with {expected} operand(s) but lowering "
             f"received {len(operands)}: {operands!r}"
         )
     for operand in operands:
         if not operand.strip():
             raise ValueError(f"rxt-tf: `{site.target}` received an empty operand")
-    return f"::{CRATE}::tf!({_invocation(op, operands, site)})?"
+    # Positional keywords (`tf.reduce_sum(x, 0)`) come from the verdict, read
+    # from the site's literals; their rendered text is not used.
+    rendered = tuple(
+        _scalar(site, operand) if index in verdict.scalars else _operand(operand)
+        for index, operand in enumerate(operands[: op.arity])
+    )
+    return f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
 
 
 def revalidate(site: Any) -> Verdict:
@@ -58,6 +65,31 @@ def revalidate(site: Any) -> Verdict:
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
+
+
+_NON_FINITE = {
+    "inf": "::core::f32::INFINITY",
+    "-inf": "::core::f32::NEG_INFINITY",
+    "nan": "::core::f32::NAN",
+}
+
+
+def _scalar(site: Any, rendered: str) -> str:
+    """A float operand as ``tf!`` takes it.
+
+    Rextio renders a float literal with Python's ``repr`` (``0.5``,
+    ``1e+20``, ``(-3.0)``, ``inf``): a literal stays a literal; any other
+    float expression (``cfg.scale``) becomes a run-time ``Scalar``.
+    """
+    del site
+    text = rendered.strip()
+    while text.startswith("(") and text.endswith(")") and _enclosed(text):
+        text = text[1:-1].strip()
+    if _FLOAT.fullmatch(text):
+        return f"({text})" if text.startswith("-") else text
+    value = _NON_FINITE.get(text, f"(({text}) as f32)")
+    return f"::{CRATE}::ops::Scalar({value})"
 
 
 def _operand(rendered: str) -> str:
@@ -83,11 +115,9 @@ def _enclosed(text: str) -> bool:
     return depth == 0
 
 
-def _invocation(op: Op, operands: tuple[str, ...], site: Any) -> str:
-    operands = tuple(_operand(operand) for operand in operands)
+def _invocation(op: Op, operands: tuple[str, ...], verdict: Verdict) -> str:
     if op.kind == "binop" and op.row.operator == op.targets[0]:
         left, right = operands
         return f"{left} {op.row.operator} {right}"
-    given = {str(keyword.name): keyword.literal.value for keyword in getattr(site, "keywords", ())}
-    keywords = [k.rust(given[k.name]) for k in op.keywords if k.name in given]
+    keywords = [k.rust(verdict.keywords[k.name]) for k in op.keywords if k.name in verdict.keywords]
     return f"{op.macro_name}({', '.join([*operands, *keywords])})"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 Literal = bool | int | float | tuple[int, ...] | str
-"""A literal value: of a keyword, or required by a signature."""
+"""A literal value: of a keyword, or required by a signature (element types
+are spelled ``tf.int64``)."""
 
 
 @dataclass(frozen=True)
@@ -13,13 +14,13 @@ class SignatureRow:
     """Operand ranks an op accepts together, and the result they give."""
 
     operands: tuple[int, ...]
-    """The operands' ranks, in order."""
+    """The operands' ranks, in order (0 for a float literal)."""
     result: int
     """The result's rank."""
     result_dtype: str
     """The result's element type (``float32``, ``int64``)."""
-    when: tuple[tuple[str, Literal], ...]
-    """Keyword values this signature requires (``keepdims=True``)."""
+    when: tuple[tuple[str, tuple[Literal, ...]], ...]
+    """Keyword values this signature requires (``keepdims`` must be ``True``)."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class KeywordRow:
     name: str
     """Its name, in Python and in ``tf!``."""
     kind: str
-    """``bool``, ``int`` or ``float``."""
+    """``bool``, ``int``, ``float``, ``ints`` (a tuple) or ``type``."""
     allowed: tuple[Literal, ...]
     """The values accepted; empty means any literal of ``kind``."""
     default: Literal | None
@@ -44,7 +45,10 @@ class KeywordRow:
 
     def accepts(self, value: object) -> bool:
         """Whether ``value`` (a Python literal) is accepted."""
-        kinds: dict[str, type] = {"bool": bool, "int": int, "float": float}
+        kinds: dict[str, type] = {"bool": bool, "int": int, "float": float, "ints": tuple}
+        if self.kind not in kinds:
+            # An element type (`tf.int64`) is never a literal Rextio reports.
+            return False
         # bool is an int in Python: compare types exactly so `axis=True` is refused.
         if type(value) is not kinds[self.kind]:
             return False
@@ -52,7 +56,12 @@ class KeywordRow:
 
     def rust(self, value: Literal) -> str:
         """``name = value`` as ``tf!`` spells it."""
-        text = str(value).lower() if isinstance(value, bool) else repr(value)
+        if isinstance(value, bool):
+            text = str(value).lower()
+        elif isinstance(value, tuple):
+            text = "[" + ", ".join(str(item) for item in value) + "]"
+        else:
+            text = repr(value)
         return f"{self.name} = {text}"
 
     def python(self, value: Literal) -> str:
@@ -65,6 +74,16 @@ class KeywordRow:
             return f"a {self.kind} literal"
         values = [repr(value) for value in self.allowed]
         return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " or " + values[-1]
+
+
+@dataclass(frozen=True)
+class PythonKeywordRow:
+    """A keyword only the Python form passes: accepted with these values, dropped."""
+
+    name: str
+    """The keyword."""
+    values: tuple[Literal, ...]
+    """The accepted literal values."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +100,22 @@ class RuleRow:
     """The diagnostic code of a rejection."""
     constraint: str
     """What the rule requires, in words."""
+    positional: tuple[str, ...]
+    """Keywords also accepted positionally after the operands, in order."""
+    python_only: tuple[PythonKeywordRow, ...]
+    """Keywords only Python passes (dropped when lowering)."""
+
+
+@dataclass(frozen=True)
+class FallbackRow:
+    """The rule for covered sites of one kind whose operands are not rxt-tf tensors."""
+
+    kind: str
+    """``call`` or ``binop``."""
+    rule_id: str
+    """The rule record id."""
+    code: str
+    """Its diagnostic code."""
 
 
 @dataclass(frozen=True)

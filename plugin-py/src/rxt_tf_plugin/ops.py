@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rxt_tf_plugin import spec
-from rxt_tf_plugin.model import KeywordRow, Literal, OpRow, RuleRow
+from rxt_tf_plugin.model import KeywordRow, Literal, OpRow, RuleRow, SignatureRow
 
 PLUGIN_ID = "rxt-tf"
 """The plugin id Rextio registers (``[plugins] enabled = ["rxt-tf"]``)."""
@@ -24,11 +24,12 @@ CRATE_NAME = "rxt-tf"
 
 @dataclass(frozen=True)
 class TensorType:
-    """A plugin tensor type: its key, annotation marker, Rust type and rank."""
+    """A plugin tensor type: its key, annotation marker, rank and element type."""
 
     key: str
     marker: str
     rank: int
+    dtype: str = "float32"
 
     @property
     def annotation(self) -> str:
@@ -43,11 +44,12 @@ class TensorType:
 
 TENSOR_2D = TensorType(f"{PLUGIN_ID}/tensor-f32-cpu-2d", "TensorF32Cpu2D", 2)
 TENSOR_1D = TensorType(f"{PLUGIN_ID}/tensor-f32-cpu-1d", "TensorF32Cpu1D", 1)
-TENSOR_TYPES: tuple[TensorType, ...] = (TENSOR_2D, TENSOR_1D)
+TENSOR_I64_1D = TensorType(f"{PLUGIN_ID}/tensor-i64-cpu-1d", "TensorI64Cpu1D", 1, "int64")
+TENSOR_TYPES: tuple[TensorType, ...] = (TENSOR_2D, TENSOR_1D, TENSOR_I64_1D)
 """Every plugin tensor type."""
 
 _BY_KEY = {tensor.key: tensor for tensor in TENSOR_TYPES}
-_BY_RANK = {tensor.rank: tensor for tensor in TENSOR_TYPES}
+_BY_KIND = {(tensor.rank, tensor.dtype): tensor for tensor in TENSOR_TYPES}
 
 
 def tensor_type(key: str | None) -> TensorType | None:
@@ -55,9 +57,9 @@ def tensor_type(key: str | None) -> TensorType | None:
     return None if key is None else _BY_KEY.get(key)
 
 
-def tensor_of_rank(rank: int) -> TensorType:
-    """The plugin tensor type of this rank (1 or 2)."""
-    return _BY_RANK[rank]
+def tensor_of(rank: int, dtype: str = "float32") -> TensorType:
+    """The plugin tensor type of this rank and element type."""
+    return _BY_KIND[(rank, dtype)]
 
 
 @dataclass(frozen=True)
@@ -116,29 +118,40 @@ class Op:
             return f"a {self.targets[0]} b"
         return self.targets[0].replace("tensorflow.", "tf.", 1)
 
-    def result_rank(self, ranks: tuple[int, ...], keywords: dict[str, Literal]) -> int | None:
-        """The result rank for these operand ranks and keyword values.
+    def result(self, ranks: tuple[int, ...], keywords: dict[str, Literal]) -> SignatureRow | None:
+        """The signature for these operand ranks and keyword values, if any.
 
-        Omitted keywords take their defaults; ``None`` if not accepted.
+        A float literal has rank 0; omitted keywords take their defaults.
         """
         values = {k.name: k.default for k in self.keywords}
         values.update(keywords)
         for signature in self.row.signatures:
             if signature.operands == ranks and all(
-                values.get(name) == value for name, value in signature.when
+                values.get(name) in allowed for name, allowed in signature.when
             ):
-                return signature.result
+                return signature
         return None
 
     def accepts_ranks(self, ranks: tuple[int, ...]) -> bool:
         """Whether some signature takes these operand ranks."""
         return any(signature.operands == ranks for signature in self.row.signatures)
 
+    def scalar_positions(self) -> frozenset[int]:
+        """Operand positions where some signature takes a float literal."""
+        return frozenset(
+            index
+            for signature in self.row.signatures
+            for index, rank in enumerate(signature.operands)
+            if rank == 0
+        )
+
     def rank_text(self) -> str:
         """Accepted operand ranks, e.g. ``rank-2 × rank-2``."""
         forms: list[str] = []
         for signature in self.row.signatures:
-            form = " × ".join(f"rank-{rank}" for rank in signature.operands)
+            form = " × ".join(
+                f"rank-{rank}" if rank else "a float literal" for rank in signature.operands
+            )
             if form not in forms:
                 forms.append(form)
         return " or ".join(forms)
@@ -147,10 +160,8 @@ class Op:
 OPS: tuple[Op, ...] = tuple(Op(row, rule) for row in spec.OPS for rule in row.rules)
 """Every supported form, in table order."""
 
-FALLBACK_RULE_ID = spec.FALLBACK_RULE_ID
-"""The rule for covered sites whose operands are not plugin tensors."""
-FALLBACK_CODE = spec.FALLBACK_CODE
-"""Its diagnostic code."""
+FALLBACKS = {fallback.kind: fallback for fallback in spec.FALLBACKS}
+"""The rules for covered sites whose operands are not plugin tensors, by site kind."""
 
 
 def op_for(kind: str, target: str) -> Op | None:

@@ -11,8 +11,7 @@ from rextio.plugins.api import (
 )
 
 from rxt_tf_plugin.ops import (
-    FALLBACK_CODE,
-    FALLBACK_RULE_ID,
+    FALLBACKS,
     OPS,
     PLUGIN_ID,
     TENSOR_TYPES,
@@ -23,7 +22,7 @@ from rxt_tf_plugin.ops import (
 
 
 def coverage() -> CoverageDecl:
-    """The packages, modules and the eight symbols rxt-tf covers."""
+    """The packages, modules and symbols rxt-tf covers."""
     return CoverageDecl(
         packages=("tensorflow",),
         modules=covered_modules(),
@@ -49,17 +48,23 @@ def rule_records() -> tuple[RuleRecord, ...]:
         )
         for op in OPS
     ]
-    records.append(
-        RuleRecord(
-            id=FALLBACK_RULE_ID,
-            provider=PLUGIN_ID,
-            scope=RuleScope(kind="call", pattern="covered TensorFlow call on non-rxt-tf operands"),
-            constraint="operands of covered calls must be TensorF32Cpu2D / TensorF32Cpu1D",
-            outcome="fallback",
-            diagnostic_code=FALLBACK_CODE,
-            guidance="annotate tensor operands with rxt_tf_plugin.types markers",
+    for fallback in FALLBACKS.values():
+        what = "call" if fallback.kind == "call" else "operator"
+        records.append(
+            RuleRecord(
+                id=fallback.rule_id,
+                provider=PLUGIN_ID,
+                scope=RuleScope(
+                    kind=fallback.kind,
+                    pattern=f"covered TensorFlow {what} on non-rxt-tf operands",
+                ),
+                constraint="operands must be TensorF32Cpu2D / TensorF32Cpu1D (or float "
+                "literals where the op takes them)",
+                outcome="fallback",
+                diagnostic_code=fallback.code,
+                guidance="annotate tensor operands with rxt_tf_plugin.types markers",
+            )
         )
-    )
     return tuple(records)
 
 

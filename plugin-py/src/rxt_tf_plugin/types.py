@@ -14,4 +14,11 @@ class TensorF32Cpu1D:
     """A float32 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-1d``)."""
 
 
-__all__ = ["TensorF32Cpu1D", "TensorF32Cpu2D"]
+class TensorI64Cpu1D:
+    """An int64 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-1d``).
+
+    What ``tf.argmax`` returns.
+    """
+
+
+__all__ = ["TensorF32Cpu1D", "TensorF32Cpu2D", "TensorI64Cpu1D"]

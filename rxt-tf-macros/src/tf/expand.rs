@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use rxt_tf_spec::Value;
 use syn::spanned::Spanned;
 
-use crate::tf::model::Invocation;
+use crate::tf::model::{Invocation, OperandExpr};
 use crate::tf::parse::{self, TfInput};
 use crate::tf::validate;
 
@@ -22,10 +22,9 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         Ok(invocation) => call(krate, &invocation, input.expr.span()),
         Err(err) => {
             let error = err.to_compile_error();
-            // Keep the expression typed as the op's result, so code after it
-            // does not pile up follow-on errors.
-            let tensor = Ident::new(&placeholder_type(&input.expr), Span::call_site());
-            quote! {{ #error #krate::__private::unreachable_result::<#krate::#tensor>() }}
+            // The result type is left to inference, so the code after it
+            // type-checks whatever it expects.
+            quote! {{ #error #krate::__private::unreachable_result() }}
         }
     }
 }
@@ -34,20 +33,6 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let private = quote!(#krate::__private);
     let op = Ident::new(&marker_name(invocation.op.name), invocation.op_span);
     let marker = quote!(#krate::ops::op::#op);
-    // Each operand is checked by a call spanned at the operand, so a rank
-    // error points at it and is reported once.
-    let operands = invocation
-        .operands
-        .iter()
-        .enumerate()
-        .map(|(index, operand)| {
-            let position = index + 1;
-            let span = operand.span();
-            let borrowed = quote_spanned!(span=> #private::AsOperand::as_operand(&(#operand)));
-            quote_spanned! {span=>
-                <_ as #private::OperandOf<#marker, <#marker as #private::Slot<#position>>::Accepts, #position>>::checked(#borrowed)
-            }
-        });
     let variant: Vec<TokenStream> = invocation
         .typed_values()
         .map(|value| match value {
@@ -61,6 +46,34 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
         true => quote!(()),
         false => quote!((#(#variant,)*)),
     };
+    // Each operand is checked by a call spanned at the operand, so a rank
+    // error (given the typed keywords) points at it and is reported once.
+    let operands = invocation
+        .operands
+        .iter()
+        .enumerate()
+        .map(|(index, operand)| {
+            let position = index + 1;
+            let (span, value) = match operand {
+                OperandExpr::Expr(expr) => (expr.span(), quote_spanned!(expr.span()=> &(#expr))),
+                OperandExpr::Float(float, span) => {
+                    let literal = Literal::f32_suffixed(float.abs());
+                    let sign = float.is_sign_negative().then(|| quote!(-));
+                    (
+                        *span,
+                        quote_spanned!(*span=> &#krate::ops::Scalar(#sign #literal)),
+                    )
+                }
+            };
+            let borrowed = quote_spanned!(span=> #private::AsOperand::as_operand(#value));
+            quote_spanned! {span=>
+                <_ as #private::OperandOf<
+                    #marker,
+                    <#marker as #private::Slot<#position, #variant>>::Accepts,
+                    #position,
+                >>::checked(#borrowed)
+            }
+        });
     let values = invocation
         .keywords
         .iter()
@@ -96,26 +109,11 @@ fn value_tokens(private: &TokenStream, value: &Value) -> TokenStream {
         }
         Value::Ints(ints) => quote!(#private::Value::Ints(&[#(#ints),*])),
         Value::Str(text) => quote!(#private::Value::Str(#text)),
-        // Type values are attributes of rows, never keyword values.
-        Value::Type(_) => quote!(::core::compile_error!("rxt-tf: a type keyword value")),
+        Value::Type(dtype) => {
+            let variant = Ident::new(&format!("{dtype:?}"), Span::call_site());
+            quote!(#private::Value::Type(#private::DType::#variant))
+        }
     }
-}
-
-/// The tensor type an invalid invocation most likely meant to produce: the
-/// result of the op's first signature.
-fn placeholder_type(expr: &syn::Expr) -> String {
-    let op = match parse::syntax(expr) {
-        parse::Syntax::Call(call, _) => match &*call.func {
-            syn::Expr::Path(path) => path
-                .path
-                .get_ident()
-                .and_then(|name| rxt_tf_spec::lookup(&name.to_string())),
-            _ => None,
-        },
-        _ => None,
-    };
-    op.and_then(|op| op.signatures.first())
-        .map_or_else(|| String::from("TensorF32Cpu2D"), |s| s.result.type_name())
 }
 
 #[cfg(test)]
@@ -128,10 +126,15 @@ mod tests {
 
     /// The check-and-borrow of operand `position` of `marker`.
     fn checked(marker: &str, position: usize, operand: &str) -> String {
+        checked_in(marker, position, "()", operand)
+    }
+
+    /// As [`checked`], under the typed-keyword variant `variant`.
+    fn checked_in(marker: &str, position: usize, variant: &str, operand: &str) -> String {
         format!(
             "< _ as :: rxt_tf :: __private :: OperandOf < :: rxt_tf :: ops :: op :: {marker} , \
-             < :: rxt_tf :: ops :: op :: {marker} as :: rxt_tf :: __private :: Slot < {position}usize >> \
-             :: Accepts , {position}usize >> :: checked \
+             < :: rxt_tf :: ops :: op :: {marker} as :: rxt_tf :: __private :: Slot < {position}usize , {variant} >> \
+             :: Accepts , {position}usize , >> :: checked \
              (:: rxt_tf :: __private :: AsOperand :: as_operand (& ({operand})))"
         )
     }
@@ -142,7 +145,8 @@ mod tests {
             expand_str(quote!(::rxt_tf; matmul(x, w))),
             format!(
                 ":: rxt_tf :: __private :: execute :: < :: rxt_tf :: ops :: op :: MatmulOp , _ , () > \
-                 (({} , {} ,) , & [])",
+                 (({} , {} ,) , & [:: rxt_tf :: __private :: Value :: Bool (false) , \
+                 :: rxt_tf :: __private :: Value :: Bool (false)])",
                 checked("MatmulOp", 1, "x"),
                 checked("MatmulOp", 2, "w")
             )
@@ -166,7 +170,12 @@ mod tests {
             ":: rxt_tf :: __private :: execute :: < :: rxt_tf :: ops :: op :: ReduceMeanOp , _ , \
              (:: rxt_tf :: __private :: Flag < false > ,) > (({} ,) , \
              & [:: rxt_tf :: __private :: Value :: Int (1i64) , :: rxt_tf :: __private :: Value :: Bool (false)])",
-            checked("ReduceMeanOp", 1, "h")
+            checked_in(
+                "ReduceMeanOp",
+                1,
+                "(:: rxt_tf :: __private :: Flag < false > ,)",
+                "h"
+            )
         );
         assert_eq!(expand_str(quote!(::rxt_tf; reduce_mean(h, axis = 1))), want);
         assert_eq!(
@@ -204,29 +213,48 @@ mod tests {
         assert!(out.contains(&want), "{out}");
         assert!(out.contains("`matmul`, `relu`"), "{out}");
         assert!(out.contains("unreachable_result"), "{out}");
-        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = 0)));
-        assert!(out.contains("TensorF32Cpu1D"), "{out}");
     }
 
     #[test]
     fn every_error_is_reported_at_once() {
-        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, 1, keepdims = true)));
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, 1, keepdims = 1)));
         assert!(out.contains("not positionally"), "{out}");
-        assert!(out.contains("supports only `keepdims = false`"), "{out}");
         assert!(
-            out.contains("needs the keyword `axis` (`axis = 1`)"),
+            out.contains("`keepdims` must be `false` or `true`"),
+            "{out}"
+        );
+        assert!(
+            out.contains("needs the keyword `axis` (`axis` = `0`, `1`, `-1` or `-2`)"),
             "{out}"
         );
     }
 
     #[test]
     fn negative_and_suffixed_literals_are_read() {
-        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -1)));
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -3)));
         assert!(
-            out.contains("supports only `axis = 1`, got `axis = - 1`"),
+            out.contains("supports `axis` = `0`, `1`, `-1` or `-2`, got `axis = - 3`"),
             "{out}"
         );
-        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = 1i64)));
-        assert!(!out.contains("compile_error"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -1i64)));
+        assert!(out.contains("Value :: Int (- 1i64)"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; leaky_relu(h, alpha = -0.25f32)));
+        assert!(out.contains("Value :: Float (- 0.25f64)"), "{out}");
+    }
+
+    #[test]
+    fn float_literal_operands_become_scalars() {
+        let out = expand_str(quote!(::rxt_tf; h * -3.0));
+        assert!(out.contains(":: op :: MulOp"), "{out}");
+        assert!(out.contains("Scalar (- 3f32)"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; -h));
+        assert!(out.contains(":: op :: NegOp"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; 2.0 - 1.0));
+        assert!(out.contains("needs a tensor operand"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; h / 2));
+        assert!(
+            out.contains("integer literal operands are not supported"),
+            "{out}"
+        );
     }
 }

@@ -4,6 +4,14 @@ use proc_macro2::Span;
 use rxt_tf_spec::{Op, Value};
 use syn::Expr;
 
+/// One operand of an invocation.
+pub(crate) enum OperandExpr {
+    /// Any expression, borrowed (a tensor or a reference to one).
+    Expr(Expr),
+    /// A float literal, run as a float32 scalar, written at `span`.
+    Float(f32, Span),
+}
+
 /// A validated `tf!` invocation.
 pub(crate) struct Invocation {
     /// The op's row.
@@ -11,7 +19,7 @@ pub(crate) struct Invocation {
     /// Where the op is named (its name, or the operator).
     pub(crate) op_span: Span,
     /// Its operands, in order.
-    pub(crate) operands: Vec<Expr>,
+    pub(crate) operands: Vec<OperandExpr>,
     /// One value per keyword of the row, in row order: as written, or the
     /// default.
     pub(crate) keywords: Vec<Value>,

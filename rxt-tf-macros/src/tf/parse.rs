@@ -3,7 +3,7 @@
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream};
-use syn::{BinOp, Expr, ExprCall, Token};
+use syn::{BinOp, Expr, ExprCall, Lit, Token, UnOp};
 
 /// `tf_impl!(<crate path tokens>; <expr>)`.
 pub(crate) struct TfInput {
@@ -43,6 +43,8 @@ pub(crate) enum Syntax<'a> {
     Call(&'a ExprCall, Vec<Arg<'a>>),
     /// `left <op> right`.
     Operator(&'a BinOp, &'a Expr, &'a Expr),
+    /// `-operand`.
+    Negation(&'a UnOp, &'a Expr),
     /// Anything else.
     Other(&'a Expr),
 }
@@ -60,6 +62,9 @@ pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
     match expr {
         Expr::Paren(inner) => syntax(&inner.expr),
         Expr::Binary(binary) => Syntax::Operator(&binary.op, &binary.left, &binary.right),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) && float_literal(expr).is_none() => {
+            Syntax::Negation(&unary.op, &unary.expr)
+        }
         Expr::Call(call) => {
             let args = call
                 .args
@@ -72,5 +77,40 @@ pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
             Syntax::Call(call, args)
         }
         other => Syntax::Other(other),
+    }
+}
+
+/// A number literal as an operand: its value, and whether it was written
+/// as an integer.
+pub(crate) enum NumberLiteral {
+    /// `0.5`, `-3.0`, `2.0f32`.
+    Float(f64),
+    /// `2`, `-1`.
+    Int,
+}
+
+/// `expr` as a number literal (a leading `-` allowed), if it is one.
+pub(crate) fn float_literal(expr: &Expr) -> Option<NumberLiteral> {
+    let (negative, lit) = match expr {
+        Expr::Lit(lit) => (false, &lit.lit),
+        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
+            Expr::Lit(lit) => (true, &lit.lit),
+            _ => return None,
+        },
+        Expr::Paren(inner) => return float_literal(&inner.expr),
+        Expr::Group(inner) => return float_literal(&inner.expr),
+        _ => return None,
+    };
+    match lit {
+        Lit::Float(float) => {
+            let magnitude: f64 = float.base10_parse().ok()?;
+            Some(NumberLiteral::Float(if negative {
+                -magnitude
+            } else {
+                magnitude
+            }))
+        }
+        Lit::Int(_) => Some(NumberLiteral::Int),
+        _ => None,
     }
 }

@@ -4,20 +4,20 @@
 //! `ops::dispatch`), which report them at the operand.
 
 use quote::ToTokens;
-use rxt_tf_spec::{join_or, Keyword, Op, Value, ValueKind, OPS};
+use rxt_tf_spec::{join_or, DType, Keyword, Op, Value, ValueKind, OPS};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
 
 use crate::errors::Errors;
-use crate::tf::model::Invocation;
-use crate::tf::parse::{Arg, Syntax};
+use crate::tf::model::{Invocation, OperandExpr};
+use crate::tf::parse::{float_literal, Arg, NumberLiteral, Syntax};
 
 /// Validates one `tf!` expression.
 pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
     match syntax {
         Syntax::Operator(operator, left, right) => {
             let token = operator.to_token_stream().to_string();
-            let Some(op) = rxt_tf_spec::by_operator(&token) else {
+            let Some(op) = rxt_tf_spec::by_operator(&token, 2) else {
                 return Err(syn::Error::new(
                     operator.span(),
                     format!(
@@ -26,10 +26,25 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                     ),
                 ));
             };
-            Ok(Invocation {
+            let mut errors = Errors::default();
+            let operands = operands(op, &[left, right], &mut errors);
+            errors.finish(Invocation {
                 op,
                 op_span: operator.span(),
-                operands: vec![left.clone(), right.clone()],
+                operands,
+                keywords: defaults(op),
+            })
+        }
+        Syntax::Negation(minus, operand) => {
+            let Some(op) = rxt_tf_spec::by_operator("-", 1) else {
+                return Err(syn::Error::new(minus.span(), "rxt-tf: no op for unary `-`"));
+            };
+            let mut errors = Errors::default();
+            let operands = operands(op, &[operand], &mut errors);
+            errors.finish(Invocation {
+                op,
+                op_span: minus.span(),
+                operands,
                 keywords: defaults(op),
             })
         }
@@ -50,16 +65,67 @@ fn names() -> String {
     names.join(", ")
 }
 
-/// "`+` (`add`)" for messages.
+/// "`a + b` (`add`), …, `-x` (`neg`)" for messages.
 fn operators() -> String {
     let operators: Vec<String> = OPS
         .iter()
         .filter_map(|op| {
-            op.operator
-                .map(|token| format!("`{token}` (`{}`)", op.name))
+            op.operator.map(|token| match op.arity() {
+                1 => format!("`{token}x` (`{}`)", op.name),
+                _ => format!("`a {token} b` (`{}`)", op.name),
+            })
         })
         .collect();
     join_or(&operators)
+}
+
+/// The operands as the model holds them: float literals become scalars
+/// (where the op takes them, the types decide); integer literals and
+/// all-literal operand lists are rejected here, with what to write instead.
+fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
+    let mut operands = Vec::new();
+    let mut literals = 0;
+    for expr in exprs {
+        match float_literal(expr) {
+            Some(NumberLiteral::Float(value)) => {
+                literals += 1;
+                let narrow = value as f32;
+                if value.is_finite() && !narrow.is_finite() {
+                    errors.push(
+                        expr,
+                        format!(
+                            "rxt-tf: `{}` does not fit a float32",
+                            expr.to_token_stream()
+                        ),
+                    );
+                }
+                operands.push(OperandExpr::Float(narrow, expr.span()));
+            }
+            Some(NumberLiteral::Int) => {
+                literals += 1;
+                errors.push(
+                    expr,
+                    format!(
+                        "rxt-tf: integer literal operands are not supported; write a float \
+                         literal such as `{}.0` (tensors are float32)",
+                        expr.to_token_stream().to_string().replace(' ', "")
+                    ),
+                );
+            }
+            None => operands.push(OperandExpr::Expr((*expr).clone())),
+        }
+    }
+    if !exprs.is_empty() && literals == exprs.len() {
+        let all: proc_macro2::TokenStream = exprs.iter().map(|e| e.to_token_stream()).collect();
+        errors.push(
+            all,
+            format!(
+                "rxt-tf: `{}` needs a tensor operand; scalar with scalar is plain Rust arithmetic",
+                op.name
+            ),
+        );
+    }
+    operands
 }
 
 /// The keyword values of a call that gives none (an operator).
@@ -89,26 +155,30 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
     };
 
     let mut errors = Errors::default();
-    let mut operands = Vec::new();
+    let mut positional: Vec<&Expr> = Vec::new();
     let mut given: Vec<(&Expr, &Expr)> = Vec::new();
     for arg in args {
         match *arg {
             Arg::Keyword(key, value) => given.push((key, value)),
-            Arg::Positional(positional) => {
+            Arg::Positional(expr) => {
                 if let Some((key, _)) = given.last() {
                     errors.push(
-                        positional,
+                        expr,
                         format!(
                             "rxt-tf: positional operand after the keyword `{}`",
                             key.to_token_stream()
                         ),
                     );
                 }
-                operands.push(positional.clone());
+                positional.push(expr);
             }
         }
     }
-    check_operand_count(op, call, &operands, &mut errors);
+    check_operand_count(op, call, &positional, &mut errors);
+    let operands = match positional.len() == op.arity() {
+        true => operands(op, &positional, &mut errors),
+        false => Vec::new(),
+    };
     let keywords = keyword_values(op, call, &given, &mut errors);
     errors.finish(Invocation {
         op,
@@ -118,14 +188,15 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
     })
 }
 
-fn check_operand_count(op: &Op, call: &ExprCall, operands: &[Expr], errors: &mut Errors) {
+fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mut Errors) {
     let arity = op.arity();
     if operands.len() == arity {
         return;
     }
     let required: Vec<&Keyword> = op.keywords.iter().filter(|k| k.default.is_none()).collect();
     if operands.len() > arity && !required.is_empty() {
-        let spelled: Vec<String> = required
+        let names: Vec<String> = required.iter().map(|k| format!("`{}`", k.name)).collect();
+        let examples: Vec<String> = required
             .iter()
             .map(|k| format!("`{} = {}`", k.name, example(k)))
             .collect();
@@ -133,10 +204,10 @@ fn check_operand_count(op: &Op, call: &ExprCall, operands: &[Expr], errors: &mut
             errors.push(
                 extra,
                 format!(
-                    "rxt-tf: `{}` takes {} as keyword{}, not positionally",
+                    "rxt-tf: `{}` takes {} as a keyword, not positionally: write {}",
                     op.name,
-                    join_or(&spelled),
-                    if required.len() == 1 { "" } else { "s" }
+                    join_or(&names),
+                    join_or(&examples)
                 ),
             );
         }
@@ -167,6 +238,8 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Bool => "true".to_owned(),
             ValueKind::Int => "0".to_owned(),
             ValueKind::Float => "0.5".to_owned(),
+            ValueKind::Ints => "[1, 0]".to_owned(),
+            ValueKind::Type => "i64".to_owned(),
         },
     }
 }
@@ -242,7 +315,19 @@ fn literal_text(keyword: &Keyword) -> String {
 
 /// The literal `value` of `keyword`, if it is one the row accepts.
 fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) -> Option<Value> {
-    let Some(parsed) = literal(keyword.kind, value) else {
+    let parsed = match keyword.kind {
+        // A list is accepted as the row's own value (which is `'static`).
+        ValueKind::Ints => int_list(value).map(|ints| {
+            keyword
+                .allowed
+                .iter()
+                .copied()
+                .find(|allowed| matches!(allowed, Value::Ints(known) if *known == ints.as_slice()))
+                .unwrap_or(Value::Ints(&[]))
+        }),
+        kind => literal(kind, value),
+    };
+    let Some(parsed) = parsed else {
         errors.push(
             value,
             format!(
@@ -277,6 +362,14 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
 
 /// `value` as a literal of `kind` (a leading `-` allowed on numbers).
 fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
+    match (kind, value) {
+        (ValueKind::Type, Expr::Path(path)) => {
+            let name = path.path.get_ident()?.to_string();
+            return DType::from_rust_name(&name).map(Value::Type);
+        }
+        (ValueKind::Ints | ValueKind::Type, _) => return None,
+        _ => {}
+    }
     let (negative, lit) = match value {
         Expr::Lit(lit) => (false, &lit.lit),
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
@@ -299,4 +392,19 @@ fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// `[1, 0]` as integers, if every element is an integer literal.
+fn int_list(value: &Expr) -> Option<Vec<i64>> {
+    let Expr::Array(array) = value else {
+        return None;
+    };
+    array
+        .elems
+        .iter()
+        .map(|element| match literal(ValueKind::Int, element)? {
+            Value::Int(int) => Some(int),
+            _ => None,
+        })
+        .collect()
 }

@@ -42,6 +42,10 @@ unsafe impl Send for BoundContext {}
 // SAFETY: as above; `&BoundContext` only reads the pointer and the constants.
 unsafe impl Sync for BoundContext {}
 
+/// How many constant inputs a context keeps; the literals and axes of a
+/// program are far fewer.
+const MAX_CACHED_CONSTANTS: usize = 64;
+
 /// The context bound most recently, reused while Python's context is the same.
 static CURRENT: Mutex<Option<Arc<BoundContext>>> = Mutex::new(None);
 
@@ -164,6 +168,12 @@ impl BoundContext {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some((_, handle)) = constants.iter().find(|(known, _)| *known == key) {
             return Ok(Arc::clone(handle));
+        }
+        if constants.len() >= MAX_CACHED_CONSTANTS {
+            // Scalars known only at run time (`Scalar(value)`) can take any
+            // value: past the bound they are made per call, not kept.
+            drop(constants);
+            return key.make(self.wheel.api()).map(Arc::new);
         }
         let handle = Arc::new(key.make(self.wheel.api())?);
         constants.push((key, Arc::clone(&handle)));

@@ -10,7 +10,7 @@ use rxt_tf_spec::{Op, Value};
 
 use crate::error::Result;
 use crate::ops::execute::{run_row, Input};
-use crate::tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorType};
+use crate::tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D, TensorType};
 
 /// An op of the table, as a type.
 pub trait OpRow {
@@ -18,8 +18,9 @@ pub trait OpRow {
     const ROW: &'static Op;
 }
 
-/// What an op accepts as its operand number `POSITION` (from 1).
-pub trait Slot<const POSITION: usize> {
+/// What an op accepts as its operand number `POSITION` (from 1) when its
+/// typed keywords are `Variant`.
+pub trait Slot<const POSITION: usize, Variant> {
     /// The set of operand types accepted there (a type of `accepts`).
     type Accepts;
 }
@@ -67,7 +68,7 @@ pub struct Int<const VALUE: i64>;
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` is not an rxt-tf tensor",
     label = "expected an rxt-tf tensor",
-    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorF32Cpu1D`); scalars and other types are not supported"
+    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorF32Cpu1D`), float literals such as `0.5`, or `rxt_tf::ops::Scalar(value)` for an `f32` known at run time"
 )]
 pub trait AsOperand {
     /// The operand behind any references.
@@ -105,7 +106,27 @@ macro_rules! tensor_operand {
         }
     )*};
 }
-tensor_operand!(TensorF32Cpu2D, TensorF32Cpu1D);
+tensor_operand!(TensorF32Cpu2D, TensorF32Cpu1D, TensorI64Cpu1D);
+
+/// A float32 scalar operand, run as a scalar constant as eager TensorFlow
+/// converts a Python float. `tf!` makes one of a float literal
+/// (`tf!(0.5 * x)`); wrap a value known only at run time to pass it:
+/// `tf!(x * Scalar(scale))`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar(pub f32);
+
+impl AsOperand for Scalar {
+    type Operand = Scalar;
+    fn as_operand(&self) -> &Scalar {
+        self
+    }
+}
+
+impl OperandInput for Scalar {
+    fn input(&self) -> Input<'_> {
+        Input::Scalar(self.0)
+    }
+}
 
 /// The operands of one call, as a tuple of references.
 pub trait OperandList {

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use rxt_tf_spec::{Becomes, Input as RowInput, Op, Value, Work};
+use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, Value, Work};
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
@@ -17,12 +17,15 @@ use crate::tensor::Tensor;
 pub enum Input<'a> {
     /// A tensor.
     Tensor(&'a Tensor),
+    /// A float32 scalar (a float literal of `tf!`).
+    Scalar(f32),
 }
 
 impl Input<'_> {
-    fn tensor(&self) -> &Tensor {
+    fn tensor(&self) -> Option<&Tensor> {
         match self {
-            Input::Tensor(tensor) => tensor,
+            Input::Tensor(tensor) => Some(tensor),
+            Input::Scalar(_) => None,
         }
     }
 }
@@ -34,9 +37,75 @@ pub(crate) fn run_row(
     operands: &[Input<'_>],
     keywords: &[Value],
 ) -> Result<Tensor> {
-    let name = row.name;
     let context = shared_context(row, operands)?;
     check_keywords(row, keywords)?;
+    if needs_last_axis_swap(row, operands, keywords)? {
+        // The op works on the last axis only: move the requested one there
+        // and back, as TensorFlow's Python layer does (same kernels).
+        let tensor = operands
+            .first()
+            .and_then(Input::tensor)
+            .ok_or_else(|| malformed(row))?;
+        let swapped = swap_axes(tensor)?;
+        let output = execute(row, context, &[Input::Tensor(&swapped)], keywords)?;
+        return swap_axes(&output);
+    }
+    execute(row, context, operands, keywords)
+}
+
+/// Whether `row` has a [`Becomes::LastAxis`] keyword naming an axis other
+/// than the last of its first operand (which must then be rank 2).
+fn needs_last_axis_swap(
+    row: &'static Op,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<bool> {
+    let Some(index) = row
+        .keywords
+        .iter()
+        .position(|k| k.becomes == Becomes::LastAxis)
+    else {
+        return Ok(false);
+    };
+    let Some(Value::Int(axis)) = keywords.get(index) else {
+        return Err(malformed(row));
+    };
+    let tensor = operands
+        .first()
+        .and_then(Input::tensor)
+        .ok_or_else(|| malformed(row))?;
+    let status = Status::new(tensor.context.wheel().api(), row.name)?;
+    let rank = tensor.handle.rank(&status, row.name)?;
+    let normalized = if *axis < 0 { axis + rank } else { *axis };
+    match (rank, normalized) {
+        (_, last) if last == rank - 1 => Ok(false),
+        (2, 0) => Ok(true),
+        _ => Err(Error::Keyword {
+            op: row.name,
+            message: format!("`axis = {axis}` is out of range for a rank-{rank} tensor"),
+        }),
+    }
+}
+
+/// `tensor` (rank 2) with its axes swapped, by the `transpose` row.
+fn swap_axes(tensor: &Tensor) -> Result<Tensor> {
+    const PERM: &[Value] = &[Value::Ints(&[1, 0])];
+    execute(
+        &rxt_tf_spec::ops::TRANSPOSE,
+        &tensor.context,
+        &[Input::Tensor(tensor)],
+        PERM,
+    )
+}
+
+/// Builds and runs one `TFE_Op` of `row` (keywords already checked).
+fn execute(
+    row: &'static Op,
+    context: &Arc<BoundContext>,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<Tensor> {
+    let name = row.name;
     let api = context.wheel().api();
     let status = Status::new(api, name)?;
     // SAFETY: the context lives while `context` does, which outlives the op.
@@ -60,10 +129,15 @@ pub(crate) fn run_row(
     }
     for input in row.inputs {
         match *input {
-            RowInput::Operand(index) => {
-                let operand = operands.get(index).ok_or_else(|| malformed(row))?;
-                op.add_input(&operand.tensor().handle)?;
-            }
+            RowInput::Operand(index) => match operands.get(index) {
+                Some(Input::Tensor(tensor)) => op.add_input(&tensor.handle)?,
+                Some(Input::Scalar(value)) => {
+                    let scalar = Value::Float(f64::from(*value));
+                    let constant = context.constant(name, &scalar, DType::F32)?;
+                    op.add_input(&constant)?;
+                }
+                None => return Err(malformed(row)),
+            },
             RowInput::Keyword(keyword) => {
                 let index = row
                     .keywords
@@ -78,7 +152,7 @@ pub(crate) fn run_row(
             }
         }
     }
-    let work = estimated_work(row.work, operands, &status, name)?;
+    let work = estimated_work(row, operands, keywords, &status)?;
     let handle = op.execute(work)?;
     Ok(Tensor {
         handle,
@@ -88,7 +162,7 @@ pub(crate) fn run_row(
 
 /// The context of the operands' tensors, which must all share it.
 fn shared_context<'a>(row: &Op, operands: &'a [Input<'_>]) -> Result<&'a Arc<BoundContext>> {
-    let mut tensors = operands.iter().map(Input::tensor);
+    let mut tensors = operands.iter().filter_map(Input::tensor);
     let first = tensors.next().ok_or_else(|| malformed(row))?;
     if tensors.any(|tensor| !Arc::ptr_eq(&tensor.context, &first.context)) {
         return Err(Error::MixedContexts { op: row.name });
@@ -131,19 +205,28 @@ fn malformed(row: &Op) -> Error {
 /// The work the operands ask of an op, in the units of
 /// [`RELEASE_WORK`](crate::python::gil::RELEASE_WORK).
 fn estimated_work(
-    work: Work,
+    row: &'static Op,
     operands: &[Input<'_>],
+    keywords: &[Value],
     status: &Status,
-    op: &'static str,
 ) -> Result<i64> {
-    let elements = |index: usize| match operands.get(index) {
-        Some(input) => input.tensor().handle.num_elements(status, op),
-        None => Ok(0),
+    let op = row.name;
+    let elements = |index: usize| match operands.get(index).and_then(Input::tensor) {
+        Some(tensor) => tensor.handle.num_elements(status, op),
+        None => Ok(1),
     };
-    Ok(match work {
+    Ok(match row.work {
         Work::MatMul => {
-            let columns = match operands.get(1) {
-                Some(b) => b.tensor().handle.dim(1, status, op)?,
+            // Multiply-adds: elements of `a` × columns of the product, which
+            // are `b`'s rows when `transpose_b` is set.
+            let flag = |name: &str| {
+                let index = row.keywords.iter().position(|k| k.name == name);
+                matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
+            };
+            let columns = match operands.get(1).and_then(Input::tensor) {
+                Some(b) => b
+                    .handle
+                    .dim(if flag("transpose_b") { 0 } else { 1 }, status, op)?,
                 None => 0,
             };
             elements(0)?.saturating_mul(columns)

@@ -8,6 +8,8 @@
 
 #[doc(hidden)]
 pub mod dispatch;
+
+pub use dispatch::Scalar;
 pub(crate) mod execute;
 
 include!(concat!(env!("OUT_DIR"), "/ops.rs"));

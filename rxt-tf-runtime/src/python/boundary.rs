@@ -13,7 +13,7 @@ use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use rxt_tf_spec::TensorKind;
 
-use crate::tensor::{Tensor, TensorF32Cpu1D, TensorF32Cpu2D, TensorType};
+use crate::tensor::{Tensor, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D, TensorType};
 
 const EXTRACT: &str = "extract";
 
@@ -138,3 +138,4 @@ macro_rules! boundary {
 
 boundary!(TensorF32Cpu2D);
 boundary!(TensorF32Cpu1D);
+boundary!(TensorI64Cpu1D);

@@ -8,22 +8,42 @@ use crate::safe::handle::{null_handle, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::Api;
 
-/// A constant's identity: element type, shape and bytes (native order).
+/// The most elements a constant input may have (an axis, a permutation).
+const MAX_ELEMENTS: usize = 4;
+
+/// A constant's identity: element type, shape and bytes (native order), held
+/// inline so looking one up on every call allocates nothing.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct ConstantKey {
     dtype: DType,
-    dims: Vec<i64>,
-    bytes: Vec<u8>,
+    /// `None` for a scalar, else the length of a rank-1 constant.
+    length: Option<i64>,
+    bytes: [u8; MAX_ELEMENTS * 8],
+    used: usize,
 }
 
 impl ConstantKey {
     /// The constant `value` as a tensor of `dtype`; an error names `op` when
     /// the value does not fit the element type.
     pub(crate) fn new(op: &'static str, value: &Value, dtype: DType) -> Result<ConstantKey> {
-        let (dims, ints): (Vec<i64>, &[i64]) = match value {
-            Value::Int(int) => (Vec::new(), std::slice::from_ref(int)),
-            Value::Ints(ints) => (vec![len_i64(ints.len())], ints),
-            other => {
+        let mut key = ConstantKey {
+            dtype,
+            length: None,
+            bytes: [0; MAX_ELEMENTS * 8],
+            used: 0,
+        };
+        let ints: &[i64] = match (value, dtype) {
+            (Value::Float(float), DType::F32) => {
+                // Narrowing is exact for values that came from an `f32`.
+                key.push(&(*float as f32).to_ne_bytes());
+                return Ok(key);
+            }
+            (Value::Int(int), _) => std::slice::from_ref(int),
+            (Value::Ints(ints), _) if ints.len() <= MAX_ELEMENTS => {
+                key.length = Some(i64::try_from(ints.len()).unwrap_or(i64::MAX));
+                ints
+            }
+            (other, _) => {
                 return Err(Error::Keyword {
                     op,
                     message: format!(
@@ -34,7 +54,6 @@ impl ConstantKey {
                 })
             }
         };
-        let mut bytes = Vec::with_capacity(ints.len() * 8);
         for &int in ints {
             match dtype {
                 DType::I32 => {
@@ -42,9 +61,9 @@ impl ConstantKey {
                         op,
                         message: format!("{int} does not fit an int32 constant"),
                     })?;
-                    bytes.extend_from_slice(&narrow.to_ne_bytes());
+                    key.push(&narrow.to_ne_bytes());
                 }
-                DType::I64 => bytes.extend_from_slice(&int.to_ne_bytes()),
+                DType::I64 => key.push(&int.to_ne_bytes()),
                 DType::F32 => {
                     // Integer-valued float constants are exact up to 2^24,
                     // far beyond any axis; larger values are refused.
@@ -54,36 +73,54 @@ impl ConstantKey {
                             message: format!("{int} is not exact as a float32 constant"),
                         });
                     }
-                    bytes.extend_from_slice(&(int as f32).to_ne_bytes());
+                    key.push(&(int as f32).to_ne_bytes());
                 }
             }
         }
-        Ok(ConstantKey { dtype, dims, bytes })
+        Ok(key)
+    }
+
+    /// Appends `bytes` (at most 8, at most [`MAX_ELEMENTS`] times: callers
+    /// keep within `bytes`).
+    fn push(&mut self, bytes: &[u8]) {
+        if let Some(room) = self.bytes.get_mut(self.used..self.used + bytes.len()) {
+            room.copy_from_slice(bytes);
+            self.used += bytes.len();
+        }
+    }
+
+    /// The constant's bytes.
+    fn data(&self) -> &[u8] {
+        &self.bytes[..self.used]
     }
 
     /// A new host tensor handle holding this constant.
     pub(crate) fn make(&self, api: &'static Api) -> Result<OwnedHandle> {
         const OP: &str = "constant";
-        let rank = i32::try_from(self.dims.len()).map_err(|_| null_handle(OP))?;
-        // SAFETY: `dims` holds `rank` sizes whose product times the element
-        // size is `bytes.len()` (built together in `new`).
+        let dims: &[i64] = match &self.length {
+            Some(length) => std::slice::from_ref(length),
+            None => &[],
+        };
+        let data = self.data();
+        // SAFETY: `dims` holds the rank's sizes, whose product times the
+        // element size is `data.len()` (built together in `new`).
         let tensor = unsafe {
             (api.TF_AllocateTensor)(
                 self.dtype.code(),
-                self.dims.as_ptr(),
-                rank,
-                self.bytes.len(),
+                dims.as_ptr(),
+                dims.len() as i32,
+                data.len(),
             )
         };
         if tensor.is_null() {
             return Err(null_handle(OP));
         }
-        if !self.bytes.is_empty() {
+        if !data.is_empty() {
             // SAFETY: `tensor` is a live tensor.
-            let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
-            // SAFETY: its buffer is `bytes.len()` bytes long (allocated just
-            // above) and cannot overlap `bytes`.
-            unsafe { std::ptr::copy_nonoverlapping(self.bytes.as_ptr(), data, self.bytes.len()) };
+            let buffer = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
+            // SAFETY: its buffer is `data.len()` bytes long (allocated just
+            // above) and cannot overlap `data`.
+            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buffer, data.len()) };
         }
         let handle = Status::new(api, OP).and_then(|status| {
             // SAFETY: `tensor` is live; the handle shares its buffer by reference.
@@ -97,8 +134,4 @@ impl ConstantKey {
         unsafe { (api.TF_DeleteTensor)(tensor) };
         handle
     }
-}
-
-fn len_i64(len: usize) -> i64 {
-    i64::try_from(len).unwrap_or(i64::MAX)
 }

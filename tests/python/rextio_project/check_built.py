@@ -36,6 +36,10 @@ def tensor(*shape: int) -> tf.Tensor:
 
 x, weight, bias = tensor(3, 8), tensor(8, 4), tensor(4)
 a1, b1, b2 = tensor(4), tensor(4), tensor(3, 4)
+head = (x, tensor(8, 16), tensor(16), tensor(16, 5), tensor(5))
+special = tf.constant(
+    np.array([[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], [np.inf, -1e-30, 1e3, -5.5]],
+             dtype=np.float32))
 CASES = {
     "inference": [(x, weight, bias), (tensor(1, 8), weight, bias)],
     "inference_aliases": [(x, weight, bias)],
@@ -45,6 +49,14 @@ CASES = {
         (x, weight, bias, depth, use_relu) for depth in (0, 1, 3) for use_relu in (0, 1)
     ],
     "transposed": [(x, tensor(5, 8))],
+    "classifier_head": [head, (tensor(1, 8), *head[1:])],
+    "classifier_labels": [head],
+    "layer_norm": [(x, tensor(8), tensor(8)), (tensor(0, 8), tensor(8), tensor(8))],
+    "scalars": [(x,), (special,)],
+    "activations": [(b2, tensor(4)), (special, tensor(4))],
+    "reductions": [(x,), (special,)],
+    "log_probs": [(tensor(6),)],
+    "positional_keepdims": [(x,)],
 }
 
 
@@ -61,7 +73,13 @@ def compare(name: str) -> dict[str, object]:
             got = route(*args)
             kinds.add(type(got).__name__)
             assert got.shape == want.shape and got.dtype == want.dtype, (name, got, want)
-            worst = max(worst, float(np.max(np.abs(got.numpy() - want.numpy()))))
+            got_np, want_np = got.numpy(), want.numpy()
+            if got_np.dtype.kind == "f":
+                # NaN in the same places, then compare the rest.
+                assert np.array_equal(np.isnan(got_np), np.isnan(want_np)), (name, got, want)
+                got_np, want_np = np.nan_to_num(got_np), np.nan_to_num(want_np)
+            if got_np.size:
+                worst = max(worst, float(np.max(np.abs(got_np - want_np))))
     return {
         "max_abs_diff": worst,
         "result_types": sorted(kinds),

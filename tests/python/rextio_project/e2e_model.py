@@ -2,7 +2,7 @@
 
 import tensorflow as tf
 
-from rxt_tf_plugin.types import TensorF32Cpu1D, TensorF32Cpu2D
+from rxt_tf_plugin.types import TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D
 
 
 def inference(
@@ -54,3 +54,58 @@ def deep_inference(
 
 def transposed(a: TensorF32Cpu2D, b: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.matmul(a, b, transpose_b=True)
+
+
+def classifier_head(
+    x: TensorF32Cpu2D,
+    w1: TensorF32Cpu2D,
+    b1: TensorF32Cpu1D,
+    w2: TensorF32Cpu2D,
+    b2: TensorF32Cpu1D,
+) -> TensorF32Cpu2D:
+    h = tf.nn.tanh(tf.nn.bias_add(x @ w1, b1))
+    logits = tf.matmul(h, w2) + b2
+    return tf.nn.softmax(logits)
+
+
+def classifier_labels(
+    x: TensorF32Cpu2D,
+    w1: TensorF32Cpu2D,
+    b1: TensorF32Cpu1D,
+    w2: TensorF32Cpu2D,
+    b2: TensorF32Cpu1D,
+) -> TensorI64Cpu1D:
+    h = tf.tanh(tf.nn.bias_add(tf.matmul(x, w1), b1, data_format="NHWC"))
+    return tf.argmax(h @ w2 + b2, axis=1)
+
+
+def layer_norm(x: TensorF32Cpu2D, gamma: TensorF32Cpu1D, beta: TensorF32Cpu1D) -> TensorF32Cpu2D:
+    mean = tf.reduce_mean(x, axis=-1, keepdims=True)
+    centered = x - mean
+    variance = tf.reduce_mean(tf.square(centered), axis=-1, keepdims=True)
+    return centered * tf.math.rsqrt(variance + 1e-5) * gamma + beta
+
+
+def scalars(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    h = 0.5 * x - 1.0
+    h = tf.maximum(h * -3.0, 0.0) / 2.0
+    return tf.nn.leaky_relu(tf.divide(1.0 - h, 4.0))
+
+
+def activations(x: TensorF32Cpu2D, v: TensorF32Cpu1D) -> TensorF32Cpu2D:
+    h = tf.nn.elu(tf.nn.relu6(x)) + tf.nn.softplus(tf.abs(x))
+    h = tf.exp(tf.negative(h)) - tf.math.log(tf.sqrt(tf.square(x) + 1.0))
+    h = tf.transpose(tf.minimum(h, tf.math.sigmoid(v)), perm=(1, 0))
+    return tf.nn.log_softmax(tf.transpose(h), axis=0)
+
+
+def reductions(x: TensorF32Cpu2D) -> TensorF32Cpu1D:
+    return tf.reduce_sum(x, 0) + tf.reduce_max(x, axis=0) - tf.math.reduce_min(x, -2)
+
+
+def log_probs(v: TensorF32Cpu1D) -> TensorF32Cpu1D:
+    return tf.nn.log_softmax(v) * tf.nn.softmax(v, axis=0)
+
+
+def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.reduce_sum(x, 1, True)
