@@ -13,6 +13,9 @@ use rxt_tf_spec::platform;
 use rxt_tf_spec::{Keyword, Op, Operand, Signature, TensorKind, Value, ValueKind, OPS};
 
 fn main() {
+    // Inputs: this script and the tables of `rxt-tf-spec` (a build
+    // dependency, so a change there re-runs it too).
+    println!("cargo::rerun-if-changed=build.rs");
     let cfg = |key: &str| env::var(key).unwrap_or_default();
     let out_dir = PathBuf::from(cfg("OUT_DIR"));
     let target = cfg("TARGET");
@@ -78,7 +81,7 @@ fn marker(
     op: &Op,
     sets: &mut Vec<Vec<Operand>>,
 ) -> Result<(), String> {
-    let name = marker_name(op);
+    let name = op.marker_name();
     let _ = writeln!(
         out,
         "    /// `{}`: {} (TensorFlow `{}`).\n    \
@@ -133,13 +136,6 @@ fn marker(
         }
     }
     Ok(())
-}
-
-/// `MatmulOp`, `ReduceMeanOp`: the marker type of `op`. Unique names, so
-/// compile errors print them without a path.
-fn marker_name(op: &Op) -> String {
-    let camel: String = op.name.split('_').map(capitalized).collect();
-    format!("{camel}Op")
 }
 
 /// The typed-keyword variants of one signature: every combination of the
@@ -245,14 +241,8 @@ fn tensor_type(kind: TensorKind) -> String {
 /// const parameters, the others as arguments.
 fn function(out: &mut String, op: &Op) -> Result<(), String> {
     let name = op.name;
-    let marker = marker_name(op);
-    let arity = op.arity();
-    let params: Vec<String> = match arity {
-        1 => vec!["x".to_owned()],
-        _ => (0..arity)
-            .map(|i| char::from(b'a' + i as u8).to_string())
-            .collect(),
-    };
+    let marker = op.marker_name();
+    let params = op.operand_names();
     let generics: Vec<String> = params.iter().map(|p| p.to_uppercase()).collect();
     let mut const_params = Vec::new();
     let mut variant = Vec::new();
@@ -266,7 +256,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         };
         if let ([only], Some(_)) = (keyword.allowed, keyword.default) {
             // One possible value: not a parameter.
-            values.push(value_source(only)?);
+            values.push(value_source(only));
             continue;
         }
         if keyword.typed {
@@ -367,15 +357,15 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
 }
 
 /// `value` as Rust source building an `rxt_tf_spec::Value`.
-fn value_source(value: &Value) -> Result<String, String> {
-    Ok(match value {
+fn value_source(value: &Value) -> String {
+    match value {
         Value::Bool(flag) => format!("rxt_tf_spec::Value::Bool({flag})"),
         Value::Int(int) => format!("rxt_tf_spec::Value::Int({int})"),
         Value::Float(float) => format!("rxt_tf_spec::Value::Float({float:?})"),
         Value::Ints(ints) => format!("rxt_tf_spec::Value::Ints(&{ints:?})"),
         Value::Type(dtype) => format!("rxt_tf_spec::Value::Type(rxt_tf_spec::DType::{dtype:?})"),
         Value::Str(text) => format!("rxt_tf_spec::Value::Str({text:?})"),
-    })
+    }
 }
 
 fn capitalized(text: &str) -> String {

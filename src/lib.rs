@@ -4,9 +4,9 @@
 //!
 //! - [`tf!`] runs one op of the table, checked at compile time;
 //!   `#[inference]` checks an inference function's signature and target.
-//! - [`TensorF32Cpu2D`] and [`TensorF32Cpu1D`] are the tensor types: rank
-//!   and element type are part of the type, and they cross the Python
-//!   boundary as EagerTensors.
+//! - [`TensorF32Cpu2D`], [`TensorF32Cpu1D`] and [`TensorI64Cpu1D`] (what
+//!   `argmax` returns) are the tensor types: rank and element type are part
+//!   of the type, and they cross the Python boundary as EagerTensors.
 //! - [`ops`] has every op as a plain function; [`Error`] / [`Result`] are
 //!   the errors, converting into the matching Python exceptions.
 

@@ -701,7 +701,7 @@ def test_rejections_suggest_what_to_write() -> None:
     assert suggestion(binop("*", T2, lit(2))) == "write the number as a float literal, e.g. `2.0`"
     assert suggestion(call("tensorflow.reduce_sum", T2)) == "write `axis=0`"
     assert suggestion(call("tensorflow.reduce_sum", T2, lit(1), positional_bool())) == (
-        "write `keepdims=False`"
+        "write `keepdims=<False or True>` as a keyword"
     )
     assert suggestion(call("tensorflow.reduce_sum", T2, lit(1), lit(0), lit(0))) == (
         "write tf.reduce_sum(x, axis=0)"

@@ -298,3 +298,19 @@ def test_metadata_of_the_new_forms_must_match_too() -> None:
         P.lower(argmax, ctx("x"))
     with pytest.raises(ValueError, match="empty operand"):
         P.lower(argmax, ctx("x", ""))
+
+
+@pytest.mark.parametrize(
+    ("rendering", "scalar"),
+    [
+        ("1e+300", "::rxt_tf::ops::Scalar(::core::f32::INFINITY)"),
+        ("(-1e+39)", "::rxt_tf::ops::Scalar(::core::f32::NEG_INFINITY)"),
+        ("3.4028234663852886e+38", "3.4028234663852886e+38"),
+    ],
+)
+def test_a_float_literal_beyond_float32_is_infinite_as_in_eager(
+    rendering: str, scalar: str
+) -> None:
+    assert P.lower(claimed(binop("*", T2, F)), ctx("x", rendering)).rust == (
+        f"::rxt_tf::tf!(x * {scalar})?"
+    )

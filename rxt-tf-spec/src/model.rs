@@ -112,17 +112,6 @@ impl Value {
             Value::Str(text) => format!("{text:?}"),
         }
     }
-
-    /// The value as Python source spells it (`True`, `1`, `[1, 0]`, …).
-    pub fn python(&self) -> String {
-        match self {
-            Value::Bool(true) => "True".to_owned(),
-            Value::Bool(false) => "False".to_owned(),
-            Value::Type(dtype) => format!("tf.{}", dtype.name()),
-            Value::Str(text) => format!("'{text}'"),
-            other => other.rust(),
-        }
-    }
 }
 
 /// The kind of literal a keyword takes.
@@ -382,6 +371,36 @@ impl Op {
         self.signatures.first().map_or(0, |s| s.operands.len())
     }
 
+    /// The name of the op's marker type in the runtime's typed dispatch
+    /// (`MatmulOp`, `ReduceMeanOp`): unique, so compile errors print it
+    /// without a path.
+    pub fn marker_name(&self) -> String {
+        let camel: String = self
+            .name
+            .split('_')
+            .map(|part| {
+                let mut chars = part.chars();
+                chars
+                    .next()
+                    .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                    .unwrap_or_default()
+            })
+            .collect();
+        format!("{camel}Op")
+    }
+
+    /// Names for the operands in documentation: `x`, or `a`, `b`, ….
+    pub fn operand_names(&self) -> Vec<String> {
+        match self.arity() {
+            1 => vec!["x".to_owned()],
+            arity => ["a", "b", "c", "d"]
+                .iter()
+                .take(arity)
+                .map(|name| (*name).to_owned())
+                .collect(),
+        }
+    }
+
     /// The keyword named `name`.
     pub fn keyword(&self, name: &str) -> Option<&'static Keyword> {
         self.keywords.iter().find(|k| k.name == name)
@@ -390,19 +409,6 @@ impl Op {
     /// The typed keywords, in order.
     pub fn typed_keywords(&self) -> impl Iterator<Item = &'static Keyword> {
         self.keywords.iter().filter(|k| k.typed)
-    }
-
-    /// The operand kinds accepted at `position`, in first-seen order.
-    pub fn accepted_at(&self, position: usize) -> Vec<Operand> {
-        let mut accepted = Vec::new();
-        for signature in self.signatures {
-            if let Some(operand) = signature.operands.get(position) {
-                if !accepted.contains(operand) {
-                    accepted.push(*operand);
-                }
-            }
-        }
-        accepted
     }
 
     /// The accepted operand kinds, for messages: `rank-2 × rank-2`, or

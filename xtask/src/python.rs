@@ -20,6 +20,21 @@ pub(crate) fn spec_module() -> String {
         op_row(&mut out, op);
     }
     out.push_str(")\n\"\"\"Every op `tf!` runs, in table order.\"\"\"\n\n");
+    out.push_str("TENSOR_KINDS: tuple[tuple[str, str, str, int], ...] = (\n");
+    for kind in rxt_tf_spec::tensor_kinds() {
+        let _ = writeln!(
+            out,
+            "    ({}, {}, {}, {}),",
+            string(&kind.type_name()),
+            string(&kind.dtype.type_infix().to_lowercase()),
+            string(kind.dtype.name()),
+            kind.rank
+        );
+    }
+    out.push_str(
+        ")\n\"\"\"Every tensor type: Rust and marker name, short element type, element type, \
+         rank.\"\"\"\n\n",
+    );
     out.push_str("FALLBACKS: tuple[FallbackRow, ...] = (\n");
     for (rule_id, kind, code) in FALLBACK_RULES {
         let _ = writeln!(

@@ -43,12 +43,7 @@ fn ops_table() -> String {
 
 /// `` `tf!(matmul(a, b))` `` and, with an operator, `` `tf!(a + b)` ``.
 fn forms(op: &Op) -> String {
-    let operands: Vec<String> = match op.arity() {
-        1 => vec!["x".to_owned()],
-        arity => (0..arity)
-            .map(|i| char::from(b'a' + u8::try_from(i).unwrap_or(0)).to_string())
-            .collect(),
-    };
+    let operands = op.operand_names();
     let mut args = operands.clone();
     args.extend(
         op.keywords
@@ -57,11 +52,13 @@ fn forms(op: &Op) -> String {
             .map(|k| format!("{} = …", k.name)),
     );
     let mut forms = vec![format!("`tf!({}({}))`", op.name, args.join(", "))];
-    if let Some(operator) = op.operator {
-        forms.push(format!(
+    match (op.operator, operands.as_slice()) {
+        (Some(operator), [only]) => forms.push(format!("`tf!({operator}{only})`")),
+        (Some(operator), _) => forms.push(format!(
             "`tf!({})`",
             operands.join(&format!(" {operator} "))
-        ));
+        )),
+        (None, _) => {}
     }
     forms.join(", ")
 }

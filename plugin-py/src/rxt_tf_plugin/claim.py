@@ -184,11 +184,12 @@ def _positional_keywords(
         literal = literals[index] if index < len(literals) else None
         rule = next(k for k in op.keywords if k.name == name)
         if literal is None or not getattr(literal, "is_literal", False):
+            spelled = f"{rule.name}=<{rule.allowed_text()}>"
             return _rejected(
                 op,
                 f"a positional `{name}` must be a literal Rextio can read; "
-                f"pass it as the keyword {_example(rule)}",
-                f"write `{_example(rule)}`",
+                f"pass it as the keyword `{spelled}`",
+                f"write `{spelled}` as a keyword",
             )
         if not rule.accepts(literal.value):
             return _rejected(op, f"supports only {_accepted(rule)}", f"write `{_example(rule)}`")

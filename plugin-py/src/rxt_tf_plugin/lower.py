@@ -37,7 +37,7 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
     # Positional keywords (`tf.reduce_sum(x, 0)`) come from the verdict, read
     # from the site's literals; their rendered text is not used.
     rendered = tuple(
-        _scalar(site, operand) if index in verdict.scalars else _operand(operand)
+        _scalar(operand) if index in verdict.scalars else _operand(operand)
         for index, operand in enumerate(operands[: op.arity])
     )
     return f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
@@ -75,19 +75,27 @@ _NON_FINITE = {
 }
 
 
-def _scalar(site: Any, rendered: str) -> str:
+_F32_OVERFLOW = 3.4028235677973366e38
+"""The least magnitude a float rounds to an infinite float32 from (the
+largest float32 plus half its last place)."""
+
+
+def _scalar(rendered: str) -> str:
     """A float operand as ``tf!`` takes it.
 
     Rextio renders a float literal with Python's ``repr`` (``0.5``,
     ``1e+20``, ``(-3.0)``, ``inf``): a literal stays a literal; any other
     float expression (``cfg.scale``) becomes a run-time ``Scalar``.
     """
-    del site
     text = rendered.strip()
     while text.startswith("(") and text.endswith(")") and _enclosed(text):
         text = text[1:-1].strip()
     if _FLOAT.fullmatch(text):
-        return f"({text})" if text.startswith("-") else text
+        if abs(float(text)) >= _F32_OVERFLOW:
+            # Eager TensorFlow converts it to an infinite float32.
+            text = "-inf" if text.startswith("-") else "inf"
+        else:
+            return f"({text})" if text.startswith("-") else text
     value = _NON_FINITE.get(text, f"(({text}) as f32)")
     return f"::{CRATE}::ops::Scalar({value})"
 

@@ -42,11 +42,11 @@ class TensorType:
         return f"::{CRATE}::{self.marker}"
 
 
-TENSOR_2D = TensorType(f"{PLUGIN_ID}/tensor-f32-cpu-2d", "TensorF32Cpu2D", 2)
-TENSOR_1D = TensorType(f"{PLUGIN_ID}/tensor-f32-cpu-1d", "TensorF32Cpu1D", 1)
-TENSOR_I64_1D = TensorType(f"{PLUGIN_ID}/tensor-i64-cpu-1d", "TensorI64Cpu1D", 1, "int64")
-TENSOR_TYPES: tuple[TensorType, ...] = (TENSOR_2D, TENSOR_1D, TENSOR_I64_1D)
-"""Every plugin tensor type."""
+TENSOR_TYPES: tuple[TensorType, ...] = tuple(
+    TensorType(f"{PLUGIN_ID}/tensor-{short}-cpu-{rank}d", marker, rank, dtype)
+    for marker, short, dtype, rank in spec.TENSOR_KINDS
+)
+"""Every plugin tensor type, from the op table."""
 
 _BY_KEY = {tensor.key: tensor for tensor in TENSOR_TYPES}
 _BY_KIND = {(tensor.rank, tensor.dtype): tensor for tensor in TENSOR_TYPES}

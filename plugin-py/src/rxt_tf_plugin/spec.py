@@ -781,6 +781,13 @@ OPS: tuple[OpRow, ...] = (
 )
 """Every op `tf!` runs, in table order."""
 
+TENSOR_KINDS: tuple[tuple[str, str, str, int], ...] = (
+    ("TensorF32Cpu2D", "f32", "float32", 2),
+    ("TensorF32Cpu1D", "f32", "float32", 1),
+    ("TensorI64Cpu1D", "i64", "int64", 1),
+)
+"""Every tensor type: Rust and marker name, short element type, element type, rank."""
+
 FALLBACKS: tuple[FallbackRow, ...] = (
     FallbackRow(kind="call", rule_id="rxt-tf/unsupported-tensor-surface", code="RXTP-RXTTF-010"),
     FallbackRow(kind="binop", rule_id="rxt-tf/unsupported-tensor-operator", code="RXTP-RXTTF-037"),

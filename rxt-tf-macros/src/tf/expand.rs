@@ -31,7 +31,7 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
 
 fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream {
     let private = quote!(#krate::__private);
-    let op = Ident::new(&marker_name(invocation.op.name), invocation.op_span);
+    let op = Ident::new(&invocation.op.marker_name(), invocation.op_span);
     let marker = quote!(#krate::ops::op::#op);
     let variant: Vec<TokenStream> = invocation
         .typed_values()
@@ -81,22 +81,6 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     quote_spanned! {span=>
         #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
     }
-}
-
-/// The marker type of op `name` (`ReduceMeanOp` for `reduce_mean`), as the
-/// runtime's build script names it.
-fn marker_name(name: &str) -> String {
-    let camel: String = name
-        .split('_')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars
-                .next()
-                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
-        })
-        .collect();
-    format!("{camel}Op")
 }
 
 fn value_tokens(private: &TokenStream, value: &Value) -> TokenStream {

@@ -61,6 +61,8 @@ pub(crate) enum Arg<'a> {
 pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
     match expr {
         Expr::Paren(inner) => syntax(&inner.expr),
+        // An expression forwarded through a `macro_rules!` `$e:expr`.
+        Expr::Group(inner) => syntax(&inner.expr),
         Expr::Binary(binary) => Syntax::Operator(&binary.op, &binary.left, &binary.right),
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) && float_literal(expr).is_none() => {
             Syntax::Negation(&unary.op, &unary.expr)

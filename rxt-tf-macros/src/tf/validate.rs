@@ -90,7 +90,7 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
             Some(NumberLiteral::Float(value)) => {
                 literals += 1;
                 let narrow = value as f32;
-                if value.is_finite() && !narrow.is_finite() {
+                if !narrow.is_finite() {
                     errors.push(
                         expr,
                         format!(
@@ -315,6 +315,20 @@ fn literal_text(keyword: &Keyword) -> String {
 
 /// The literal `value` of `keyword`, if it is one the row accepts.
 fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) -> Option<Value> {
+    if let (ValueKind::Float, Some(NumberLiteral::Float(float))) =
+        (keyword.kind, float_literal(value))
+    {
+        if !(float as f32).is_finite() {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `{}` does not fit a float32",
+                    value.to_token_stream()
+                ),
+            );
+            return None;
+        }
+    }
     let parsed = match keyword.kind {
         // A list is accepted as the row's own value (which is `'static`).
         ValueKind::Ints => int_list(value).map(|ints| {
@@ -388,7 +402,10 @@ fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
         }
         (ValueKind::Float, Lit::Float(float)) if matches!(float.suffix(), "" | "f32" | "f64") => {
             let magnitude: f64 = float.base10_parse().ok()?;
-            Some(Value::Float(if negative { -magnitude } else { magnitude }))
+            // Float attributes are float32: a value that does not fit is
+            // not taken for a literal of the kind.
+            let fits = (magnitude as f32).is_finite();
+            fits.then_some(Value::Float(if negative { -magnitude } else { magnitude }))
         }
         _ => None,
     }

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use rxt_tf_spec::{DType, Value};
 
 use crate::binding::checks;
+use crate::binding::constants::Constants;
 use crate::binding::wheel::Wheel;
 use crate::error::{Error, Result};
 use crate::safe::constant::ConstantKey;
@@ -25,10 +26,8 @@ pub(crate) const CPU_DEVICE_C: &CStr = c"/job:localhost/replica:0/task:0/device:
 pub struct BoundContext {
     wheel: &'static Wheel,
     raw: NonNull<TFE_Context>,
-    /// Constant inputs made on this context, in the order first needed.
-    /// Few (one per distinct axis or permutation in use), so a scan is
-    /// cheaper than hashing the key.
-    constants: Mutex<Vec<(ConstantKey, Arc<OwnedHandle>)>>,
+    /// Constant inputs made on this context.
+    constants: Mutex<Constants>,
     // Strong references that keep the `TFE_Context*` alive: the capsule's
     // destructor deletes the context, and the Python context owns the capsule.
     _py_context: Py<PyAny>,
@@ -39,12 +38,9 @@ pub struct BoundContext {
 // layer uses it from every thread, without the GIL); the Python references
 // are only dropped, which PyO3 defers until a thread holds the GIL.
 unsafe impl Send for BoundContext {}
-// SAFETY: as above; `&BoundContext` only reads the pointer and the constants.
+// SAFETY: as above; through `&BoundContext` the pointer is only read and
+// the constants are changed under their mutex.
 unsafe impl Sync for BoundContext {}
-
-/// How many constant inputs a context keeps; the literals and axes of a
-/// program are far fewer.
-const MAX_CACHED_CONSTANTS: usize = 64;
 
 /// The context bound most recently, reused while Python's context is the same.
 static CURRENT: Mutex<Option<Arc<BoundContext>>> = Mutex::new(None);
@@ -107,7 +103,7 @@ impl BoundContext {
         let bound = Arc::new(BoundContext {
             wheel,
             raw,
-            constants: Mutex::new(Vec::new()),
+            constants: Mutex::new(Constants::default()),
             _py_context: context.unbind(),
             _capsule: capsule.unbind(),
         });
@@ -153,8 +149,8 @@ impl BoundContext {
         self.raw.as_ptr()
     }
 
-    /// The constant input `value` as a `dtype` tensor, made once per
-    /// context; `op` is named if the value does not fit.
+    /// The constant input `value` (a keyword's) as a `dtype` tensor, made
+    /// once per context; `op` is named if the value does not fit.
     pub(crate) fn constant(
         &self,
         op: &'static str,
@@ -162,22 +158,22 @@ impl BoundContext {
         dtype: DType,
     ) -> Result<Arc<OwnedHandle>> {
         let key = ConstantKey::new(op, value, dtype)?;
-        let mut constants = self
-            .constants
+        let api = self.wheel.api();
+        self.constants().keyword(key, |key| key.make(api))
+    }
+
+    /// The float32 scalar `value` as a tensor, kept while recently used.
+    pub(crate) fn scalar(&self, value: f32) -> Result<Arc<OwnedHandle>> {
+        let api = self.wheel.api();
+        self.constants().scalar(value, || {
+            ConstantKey::new("scalar", &Value::Float(f64::from(value)), DType::F32)?.make(api)
+        })
+    }
+
+    fn constants(&self) -> std::sync::MutexGuard<'_, Constants> {
+        self.constants
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some((_, handle)) = constants.iter().find(|(known, _)| *known == key) {
-            return Ok(Arc::clone(handle));
-        }
-        if constants.len() >= MAX_CACHED_CONSTANTS {
-            // Scalars known only at run time (`Scalar(value)`) can take any
-            // value: past the bound they are made per call, not kept.
-            drop(constants);
-            return key.make(self.wheel.api()).map(Arc::new);
-        }
-        let handle = Arc::new(key.make(self.wheel.api())?);
-        constants.push((key, Arc::clone(&handle)));
-        Ok(handle)
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

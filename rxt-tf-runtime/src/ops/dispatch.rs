@@ -101,7 +101,7 @@ macro_rules! tensor_operand {
 
         impl OperandInput for $tensor {
             fn input(&self) -> Input<'_> {
-                Input::Tensor(self.core())
+                Input::Tensor(self.core(), <$tensor as TensorType>::KIND.rank)
             }
         }
     )*};
@@ -148,7 +148,7 @@ macro_rules! operand_list {
         }
     )*};
 }
-operand_list!((A), (A, B), (A, B, C));
+operand_list!((A), (A, B));
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the

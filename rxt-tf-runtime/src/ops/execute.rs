@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, Value, Work};
+use rxt_tf_spec::{Becomes, Input as RowInput, Op, Value, Work};
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
@@ -15,8 +15,8 @@ use crate::tensor::Tensor;
 
 /// One operand as an op input.
 pub enum Input<'a> {
-    /// A tensor.
-    Tensor(&'a Tensor),
+    /// A tensor, with the rank its type gives it.
+    Tensor(&'a Tensor, u8),
     /// A float32 scalar (a float literal of `tf!`).
     Scalar(f32),
 }
@@ -24,7 +24,7 @@ pub enum Input<'a> {
 impl Input<'_> {
     fn tensor(&self) -> Option<&Tensor> {
         match self {
-            Input::Tensor(tensor) => Some(tensor),
+            Input::Tensor(tensor, _) => Some(tensor),
             Input::Scalar(_) => None,
         }
     }
@@ -47,7 +47,7 @@ pub(crate) fn run_row(
             .and_then(Input::tensor)
             .ok_or_else(|| malformed(row))?;
         let swapped = swap_axes(tensor)?;
-        let output = execute(row, context, &[Input::Tensor(&swapped)], keywords)?;
+        let output = execute(row, context, &[Input::Tensor(&swapped, 2)], keywords)?;
         return swap_axes(&output);
     }
     execute(row, context, operands, keywords)
@@ -70,12 +70,10 @@ fn needs_last_axis_swap(
     let Some(Value::Int(axis)) = keywords.get(index) else {
         return Err(malformed(row));
     };
-    let tensor = operands
-        .first()
-        .and_then(Input::tensor)
-        .ok_or_else(|| malformed(row))?;
-    let status = Status::new(tensor.context.wheel().api(), row.name)?;
-    let rank = tensor.handle.rank(&status, row.name)?;
+    let Some(Input::Tensor(_, rank)) = operands.first() else {
+        return Err(malformed(row));
+    };
+    let rank = i64::from(*rank);
     let normalized = if *axis < 0 { axis + rank } else { *axis };
     match (rank, normalized) {
         (_, last) if last == rank - 1 => Ok(false),
@@ -93,7 +91,7 @@ fn swap_axes(tensor: &Tensor) -> Result<Tensor> {
     execute(
         &rxt_tf_spec::ops::TRANSPOSE,
         &tensor.context,
-        &[Input::Tensor(tensor)],
+        &[Input::Tensor(tensor, 2)],
         PERM,
     )
 }
@@ -130,11 +128,10 @@ fn execute(
     for input in row.inputs {
         match *input {
             RowInput::Operand(index) => match operands.get(index) {
-                Some(Input::Tensor(tensor)) => op.add_input(&tensor.handle)?,
+                Some(Input::Tensor(tensor, _)) => op.add_input(&tensor.handle)?,
                 Some(Input::Scalar(value)) => {
-                    let scalar = Value::Float(f64::from(*value));
-                    let constant = context.constant(name, &scalar, DType::F32)?;
-                    op.add_input(&constant)?;
+                    let scalar = context.scalar(*value)?;
+                    op.add_input(&scalar)?;
                 }
                 None => return Err(malformed(row)),
             },
