@@ -11,7 +11,9 @@
 //!   the errors, converting into the matching Python exceptions.
 
 pub use rxt_tf_macros::inference;
-pub use rxt_tf_runtime::{ops, Error, Result, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
+pub use rxt_tf_runtime::{
+    ops, Error, PassThrough, Result, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D,
+};
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
 /// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,

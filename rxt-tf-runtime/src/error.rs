@@ -1,6 +1,8 @@
 //! The one error type of rxt-tf, and its mapping to Python exceptions.
 
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyException, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -65,11 +67,13 @@ pub enum Error {
         /// The op that was called.
         op: &'static str,
     },
-    /// A `tf.GradientTape` watches an input: rxt-tf cannot record gradients.
+    /// A `tf.GradientTape` or `tf.autodiff.ForwardAccumulator` watches an
+    /// input: rxt-tf cannot record gradients.
     #[error(
-        "rxt-tf: an input is watched by an active tf.GradientTape; rxt-tf runs \
-         inference only and records no gradients, so it refuses rather than \
-         lose them (call it outside the tape or stop watching the input)"
+        "rxt-tf: an input is watched by an active tf.GradientTape or \
+         tf.autodiff.ForwardAccumulator; rxt-tf runs inference only and records \
+         no gradients, so it refuses rather than lose them (call it outside the \
+         tape or accumulator, or stop watching the input)"
     )]
     WatchedByTape,
     /// Python's eager context runs asynchronously.
@@ -132,6 +136,18 @@ pub enum Error {
         /// The image that actually holds it.
         found: String,
     },
+    /// A Python exception that must reach the caller unchanged (one that is
+    /// not an `Exception`, such as `KeyboardInterrupt`, or a `MemoryError`)
+    /// interrupted a step. Converts back into that very exception.
+    #[error("rxt-tf: {step} was interrupted: {detail}")]
+    Interrupted {
+        /// What was being done.
+        step: &'static str,
+        /// The exception, as `Type: message`.
+        detail: String,
+        /// The exception itself.
+        exception: PassThrough,
+    },
     /// A Python-side step of binding TensorFlow failed.
     #[error("rxt-tf: {step} failed: {detail}")]
     Python {
@@ -160,18 +176,52 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// A Python exception carried through [`Error`] unchanged; two are equal
+/// when they are the same exception.
+#[derive(Clone, Debug)]
+pub struct PassThrough(Arc<PyErr>);
+
+impl PartialEq for PassThrough {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for PassThrough {}
+
 impl Error {
-    /// Records a Python exception raised during `step`, keeping its type and message.
+    /// Records a Python exception raised during `step`, keeping its type and
+    /// message; one that must not be turned into another (see
+    /// [`Error::Interrupted`]) is kept whole.
     pub(crate) fn python(py: Python<'_>, step: &'static str, err: &PyErr) -> Self {
         let type_name = err
             .get_type(py)
             .qualname()
             .map(|n| n.to_string())
             .unwrap_or_else(|_| String::from("Exception"));
-        Error::Python {
-            step,
-            detail: format!("{type_name}: {}", err.value(py)),
+        let detail = format!("{type_name}: {}", err.value(py));
+        if !err.is_instance_of::<PyException>(py) || err.is_instance_of::<PyMemoryError>(py) {
+            return Error::Interrupted {
+                step,
+                detail,
+                exception: PassThrough(Arc::new(err.clone_ref(py))),
+            };
         }
+        Error::Python { step, detail }
+    }
+
+    /// Whether the error is a mismatch of the environment that no later call
+    /// can cure (versions, machine, images, symbols), so it may be cached.
+    pub(crate) fn is_permanent(&self) -> bool {
+        matches!(
+            self,
+            Error::PythonVersion { .. }
+                | Error::TensorFlowVersion { .. }
+                | Error::Machine { .. }
+                | Error::MissingImage { .. }
+                | Error::MissingSymbol { .. }
+                | Error::ForeignSymbol { .. }
+        )
     }
 }
 
@@ -186,6 +236,7 @@ impl From<Error> for PyErr {
             | Error::Keyword { .. }
             | Error::MixedContexts { .. } => PyValueError::new_err(message),
             Error::Op { code, .. } => op_error(code, message),
+            Error::Interrupted { exception, .. } => Python::attach(|py| exception.0.clone_ref(py)),
             Error::WatchedByTape
             | Error::AsyncContext
             | Error::PythonVersion { .. }

@@ -19,7 +19,7 @@ mod safe;
 pub mod sys;
 pub mod tensor;
 
-pub use error::{Error, Result};
+pub use error::{Error, PassThrough, Result};
 pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
 /// Support for `rxt-tf`'s macros and tests. Not public API: outside semver.

@@ -74,3 +74,30 @@ def test_a_wheel_whose_images_are_not_loaded_is_refused(tmp_path):
     assert result.returncode == 0, result.stderr
     expected = f"rxt-tf: expected the TensorFlow image {tmp_path}/libtensorflow_cc.so.2 to be loaded in this process: not loaded by this process"
     assert result.stdout.startswith(expected), result.stdout
+
+
+def test_an_interrupt_while_binding_propagates_unchanged_and_is_not_cached():
+    result = run(
+        """
+        import platform, rxt_tf_example, tensorflow as tf
+        real = platform.machine
+        def raising(exc):
+            def machine():
+                raise exc
+            return machine
+        for exc in (KeyboardInterrupt("stop"), MemoryError("full")):
+            platform.machine = raising(exc)
+            try:
+                rxt_tf_example.relu(tf.ones([2, 2]))
+            except BaseException as err:
+                print(type(err).__name__, err, err is exc)
+        platform.machine = real
+        print(rxt_tf_example.relu(tf.ones([1, 2]) * -1).numpy().tolist())
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "KeyboardInterrupt stop True",
+        "MemoryError full True",
+        "[[0.0, 0.0]]",
+    ]

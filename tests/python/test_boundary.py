@@ -124,6 +124,20 @@ def test_a_watched_input_fails_closed(ext):
         assert_same(ext.relu(y), tf.nn.relu(y))
 
 
+def test_an_input_watched_by_a_forward_accumulator_fails_closed(ext):
+    x = tf.ones([2, 2])
+    with tf.autodiff.ForwardAccumulator(x, tf.ones([2, 2])) as accumulator:
+        # Eager propagates the JVP through its own op...
+        eager = tf.nn.relu(x)
+        assert accumulator.jvp(eager) is not None
+        # ...which a native op cannot: it refuses instead of losing it.
+        with pytest.raises(RuntimeError, match="tf.autodiff.ForwardAccumulator"):
+            ext.relu(x)
+        y = tf.ones([2, 2])
+        assert_same(ext.relu(y), tf.nn.relu(y))
+    assert_same(ext.relu(x), tf.nn.relu(x))
+
+
 def test_results_are_plain_eager_tensors_on_cpu0(ext):
     r = ext.inference(tf.ones([3, 8]), tf.ones([8, 4]), tf.ones([4]))
     assert type(r) is EAGER

@@ -29,7 +29,10 @@ static WHEEL: OnceCell<Result<Wheel>> = OnceCell::new();
 
 impl Wheel {
     /// The wheel of this process, bound on first use (importing `tensorflow`
-    /// if the caller has not). A failure is cached and returned again.
+    /// if the caller has not). A permanent mismatch (versions, machine,
+    /// images, symbols) is cached and returned again; any other failure (an
+    /// interrupt, a failed import) is returned and binding is tried again on
+    /// the next call.
     pub fn get(py: Python<'_>) -> Result<&'static Wheel> {
         let outcome = match WHEEL.get() {
             Some(outcome) => outcome,
@@ -39,6 +42,11 @@ impl Wheel {
             // beyond reference counts, so the loser's result is just dropped.
             None => {
                 let fresh = Wheel::bind(py);
+                if let Err(err) = &fresh {
+                    if !err.is_permanent() {
+                        return Err(err.clone());
+                    }
+                }
                 match WHEEL.try_insert(fresh) {
                     Ok(stored) => stored,
                     Err((stored, _lost)) => stored,

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::PyTuple;
 
 use crate::binding::checks;
 use crate::binding::context::BoundContext;
@@ -56,26 +56,22 @@ pub(crate) fn extract_on(
     Ok(Tensor { handle, context })
 }
 
-/// Fails closed if an active `tf.GradientTape` watches `obj`: running the
-/// op natively would silently drop its gradient. Asks the tape set through
-/// the wheel's own `TFE_Py_TapeSet*` functions (what
-/// `record.could_possibly_record()` and `record.should_record_backprop()`
-/// call), so the common no-tape case costs no Python call.
+/// Fails closed if an active `tf.GradientTape` or
+/// `tf.autodiff.ForwardAccumulator` watches `obj`: running the op natively
+/// would silently drop its gradient or its JVP. Asks the wheel's own
+/// `TFE_Py_TapeSetPossibleGradientTypes` (what `record.possible_gradient_types`
+/// calls), which sees both kinds and returns at once when neither is active.
 fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::binding::wheel::Wheel) -> Result<()> {
     let py = obj.py();
     let api = wheel.api();
-    let python = |err: PyErr| Error::python(py, "checking for an active tf.GradientTape", &err);
-    // SAFETY: the GIL is held; the function has no other precondition.
-    let empty = unsafe { (api.TFE_Py_TapeSetIsEmpty)() };
-    // SAFETY: `empty` is the function's new reference, or NULL with an exception.
-    if !unsafe { owned_bool(py, empty) }.map_err(python)? {
-        let inputs = PyList::new(py, [obj]).map_err(python)?;
-        // SAFETY: the GIL is held and `inputs` is a live list of tensors.
-        let watched = unsafe { (api.TFE_Py_TapeSetShouldRecordBackprop)(inputs.as_ptr()) };
-        // SAFETY: `watched` is the function's new reference, or NULL with an exception.
-        if unsafe { owned_bool(py, watched) }.map_err(python)? {
-            return Err(Error::WatchedByTape);
-        }
+    let python = |err: PyErr| Error::python(py, "checking for an active gradient tape", &err);
+    let inputs = PyTuple::new(py, [obj]).map_err(python)?;
+    // SAFETY: the GIL is held and `inputs` is a live tuple of tensors.
+    let kinds = unsafe { (api.TFE_Py_TapeSetPossibleGradientTypes)(inputs.as_ptr()) };
+    // SAFETY: `kinds` is the function's new reference (an int: 0 when nothing
+    // watches the inputs), or NULL with an exception.
+    if unsafe { owned_bool(py, kinds) }.map_err(python)? {
+        return Err(Error::WatchedByTape);
     }
     Ok(())
 }
@@ -108,8 +104,13 @@ pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Tensor) -> PyResult<Boun
     let api = tensor.context.wheel().api();
     let raw = tensor.handle.into_raw();
     // SAFETY: the GIL is held; `raw` is an owned handle whose ownership
-    // `EagerTensorFromHandle` takes (is_packed = false).
+    // `EagerTensorFromHandle` takes when it succeeds (is_packed = false).
     let obj = unsafe { (api.EagerTensorFromHandle)(raw, false) };
+    if obj.is_null() {
+        // On failure the bridge has not taken the handle: free it here.
+        // SAFETY: `raw` is still owned by us and is deleted once.
+        unsafe { (api.TFE_DeleteTensorHandle)(raw) };
+    }
     // SAFETY: the bridge returns a new reference, or NULL with an exception set.
     unsafe { Bound::from_owned_ptr_or_err(py, obj) }
 }

@@ -152,7 +152,6 @@ api_table! {
         EagerTensor_Handle = "_Z18EagerTensor_HandlePK7_object": fn(*const PyObject) -> *mut TFE_TensorHandle;
         EagerTensorFromHandle = "_Z21EagerTensorFromHandleP16TFE_TensorHandleb": fn(*mut TFE_TensorHandle, bool) -> *mut PyObject;
         EagerTensor_CheckExact = "_Z22EagerTensor_CheckExactPK7_object": fn(*const PyObject) -> bool;
-        TFE_Py_TapeSetIsEmpty = "_Z21TFE_Py_TapeSetIsEmptyv": fn() -> *mut PyObject;
-        TFE_Py_TapeSetShouldRecordBackprop = "_Z34TFE_Py_TapeSetShouldRecordBackpropP7_object": fn(*mut PyObject) -> *mut PyObject;
+        TFE_Py_TapeSetPossibleGradientTypes = "_Z35TFE_Py_TapeSetPossibleGradientTypesP7_object": fn(*mut PyObject) -> *mut PyObject;
     }
 }
