@@ -51,14 +51,14 @@ package: setup
 		--exclude rxt-tf-example --exclude xtask --allow-dirty
 
 test-rust: setup
-	@$(ENV) cargo test --workspace
+	@$(ENV) cargo test --workspace --all-features
 
 test-python: example
 	@$(ENV) python -m pytest tests/python -q
 	@$(ENV) python -m pytest plugin-py/tests -q
 
 lint: setup
-	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets -- -D warnings
+	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets --all-features -- -D warnings
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
 	@$(ENV) ruff check bench && ruff format --check bench
 

@@ -145,3 +145,25 @@ def test_markers_import_nothing() -> None:
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
     assert types.__all__ == ["TensorF32Cpu1D", "TensorF32Cpu2D", "TensorI64Cpu1D"]
+
+
+def test_rule_records_match_what_is_claimed_and_emitted() -> None:
+    from rxt_tf_plugin.rules import rule_records
+
+    records = {record.id: record for record in rule_records()}
+    plus = records["rxt-tf/add-binop-f32-cpu"]
+    assert (plus.scope.kind, plus.scope.pattern) == ("binop", "a + b")
+    assert "::rxt_tf::tf!(a + b)" in plus.guidance
+    at = records["rxt-tf/matmul-binop-f32-cpu-2d"]
+    assert (at.scope.kind, at.scope.pattern) == ("binop", "a @ b")
+    assert "::rxt_tf::tf!(matmul(...))" in at.guidance
+    mean = records["rxt-tf/reduce-mean-axis1-f32-cpu-2d"]
+    assert mean.scope.kind == "call"
+    assert "tensorflow.reduce_mean(x, axis=...)" in mean.scope.pattern
+    fallbacks = {
+        record.scope.kind: record.id for record in records.values() if record.outcome == "fallback"
+    }
+    assert fallbacks == {
+        "call": "rxt-tf/unsupported-tensor-surface",
+        "binop": "rxt-tf/unsupported-tensor-operator",
+    }

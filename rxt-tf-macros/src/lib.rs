@@ -13,7 +13,7 @@ mod tf;
 
 use proc_macro::TokenStream;
 
-/// Marks a function as an rxt-tf inference function: checks its signature
+/// Marks a function or `&self` method as an rxt-tf inference function: checks its signature
 /// and the build target. See the `rxt-tf` crate documentation.
 #[proc_macro_attribute]
 pub fn inference(args: TokenStream, item: TokenStream) -> TokenStream {

@@ -61,6 +61,14 @@ pub enum Error {
         /// What was wrong, with what is accepted.
         message: String,
     },
+    /// Host data that does not match the tensor asked for.
+    #[error("rxt-tf: {op}: {message}")]
+    Data {
+        /// What was called (`from_slice`).
+        op: &'static str,
+        /// What was wrong.
+        message: String,
+    },
     /// Tensors of one call come from different eager contexts.
     #[error("rxt-tf: {op} got tensors from different eager contexts")]
     MixedContexts {
@@ -234,6 +242,7 @@ impl From<Error> for PyErr {
             | Error::Rank { .. }
             | Error::Device { .. }
             | Error::Keyword { .. }
+            | Error::Data { .. }
             | Error::MixedContexts { .. } => PyValueError::new_err(message),
             Error::Op { code, .. } => op_error(code, message),
             Error::Interrupted { exception, .. } => Python::attach(|py| exception.0.clone_ref(py)),

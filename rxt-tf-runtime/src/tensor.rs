@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use rxt_tf_spec::{DType, TensorKind};
 
+use pyo3::Python;
+
 use crate::binding::context::BoundContext;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::safe::handle::OwnedHandle;
+use crate::safe::host::{self, Element};
 use crate::safe::status::Status;
 
 /// The untyped core of every public tensor type (unnameable outside the crate).
@@ -29,6 +32,43 @@ impl Tensor {
                 self.handle.dim(index, &status, OP)
             })
             .collect()
+    }
+
+    /// A new tensor on Python's current context holding a copy of `data`,
+    /// of `shape` (whose product must be `data.len()`).
+    fn from_slice<T: Element>(py: Python<'_>, data: &[T], shape: &[usize]) -> Result<Tensor> {
+        const OP: &str = "from_slice";
+        let mismatch = || Error::Data {
+            op: OP,
+            message: format!("{} values do not fill the shape {shape:?}", data.len()),
+        };
+        let count = shape
+            .iter()
+            .try_fold(1_usize, |count, &size| count.checked_mul(size))
+            .ok_or_else(mismatch)?;
+        if count != data.len() {
+            return Err(Error::Data {
+                op: OP,
+                message: format!(
+                    "{} values do not fill the shape {shape:?} ({count} values)",
+                    data.len()
+                ),
+            });
+        }
+        let dims = shape
+            .iter()
+            .map(|&size| i64::try_from(size))
+            .collect::<std::result::Result<Vec<i64>, _>>()
+            .map_err(|_| mismatch())?;
+        let context = BoundContext::current(py)?;
+        let api = context.wheel().api();
+        let handle = host::new_handle(api, OP, T::DTYPE, &dims, host::bytes_of(data))?;
+        Ok(Tensor { handle, context })
+    }
+
+    /// A copy of the elements, row-major.
+    fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        host::read(self.context.wheel().api(), &self.handle, "to_vec")
     }
 
     fn share(&self) -> Result<Tensor> {
@@ -62,7 +102,7 @@ pub trait TensorType: sealed::Sealed + Sized {
 }
 
 macro_rules! tensor_type {
-    ($(#[$doc:meta])* $name:ident, $dtype:ident, $rank:literal) => {
+    ($(#[$doc:meta])* $name:ident, $dtype:ident, $element:ty, $rank:literal) => {
         $(#[$doc])*
         pub struct $name(pub(crate) Tensor);
 
@@ -91,6 +131,62 @@ macro_rules! tensor_type {
             pub fn try_clone(&self) -> Result<Self> {
                 self.0.share().map($name)
             }
+
+            #[doc = concat!(
+                "A new tensor holding a copy of `data` (row-major) in `shape`, on ",
+                "Python's eager context. Fails with a `ValueError` when the length ",
+                "of `data` is not the product of `shape`."
+            )]
+            pub fn from_slice(
+                py: Python<'_>,
+                data: &[$element],
+                shape: [usize; $rank],
+            ) -> Result<Self> {
+                Tensor::from_slice(py, data, &shape).map($name)
+            }
+
+            /// A copy of the elements, row-major. Needs no GIL.
+            pub fn to_vec(&self) -> Result<Vec<$element>> {
+                self.0.to_vec()
+            }
+
+            /// A new tensor holding a copy of `array` (any memory layout), on
+            /// Python's eager context.
+            #[cfg(feature = "ndarray")]
+            pub fn from_array(
+                py: Python<'_>,
+                array: ndarray::ArrayView<'_, $element, ndarray::Dim<[usize; $rank]>>,
+            ) -> Result<Self> {
+                let mut shape = [0_usize; $rank];
+                for (size, &dim) in shape.iter_mut().zip(array.shape()) {
+                    *size = dim;
+                }
+                match array.as_slice() {
+                    Some(data) => Self::from_slice(py, data, shape),
+                    None => {
+                        let data: Vec<$element> = array.iter().copied().collect();
+                        Self::from_slice(py, &data, shape)
+                    }
+                }
+            }
+
+            /// A copy of the tensor as an `ndarray` array. Needs no GIL.
+            #[cfg(feature = "ndarray")]
+            pub fn to_array(
+                &self,
+            ) -> Result<ndarray::Array<$element, ndarray::Dim<[usize; $rank]>>> {
+                let mut shape = [0_usize; $rank];
+                for (size, dim) in shape.iter_mut().zip(self.shape()?) {
+                    *size = usize::try_from(dim).map_err(|_| Error::Data {
+                        op: "to_array",
+                        message: format!("dimension {dim} is negative"),
+                    })?;
+                }
+                ndarray::Array::from_shape_vec(shape, self.to_vec()?).map_err(|err| Error::Data {
+                    op: "to_array",
+                    message: err.to_string(),
+                })
+            }
         }
 
         impl fmt::Debug for $name {
@@ -107,6 +203,7 @@ tensor_type!(
     /// boundary as a `tf.Tensor` (EagerTensor) without copying its data.
     TensorF32Cpu2D,
     F32,
+    f32,
     2
 );
 tensor_type!(
@@ -114,6 +211,7 @@ tensor_type!(
     /// boundary as a `tf.Tensor` (EagerTensor) without copying its data.
     TensorF32Cpu1D,
     F32,
+    f32,
     1
 );
 tensor_type!(
@@ -121,5 +219,6 @@ tensor_type!(
     /// Rust. Crosses the Python boundary as an int64 `tf.Tensor`.
     TensorI64Cpu1D,
     I64,
+    i64,
     1
 );

@@ -111,3 +111,33 @@ def test_the_classifier_labels_are_int64_with_eagers_errors(ext):
         ext.classifier_head(x, tf.ones([7, 16]), tf.ones([16]), tf.ones([16, 5]), tf.ones([5]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="^rxt-tf: bias_add failed: "):
         ext.classifier_head(x, tf.ones([8, 16]), tf.ones([3]), tf.ones([16, 5]), tf.ones([5]))
+
+
+def eager_mlp(x, w1, b1, w2, b2):
+    return tf.nn.softmax(tf.matmul(tf.nn.relu(tf.matmul(x, w1) + b1), w2) + b2)
+
+
+def test_a_model_built_from_numpy_weights_equals_eager(ext):
+    rng = np.random.default_rng(11)
+    w1, b1 = rng.standard_normal((8, 16), np.float32), rng.standard_normal(16, np.float32)
+    w2, b2 = rng.standard_normal((16, 3), np.float32), rng.standard_normal(3, np.float32)
+    model = ext.Mlp(w1, b1, w2, b2)
+    assert np.array_equal(np.array(model.first_weights(), np.float32), w1.ravel())
+    for rows in (1, 5, 0):
+        x = tf.constant(rng.standard_normal((rows, 8), np.float32))
+        eager = eager_mlp(x, *(tf.constant(a) for a in (w1, b1, w2, b2)))
+        assert_same(model.predict(x), eager)
+        probabilities, labels = model.classify(x)
+        assert_same(probabilities, eager)
+        assert labels.dtype == tf.int64
+        assert np.array_equal(labels.numpy(), tf.argmax(eager, axis=1).numpy())
+
+
+def test_a_model_rejects_ragged_weights_and_bad_inputs(ext):
+    with pytest.raises(ValueError, match="^rxt-tf: from_slice: 3 values do not fill the shape"):
+        ext.Mlp([[1.0, 2.0], [3.0]], [0.0, 0.0], [[1.0], [1.0]], [0.0])
+    model = ext.Mlp([[1.0, 2.0]], [0.0, 0.0], [[1.0], [1.0]], [0.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^rxt-tf: matmul failed: "):
+        model.predict(tf.ones([2, 3]))
+    with pytest.raises(ValueError, match="rank-2"):
+        model.predict(tf.ones([2]))

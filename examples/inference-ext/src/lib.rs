@@ -146,6 +146,65 @@ fn layer_norm(
     tf!(tf!(scaled * gamma)? + beta)
 }
 
+/// A two-layer perceptron whose weights live in Rust: built once from NumPy
+/// arrays (copied into tensors), then called many times on `tf.Tensor`
+/// inputs. `predict` is `softmax(relu(x @ w1 + b1) @ w2 + b2)`.
+#[pyclass(frozen)]
+struct Mlp {
+    w1: TensorF32Cpu2D,
+    b1: TensorF32Cpu1D,
+    w2: TensorF32Cpu2D,
+    b2: TensorF32Cpu1D,
+}
+
+#[pymethods]
+impl Mlp {
+    /// Copies the weights (2-D `w1`, `w2` and 1-D `b1`, `b2`, any numbers
+    /// Python can give as floats) into tensors held by the model.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        w1: Vec<Vec<f32>>,
+        b1: Vec<f32>,
+        w2: Vec<Vec<f32>>,
+        b2: Vec<f32>,
+    ) -> rxt_tf::Result<Self> {
+        Ok(Mlp {
+            w1: matrix(py, &w1)?,
+            b1: TensorF32Cpu1D::from_slice(py, &b1, [b1.len()])?,
+            w2: matrix(py, &w2)?,
+            b2: TensorF32Cpu1D::from_slice(py, &b2, [b2.len()])?,
+        })
+    }
+
+    /// Class probabilities for each row of `x`.
+    #[rxt_tf::inference]
+    fn predict(&self, x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        let h = tf!(relu(tf!(bias_add(tf!(matmul(x, self.w1))?, self.b1))?))?;
+        tf!(softmax(tf!(bias_add(tf!(matmul(h, self.w2))?, self.b2))?))
+    }
+
+    /// The most likely class of each row of `x`, with its probabilities.
+    #[rxt_tf::inference]
+    fn classify(&self, x: TensorF32Cpu2D) -> rxt_tf::Result<(TensorF32Cpu2D, TensorI64Cpu1D)> {
+        let probabilities = self.predict(x)?;
+        let labels = tf!(argmax(probabilities, axis = 1))?;
+        Ok((probabilities, labels))
+    }
+
+    /// The first layer's weights, read back from the tensor (row-major).
+    fn first_weights(&self) -> rxt_tf::Result<Vec<f32>> {
+        self.w1.to_vec()
+    }
+}
+
+/// A rank-2 tensor of `rows` (all of one length).
+fn matrix(py: Python<'_>, rows: &[Vec<f32>]) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let columns = rows.first().map_or(0, Vec::len);
+    let data: Vec<f32> = rows.iter().flatten().copied().collect();
+    TensorF32Cpu2D::from_slice(py, &data, [rows.len(), columns])
+}
+
 /// Benchmark floor: the seed's chain run `iterations` times on tensors
 /// extracted once, with no Python boundary inside the loop. Returns the
 /// seconds per iteration. Used by `make bench`.
@@ -196,6 +255,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(classifier_head, m)?)?;
     m.add_function(wrap_pyfunction!(classify, m)?)?;
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
+    m.add_class::<Mlp>()?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(boundary_only, m)?)?;
     Ok(())

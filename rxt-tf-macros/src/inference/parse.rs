@@ -33,7 +33,7 @@ pub(crate) fn function(item: TokenStream) -> syn::Result<ItemFn> {
     syn::parse2(item).map_err(|err| {
         syn::Error::new(
             err.span(),
-            "rxt-tf: #[inference] applies to a free function",
+            "rxt-tf: #[inference] applies to a function or a `&self` method",
         )
     })
 }

@@ -95,10 +95,18 @@ fn check_signature(function: &ItemFn, errors: &mut Errors) {
     }
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(receiver) => errors.push(
-                receiver,
-                "rxt-tf: #[inference] applies to free functions, not methods",
-            ),
+            // A method of a model (`#[pymethods]`) reads its tensors through
+            // `&self`; it must not move or change them.
+            FnArg::Receiver(receiver)
+                if receiver.reference.is_none() || receiver.mutability.is_some() =>
+            {
+                errors.push(
+                    receiver,
+                    "rxt-tf: #[inference] methods take `&self` (tensors held in a model are \
+                     borrowed by `tf!`, not moved or changed)",
+                )
+            }
+            FnArg::Receiver(_) => {}
             FnArg::Typed(typed) => {
                 if !matches!(&*typed.pat, Pat::Ident(_) | Pat::Wild(_)) {
                     errors.push(&typed.pat, "rxt-tf: parameters must be plain names");

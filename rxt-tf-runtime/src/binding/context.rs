@@ -122,6 +122,13 @@ impl BoundContext {
         self._py_context.as_ptr() == context.as_ptr() && self._capsule.as_ptr() == capsule.as_ptr()
     }
 
+    /// Fails if this thread's executor on the context is asynchronous: ops
+    /// run on tensors held in Rust, from any thread, refuse it as the
+    /// boundary does.
+    pub(crate) fn ensure_synchronous(&self) -> Result<()> {
+        checks::execution_mode(self.executor_is_async() == Some(true))
+    }
+
     /// Whether this thread's executor on the context is asynchronous, read
     /// in C; `None` if the context returned no executor.
     fn executor_is_async(&self) -> Option<bool> {

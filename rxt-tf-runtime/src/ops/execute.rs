@@ -39,6 +39,9 @@ pub(crate) fn run_row(
 ) -> Result<Tensor> {
     let context = shared_context(row, operands)?;
     check_keywords(row, keywords)?;
+    // The calling thread may be one the boundary never saw (a spawned
+    // thread, a detached section): its executor is checked here.
+    context.ensure_synchronous()?;
     if needs_last_axis_swap(row, operands, keywords)? {
         // The op works on the last axis only: move the requested one there
         // and back, as TensorFlow's Python layer does (same kernels).

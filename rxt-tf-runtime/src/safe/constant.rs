@@ -4,8 +4,8 @@
 use rxt_tf_spec::{DType, Value};
 
 use crate::error::{Error, Result};
-use crate::safe::handle::{null_handle, OwnedHandle};
-use crate::safe::status::Status;
+use crate::safe::handle::OwnedHandle;
+use crate::safe::host;
 use crate::sys::Api;
 
 /// The most elements a constant input may have (an axis, a permutation).
@@ -96,42 +96,10 @@ impl ConstantKey {
 
     /// A new host tensor handle holding this constant.
     pub(crate) fn make(&self, api: &'static Api) -> Result<OwnedHandle> {
-        const OP: &str = "constant";
         let dims: &[i64] = match &self.length {
             Some(length) => std::slice::from_ref(length),
             None => &[],
         };
-        let data = self.data();
-        // SAFETY: `dims` holds the rank's sizes, whose product times the
-        // element size is `data.len()` (built together in `new`).
-        let tensor = unsafe {
-            (api.TF_AllocateTensor)(
-                self.dtype.code(),
-                dims.as_ptr(),
-                dims.len() as i32,
-                data.len(),
-            )
-        };
-        if tensor.is_null() {
-            return Err(null_handle(OP));
-        }
-        if !data.is_empty() {
-            // SAFETY: `tensor` is a live tensor.
-            let buffer = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
-            // SAFETY: its buffer is `data.len()` bytes long (allocated just
-            // above) and cannot overlap `data`.
-            unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buffer, data.len()) };
-        }
-        let handle = Status::new(api, OP).and_then(|status| {
-            // SAFETY: `tensor` is live; the handle shares its buffer by reference.
-            let raw = unsafe { (api.TFE_NewTensorHandle)(tensor, status.as_ptr()) };
-            status.check(OP)?;
-            // SAFETY: on success the new handle is ours to own.
-            unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(OP))
-        });
-        // SAFETY: our reference to `tensor` is released once; the handle keeps
-        // its own reference to the buffer.
-        unsafe { (api.TF_DeleteTensor)(tensor) };
-        handle
+        host::new_handle(api, "constant", self.dtype, dims, self.data())
     }
 }

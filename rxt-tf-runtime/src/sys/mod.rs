@@ -134,6 +134,7 @@ api_table! {
         TFE_TensorHandleDeviceName: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *const c_char;
         TFE_NewTensorHandle: fn(*const TF_Tensor, *mut TF_Status) -> *mut TFE_TensorHandle;
         TFE_TensorHandleNumElements: fn(*mut TFE_TensorHandle, *mut TF_Status) -> i64;
+        TFE_TensorHandleResolve: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *mut TF_Tensor;
         TFE_ContextGetExecutorForThread: fn(*mut TFE_Context) -> *mut TFE_Executor;
         TFE_ExecutorIsAsync: fn(*mut TFE_Executor) -> bool;
         TFE_DeleteExecutor: fn(*mut TFE_Executor);
@@ -147,6 +148,7 @@ api_table! {
         TF_AllocateTensor: fn(TF_DataType, *const i64, c_int, usize) -> *mut TF_Tensor;
         TF_DeleteTensor: fn(*mut TF_Tensor);
         TF_TensorData: fn(*const TF_Tensor) -> *mut c_void;
+        TF_TensorByteSize: fn(*const TF_Tensor) -> usize;
     }
     pywrap {
         EagerTensor_Handle = "_Z18EagerTensor_HandlePK7_object": fn(*const PyObject) -> *mut TFE_TensorHandle;
