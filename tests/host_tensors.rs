@@ -178,13 +178,24 @@ fn an_op_refuses_an_asynchronous_executor_on_its_thread() {
              .execution_mode(__import__('tensorflow.python.eager.context', \
              fromlist=['context']).ASYNC)",
         );
-        scope.call_method0("__enter__").expect("enter the asynchronous scope");
+        scope
+            .call_method0("__enter__")
+            .expect("enter the asynchronous scope");
         let refused = tf!(relu(t));
         let none = py.None();
         scope
             .call_method1("__exit__", (&none, &none, &none))
             .expect("leave the scope");
-        assert_eq!(refused.expect_err("asynchronous"), rxt_tf::Error::AsyncContext);
-        assert_eq!(tf!(relu(t)).expect("synchronous again").to_vec().expect("read"), vec![1.0, 0.0]);
+        assert_eq!(
+            refused.expect_err("asynchronous"),
+            rxt_tf::Error::AsyncContext
+        );
+        assert_eq!(
+            tf!(relu(t))
+                .expect("synchronous again")
+                .to_vec()
+                .expect("read"),
+            vec![1.0, 0.0]
+        );
     });
 }
