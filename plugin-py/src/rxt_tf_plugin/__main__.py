@@ -21,7 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     setup.add_argument("project", type=Path, help="the Rextio project (holds rextio.toml)")
     setup.add_argument(
         "--crate-path",
-        help="the rxt-tf checkout (default: $RXT_TF_SOURCE, else this plugin's checkout)",
+        help="the rxt-tf crate sources (default: $RXT_TF_SOURCE, else the crates this "
+        "plugin's wheel carries, else its checkout)",
     )
     args = parser.parse_args(argv)
     try:

@@ -1,10 +1,12 @@
 """``python -m rxt_tf_plugin setup <project>``: make a Rextio project build with rxt-tf.
 
 The ``rxt-tf`` crate is not on crates.io, so Rextio's generated crate (built
-under ``<project>/.rextio/generated/rust``) finds it through a
-``[patch.crates-io]`` entry in ``<project>/.cargo/config.toml`` pointing at the
-crate sources. This module locates those sources, writes that entry and
-enables the plugin in ``rextio.toml``. Both edits are idempotent and keep
+under ``<project>/.rextio/generated/rust``) finds it through
+``[patch.crates-io]`` entries in ``<project>/.cargo/config.toml`` pointing at
+the crate sources: the ones the plugin's wheel carries (a packaged crate per
+entry), or an rxt-tf checkout (one entry; its workspace finds the rest). This
+module locates those sources, writes the entries and enables the plugin in
+``rextio.toml``. Both edits are idempotent and keep
 everything else in the files; a file it cannot edit safely is left untouched
 with an error saying what to change by hand.
 """
@@ -26,6 +28,12 @@ from rxt_tf_plugin.ops import CRATE_NAME, PLUGIN_ID
 SOURCE_ENV = "RXT_TF_SOURCE"
 """Environment variable naming the crate sources (the rxt-tf checkout)."""
 
+BUNDLED = Path(__file__).resolve().parent / "crates"
+"""The crate sources a wheel of the plugin carries (``<name>-<version>/``)."""
+
+BUNDLED_CRATES = ("rxt-tf", "rxt-tf-runtime", "rxt-tf-macros", "rxt-tf-spec")
+"""The packaged crates the wheel carries, the facade first."""
+
 
 class SetupError(Exception):
     """A project or source tree the setup command cannot use, with the reason."""
@@ -45,15 +53,17 @@ class SetupReport:
 def locate_sources(explicit: str | None = None) -> Path:
     """The directory of the ``rxt-tf`` crate matching this plugin's version.
 
-    Looks at ``explicit``, then ``$RXT_TF_SOURCE``, then the checkout this
-    package was installed from (an editable install lives in
-    ``<checkout>/plugin-py/src/rxt_tf_plugin``).
+    Looks at ``explicit``, then ``$RXT_TF_SOURCE``, then the crates this
+    package carries (a wheel), then the checkout it was installed from (an
+    editable install lives in ``<checkout>/plugin-py/src/rxt_tf_plugin``).
     """
     candidates: list[tuple[str, Path]] = []
     if explicit:
         candidates.append(("--crate-path", Path(explicit)))
     elif os.environ.get(SOURCE_ENV):
         candidates.append((f"${SOURCE_ENV}", Path(os.environ[SOURCE_ENV])))
+    elif (BUNDLED / f"{CRATE_NAME}-{__version__}").is_dir():
+        candidates.append(("the plugin's bundled crates", BUNDLED / f"{CRATE_NAME}-{__version__}"))
     else:
         candidates.append(("the plugin's checkout", Path(__file__).resolve().parents[3]))
     problems = []
@@ -88,6 +98,21 @@ def _crate_problem(path: Path) -> str | None:
     return None
 
 
+def patch_entries(source: Path) -> list[tuple[str, Path]]:
+    """The ``[patch.crates-io]`` entries for `source`.
+
+    One per packaged crate beside a bundled ``rxt-tf``, else the checkout's
+    ``rxt-tf`` alone (its workspace finds the other crates).
+    """
+    if source.parent == BUNDLED.resolve():
+        entries = [(name, BUNDLED.resolve() / f"{name}-{__version__}") for name in BUNDLED_CRATES]
+        missing = [str(path) for _, path in entries if not (path / "Cargo.toml").is_file()]
+        if missing:
+            raise SetupError(f"the plugin's bundled crates are incomplete: {', '.join(missing)}")
+        return entries
+    return [(CRATE_NAME, source)]
+
+
 def setup_project(project: Path, crate_path: str | None = None) -> SetupReport:
     """Patch ``<project>/.cargo/config.toml`` and enable the plugin in ``rextio.toml``."""
     project = project.resolve()
@@ -95,15 +120,20 @@ def setup_project(project: Path, crate_path: str | None = None) -> SetupReport:
     if not rextio_toml.is_file():
         raise SetupError(f"{project} has no rextio.toml; run `rextio init` there first")
     source = locate_sources(crate_path)
+    entries = patch_entries(source)
+    lines = [f"{name} = {{ path = {_toml_string(str(path))} }}" for name, path in entries]
     cargo_config = project / ".cargo" / "config.toml"
-    entry = f"{CRATE_NAME} = {{ path = {_toml_string(str(source))} }}"
+
+    def patch(data: dict[str, Any]) -> None:
+        table = _table(_table(data, "patch"), "crates-io")
+        for name, path in entries:
+            table[name] = {"path": str(path)}
+
     cargo_changed = _update(
         cargo_config,
-        lambda text: _patch_cargo_config(text, entry),
-        lambda data: _table(_table(data, "patch"), "crates-io").__setitem__(
-            CRATE_NAME, {"path": str(source)}
-        ),
-        f"put `{entry}` under [patch.crates-io]",
+        lambda text: _patch_cargo_config(text, lines),
+        patch,
+        "put " + ", ".join(f"`{line}`" for line in lines) + " under [patch.crates-io]",
     )
     rextio_changed = _update(
         rextio_toml,
@@ -214,13 +244,20 @@ def _append_table(text: str, header: str, line: str, newline: str) -> str:
     return f"{body}{blank}{header}{newline}{line}{newline}"
 
 
-def _patch_cargo_config(text: str, entry: str) -> str:
+def _patch_cargo_config(text: str, entries: list[str]) -> str:
+    for entry in entries:
+        text = _patch_cargo_entry(text, entry)
+    return text
+
+
+def _patch_cargo_entry(text: str, entry: str) -> str:
+    name = entry.split(" = ", 1)[0]
     lines, newline = _lines(text)
     bounds = _section_bounds(lines, "patch.crates-io")
     if bounds is None:
         return _append_table(text, "[patch.crates-io]", entry, newline)
     start, end = bounds
-    key = re.compile(rf"^\s*[\"']?{re.escape(CRATE_NAME)}[\"']?\s*=\s*\{{[^{{}}]*\}}(.*)$")
+    key = re.compile(rf"^\s*[\"']?{re.escape(name)}[\"']?\s*=\s*\{{[^{{}}]*\}}(.*)$")
     cr = "\r" if newline == "\r\n" else ""
     for index in range(start + 1, end):
         match = key.match(lines[index].rstrip("\r"))
