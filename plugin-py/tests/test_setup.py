@@ -48,7 +48,10 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
         '# mine\n[build]\njobs = 2\n\n[patch.crates-io]\nfoo = { path = "/src/foo" }\n'
         'rxt-tf = { path = "/old/place" }\n\n[net]\noffline = false\n'
     )
-    report = setup_project(proj, str(ROOT))
+    with pytest.raises(SetupError, match=r"already pins rxt-tf to \{'path': '/old/place'\}"):
+        setup_project(proj, str(ROOT))
+    report = setup_project(proj, str(ROOT), force=True)
+    assert report.replaced == ("rxt-tf = {'path': '/old/place'}",)
     assert report.cargo_config_changed and report.rextio_toml_changed
     config = cargo_config(proj)
     assert config["build"] == {"jobs": 2}
@@ -131,7 +134,7 @@ def test_line_endings_and_comments_are_kept(tmp_path: Path) -> None:
     (proj / ".cargo").mkdir()
     config = proj / ".cargo" / "config.toml"
     config.write_bytes(b'[patch."crates-io"]\r\nrxt-tf = { path = "/old" } # mine\r\n')
-    setup_project(proj, str(ROOT))
+    setup_project(proj, str(ROOT), force=True)
     assert (proj / "rextio.toml").read_bytes() == (
         b'[plugins]\r\nenabled = ["rxt-tf"] # none yet\r\n'
     )
@@ -155,7 +158,7 @@ def test_forms_it_cannot_edit_safely_are_refused_untouched(tmp_path: Path, cargo
     (proj / ".cargo" / "config.toml").write_text(cargo)
     refused = r"cannot edit .* safely; put `rxt-tf = .*` under \[patch.crates-io\] by hand"
     with pytest.raises(SetupError, match=refused):
-        setup_project(proj, str(ROOT))
+        setup_project(proj, str(ROOT), force=True)
     assert (proj / ".cargo" / "config.toml").read_text() == cargo
 
 
@@ -165,3 +168,102 @@ def test_plugins_header_inside_a_string_is_refused(tmp_path: Path) -> None:
     with pytest.raises(SetupError, match="safely"):
         setup_project(proj, str(ROOT))
     assert (proj / "rextio.toml").read_text() == text
+
+
+def setup_cli(proj: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "rxt_tf_plugin", "setup", str(proj), "--crate-path", str(ROOT)]
+    return subprocess.run([*command, *extra], capture_output=True, text=True)
+
+
+def one_line_error(out: subprocess.CompletedProcess[str]) -> str:
+    assert out.returncode == 1, out
+    assert "Traceback" not in out.stderr
+    [line] = out.stderr.splitlines()
+    assert line.startswith("rxt-tf setup: "), line
+    return line
+
+
+def test_both_edits_or_neither(tmp_path: Path) -> None:
+    proj = project(tmp_path, "[plugins\n")
+    line = one_line_error(setup_cli(proj))
+    assert "rextio.toml is not valid TOML" in line
+    assert not (proj / ".cargo").exists()
+
+
+def test_symbolic_links_are_edited_through(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "cargo.toml").write_text("[build]\njobs = 2\n")
+    (shared / "rextio.toml").write_text("[plugins]\nenabled = []\n")
+    proj = tmp_path / "proj"
+    (proj / ".cargo").mkdir(parents=True)
+    (proj / ".cargo" / "config.toml").symlink_to(shared / "cargo.toml")
+    (proj / "rextio.toml").symlink_to(shared / "rextio.toml")
+    setup_project(proj, str(ROOT))
+    assert (proj / ".cargo" / "config.toml").is_symlink() and (proj / "rextio.toml").is_symlink()
+    assert tomllib.loads((shared / "cargo.toml").read_text())["patch"]["crates-io"] == {
+        "rxt-tf": {"path": str(ROOT)}
+    }
+    assert "rxt-tf" in (shared / "rextio.toml").read_text()
+
+
+def test_file_modes_are_kept_and_read_only_files_refused(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").mkdir()
+    config = proj / ".cargo" / "config.toml"
+    config.write_text("[build]\njobs = 2\n")
+    config.chmod(0o600)
+    setup_project(proj, str(ROOT))
+    assert config.stat().st_mode & 0o777 == 0o600
+    (tmp_path / "other").mkdir()
+    other = project(tmp_path / "other")
+    (other / "rextio.toml").chmod(0o444)
+    line = one_line_error(setup_cli(other))
+    assert "rextio.toml is read-only" in line
+    assert (other / "rextio.toml").read_text() == "[plugins]\nenabled = []\n"
+    assert not (other / ".cargo").exists()
+
+
+def test_another_pin_is_replaced_only_with_force(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").mkdir()
+    pinned = '[patch.crates-io]\nrxt-tf = { git = "https://example.org/fork", rev = "abc" }\n'
+    (proj / ".cargo" / "config.toml").write_text(pinned)
+    line = one_line_error(setup_cli(proj))
+    assert "already pins rxt-tf to" in line and "pass --force to replace it" in line
+    assert (proj / ".cargo" / "config.toml").read_text() == pinned
+    assert "rxt-tf" not in (proj / "rextio.toml").read_text()
+    out = setup_cli(proj, "--force")
+    assert out.returncode == 0, out.stderr
+    assert (
+        "replaced the pin rxt-tf = {'git': 'https://example.org/fork', 'rev': 'abc'}" in out.stdout
+    )
+    assert cargo_config(proj)["patch"]["crates-io"] == {"rxt-tf": {"path": str(ROOT)}}
+
+
+def test_a_legacy_cargo_config_is_the_one_edited(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").mkdir()
+    (proj / ".cargo" / "config").write_text("[build]\njobs = 2\n")
+    report = setup_project(proj, str(ROOT))
+    assert report.cargo_config == proj / ".cargo" / "config"
+    assert not (proj / ".cargo" / "config.toml").exists()
+    legacy = tomllib.loads((proj / ".cargo" / "config").read_text())
+    assert legacy["patch"]["crates-io"] == {"rxt-tf": {"path": str(ROOT)}}
+
+
+def test_an_unwritable_cargo_folder_is_a_one_line_error(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    (proj / ".cargo").write_text("not a folder")
+    line = one_line_error(setup_cli(proj))
+    assert ".cargo" in line
+
+
+def test_a_dry_run_shows_the_change_and_writes_nothing(tmp_path: Path) -> None:
+    proj = project(tmp_path)
+    out = setup_cli(proj, "--dry-run")
+    assert out.returncode == 0, out.stderr
+    assert f'+rxt-tf = {{ path = "{ROOT}" }}' in out.stdout
+    assert '-enabled = []\n+enabled = ["rxt-tf"]' in out.stdout
+    assert not (proj / ".cargo").exists()
+    assert (proj / "rextio.toml").read_text() == "[plugins]\nenabled = []\n"

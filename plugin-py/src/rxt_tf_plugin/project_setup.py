@@ -40,14 +40,46 @@ class SetupError(Exception):
 
 
 @dataclass(frozen=True)
+class Edit:
+    """A planned change of one file: its old and new text."""
+
+    path: Path
+    """The file as named in the project (it may be a symbolic link)."""
+    old: str
+    new: str
+
+    @property
+    def changed(self) -> bool:
+        """Whether the file changes."""
+        return self.old != self.new
+
+    def diff(self) -> str:
+        """The change as a unified diff."""
+        import difflib
+
+        return "".join(
+            difflib.unified_diff(
+                self.old.splitlines(keepends=True),
+                self.new.splitlines(keepends=True),
+                fromfile=str(self.path),
+                tofile=str(self.path),
+            )
+        )
+
+
+@dataclass(frozen=True)
 class SetupReport:
-    """What ``setup`` changed."""
+    """What ``setup`` changed (or, with ``dry_run``, would change)."""
 
     source: Path
     cargo_config: Path
     cargo_config_changed: bool
     rextio_toml: Path
     rextio_toml_changed: bool
+    replaced: tuple[str, ...] = ()
+    """Existing pins of the crates that were replaced (``--force``)."""
+    edits: tuple[Edit, ...] = ()
+    """The planned edits, in the order they are written."""
 
 
 def locate_sources(explicit: str | None = None) -> Path:
@@ -113,8 +145,20 @@ def patch_entries(source: Path) -> list[tuple[str, Path]]:
     return [(CRATE_NAME, source)]
 
 
-def setup_project(project: Path, crate_path: str | None = None) -> SetupReport:
-    """Patch ``<project>/.cargo/config.toml`` and enable the plugin in ``rextio.toml``."""
+def setup_project(
+    project: Path,
+    crate_path: str | None = None,
+    *,
+    force: bool = False,
+    dry_run: bool = False,
+) -> SetupReport:
+    """Patch the project's cargo configuration and enable the plugin in ``rextio.toml``.
+
+    Both edits are planned and verified before either is written, so a
+    failure leaves both files as they were. An existing pin of one of the
+    crates to another source is refused unless `force`. With `dry_run`
+    nothing is written.
+    """
     project = project.resolve()
     rextio_toml = project / "rextio.toml"
     if not rextio_toml.is_file():
@@ -122,26 +166,58 @@ def setup_project(project: Path, crate_path: str | None = None) -> SetupReport:
     source = locate_sources(crate_path)
     entries = patch_entries(source)
     lines = [f"{name} = {{ path = {_toml_string(str(path))} }}" for name, path in entries]
-    cargo_config = project / ".cargo" / "config.toml"
+    cargo_config = cargo_config_path(project)
+    replaced: list[str] = []
 
     def patch(data: dict[str, Any]) -> None:
         table = _table(_table(data, "patch"), "crates-io")
         for name, path in entries:
-            table[name] = {"path": str(path)}
+            wanted = {"path": str(path)}
+            existing = table.get(name)
+            if existing is not None and existing != wanted:
+                if not force:
+                    raise SetupError(
+                        f"[patch.crates-io] already pins {name} to {existing!r}; "
+                        "pass --force to replace it"
+                    )
+                replaced.append(f"{name} = {existing!r}")
+            table[name] = wanted
 
-    cargo_changed = _update(
+    cargo_edit = _plan(
         cargo_config,
         lambda text: _patch_cargo_config(text, lines),
         patch,
         "put " + ", ".join(f"`{line}`" for line in lines) + " under [patch.crates-io]",
     )
-    rextio_changed = _update(
+    rextio_edit = _plan(
         rextio_toml,
         _enable_plugin,
         _add_plugin,
         f'add "{PLUGIN_ID}" to `enabled` under [plugins]',
     )
-    return SetupReport(source, cargo_config, cargo_changed, rextio_toml, rextio_changed)
+    edits = (cargo_edit, rextio_edit)
+    if not dry_run:
+        for edit in edits:
+            _write(edit)
+    return SetupReport(
+        source,
+        cargo_config,
+        cargo_edit.changed,
+        rextio_toml,
+        rextio_edit.changed,
+        tuple(replaced),
+        edits,
+    )
+
+
+def cargo_config_path(project: Path) -> Path:
+    """The cargo configuration cargo reads for the project.
+
+    A legacy ``.cargo/config`` if there is one (cargo prefers it), else
+    ``.cargo/config.toml``.
+    """
+    legacy = project / ".cargo" / "config"
+    return legacy if legacy.is_file() else project / ".cargo" / "config.toml"
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -159,18 +235,18 @@ def _add_plugin(data: dict[str, Any]) -> None:
         enabled.append(PLUGIN_ID)
 
 
-def _update(
+def _plan(
     path: Path,
     edit: Callable[[str], str],
     change: Callable[[dict[str, Any]], None],
     by_hand: str,
-) -> bool:
-    """Applies `edit` to the file's text, if its data lacks `change`.
+) -> Edit:
+    """The edit `edit` makes to the file's text, if its data lacks `change`.
 
     The edited text must parse to exactly the old data with `change` applied
     (so a header inside a multi-line string, say, cannot be taken for a
-    table); otherwise the file is left as it was and the error says what to
-    do by hand. Line endings and everything else are kept byte for byte.
+    table); otherwise nothing is planned and the error says what to do by
+    hand. Line endings and everything else are kept byte for byte.
     """
     try:
         with path.open(encoding="utf-8", newline="") as file:
@@ -184,12 +260,9 @@ def _update(
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(f"{path} is not valid TOML ({exc}); fix it first") from exc
     wanted = copy.deepcopy(old_data)
-    try:
-        change(wanted)
-    except SetupError as exc:
-        raise SetupError(f"{path}: {exc}; {by_hand} by hand") from exc
+    change(wanted)
     if wanted == old_data:
-        return False
+        return Edit(path, old, old)
     refusal = SetupError(f"cannot edit {path} safely; {by_hand} by hand")
     try:
         new = edit(old)
@@ -198,12 +271,32 @@ def _update(
         raise refusal from exc
     if edited != wanted:
         raise refusal
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".rxt-tf-tmp")
-    with tmp.open("w", encoding="utf-8", newline="") as file:
-        file.write(new)
-    tmp.replace(path)
-    return True
+    target = Path(os.path.realpath(path))
+    if target.exists() and not target.stat().st_mode & 0o222:
+        raise SetupError(f"{path} is read-only; make it writable or {by_hand} by hand")
+    return Edit(path, old, new)
+
+
+def _write(edit: Edit) -> None:
+    """Write a planned edit.
+
+    A symbolic link is written through (the file it names changes, the link
+    stays); the file keeps its mode; it is replaced by a complete new file.
+    """
+    if not edit.changed:
+        return
+    target = Path(os.path.realpath(edit.path))
+    try:
+        mode = target.stat().st_mode & 0o7777 if target.exists() else None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".rxt-tf-tmp")
+        with tmp.open("w", encoding="utf-8", newline="") as file:
+            file.write(edit.new)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        tmp.replace(target)
+    except OSError as exc:
+        raise SetupError(f"cannot write {edit.path} ({exc.strerror or exc})") from exc
 
 
 _HEADER = re.compile(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$")
