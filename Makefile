@@ -28,7 +28,7 @@ demo-rextio: setup
 
 ## Every Rust and Python test, the generated files' freshness, and the
 ## publishable crates packaged and verified.
-test: setup codegen-check test-rust test-python package
+test: setup lint codegen-check test-rust test-python package
 
 ## Regenerate what derives from the op table (rxt-tf-spec): the plugin's
 ## table and the README's tables.

@@ -27,7 +27,7 @@ print("equal", native.numpy().tolist())
 
 
 def run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False,
                             timeout=1800)
     assert result.returncode == 0, (command, result.stdout[-3000:], result.stderr[-3000:])
     return result.stdout
@@ -56,6 +56,7 @@ def test_the_wheel_sets_up_and_builds_a_project_without_a_checkout(tmp_path: Pat
     assert Path(where.strip()).is_relative_to(venv), where
 
     out = run([python, "-m", "rxt_tf_plugin", "setup", "."], project, env)
+    print(out, end="")
     bundled = next(venv.glob("lib/python3.11/site-packages/rxt_tf_plugin/crates"))
     assert f"crate sources {bundled / 'rxt-tf-0.1.0'}" in out, out
     config = (project / ".cargo" / "config.toml").read_text()
@@ -65,5 +66,7 @@ def test_the_wheel_sets_up_and_builds_a_project_without_a_checkout(tmp_path: Pat
 
     build = run([python, "-m", "rextio.cli.main", "build", "."], project, env)
     assert "native build: built" in build, build
+    print("".join(line + "\n" for line in build.splitlines() if "native" in line), end="")
     checked = run([python, "-c", CHECK], project, dict(env, REXTIO_NATIVE_MODE="native"))
     assert checked.startswith("equal"), checked
+    print(checked, end="")
