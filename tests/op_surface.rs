@@ -22,39 +22,7 @@ const C: &str = "tf.constant(np.array([2.0, -3.0, 0.25, 1e-7], dtype=np.float32)
 const Z2: &str = "tf.zeros([0, 4], tf.float32)";
 const Z1: &str = "tf.zeros([0], tf.float32)";
 
-/// Asserts `native` and `eager` agree: same type, dtype and shape; integers
-/// equal; floats with NaN and sign of zero in the same places and within
-/// 1e-6 elsewhere.
-fn assert_same<'py>(
-    py: Python<'py>,
-    what: &str,
-    native: &Bound<'py, PyAny>,
-    eager: &Bound<'py, PyAny>,
-) {
-    let ok: bool = eval_with(
-        py,
-        "(type(n) is type(e) and n.dtype == e.dtype and n.shape == e.shape and \
-          (np.array_equal(n.numpy(), e.numpy()) if n.dtype.is_integer else \
-           (np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
-            and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
-            and bool(np.all(np.where(np.isnan(e.numpy()), True, \
-                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6)))))))",
-        &[("n", native), ("e", eager)],
-    )
-    .extract()
-    .unwrap_or_else(|err| panic!("{what}: {err}"));
-    assert!(ok, "{what}: native {native} differs from eager {eager}");
-}
-
-fn py_out<'py, T>(py: Python<'py>, what: &str, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>
-where
-    T: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
-{
-    let value = value.unwrap_or_else(|err| panic!("{what}: {err}"));
-    value
-        .into_pyobject(py)
-        .unwrap_or_else(|err| panic!("{what}: {err}"))
-}
+use common::{assert_matches_eager as assert_same, to_python as py_out};
 
 /// The inputs, as Python objects (named for the eager expressions) and as
 /// rxt-tf tensors.

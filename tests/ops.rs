@@ -18,18 +18,11 @@ const COLUMN: &str = "tf.constant(np.array([2.0, -3.0, 0.25, 1e-7], dtype=np.flo
 /// Asserts `native` and `eager` are both float32 EagerTensors of one shape,
 /// NaN in the same places, equal within 1e-6 elsewhere, with equal signs of zero.
 fn assert_same<'py>(py: Python<'py>, native: &Bound<'py, PyAny>, eager: &Bound<'py, PyAny>) {
-    let ok: bool = eval_with(
-        py,
-        "(type(n) is type(e) and n.dtype == tf.float32 and n.shape == e.shape \
-          and np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
-          and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
-          and bool(np.all(np.where(np.isnan(e.numpy()), True, \
-                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6)))))",
-        &[("n", native), ("e", eager)],
-    )
-    .extract()
-    .expect("bool");
-    assert!(ok, "native {native} differs from eager {eager}");
+    common::assert_matches_eager(py, "op", native, eager);
+    let float32: bool = eval_with(py, "n.dtype == tf.float32", &[("n", native)])
+        .extract()
+        .expect("bool");
+    assert!(float32, "native {native} is not float32");
 }
 
 fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
@@ -52,10 +45,7 @@ fn out<'py, T>(py: Python<'py>, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>
 where
     T: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
 {
-    let value = value.unwrap_or_else(|err| panic!("{err}"));
-    value
-        .into_pyobject(py)
-        .unwrap_or_else(|err| panic!("{err}"))
+    common::to_python(py, "op", value)
 }
 
 #[test]

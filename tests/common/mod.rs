@@ -59,3 +59,38 @@ pub fn eval_with<'py>(
     py.eval(&code, Some(&globals), None)
         .unwrap_or_else(|err| panic!("{code:?} raised {err}"))
 }
+
+/// Asserts `native` and `eager` agree: same type, dtype and shape; integers
+/// equal; floats with NaN and sign of zero in the same places and within
+/// 1e-6 elsewhere. `what` names the case in failures.
+pub fn assert_matches_eager<'py>(
+    py: Python<'py>,
+    what: &str,
+    native: &Bound<'py, PyAny>,
+    eager: &Bound<'py, PyAny>,
+) {
+    let ok: bool = eval_with(
+        py,
+        "(type(n) is type(e) and n.dtype == e.dtype and n.shape == e.shape and \
+          (np.array_equal(n.numpy(), e.numpy()) if n.dtype.is_integer else \
+           (np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
+            and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
+            and bool(np.all(np.where(np.isnan(e.numpy()), True, \
+                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6)))))))",
+        &[("n", native), ("e", eager)],
+    )
+    .extract()
+    .unwrap_or_else(|err| panic!("{what}: {err}"));
+    assert!(ok, "{what}: native {native} differs from eager {eager}");
+}
+
+/// The tensor of `value` as a Python object; `what` names the case in failures.
+pub fn to_python<'py, T>(py: Python<'py>, what: &str, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>
+where
+    T: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    let value = value.unwrap_or_else(|err| panic!("{what}: {err}"));
+    value
+        .into_pyobject(py)
+        .unwrap_or_else(|err| panic!("{what}: {err}"))
+}

@@ -17,6 +17,7 @@ use crate::binding::wheel::Wheel;
 use crate::error::{Error, Result};
 use crate::safe::constant::ConstantKey;
 use crate::safe::handle::OwnedHandle;
+use crate::safe::host;
 use crate::sys::TFE_Context;
 
 /// `CPU_DEVICE` as a C string, for `TFE_OpSetDevice`.
@@ -173,7 +174,7 @@ impl BoundContext {
     pub(crate) fn scalar(&self, value: f32) -> Result<Arc<OwnedHandle>> {
         let api = self.wheel.api();
         self.constants().scalar(value, || {
-            ConstantKey::new("scalar", &Value::Float(f64::from(value)), DType::F32)?.make(api)
+            host::new_handle(api, "scalar", DType::F32, &[], &value.to_ne_bytes())
         })
     }
 

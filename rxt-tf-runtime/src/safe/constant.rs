@@ -32,18 +32,13 @@ impl ConstantKey {
             bytes: [0; MAX_ELEMENTS * 8],
             used: 0,
         };
-        let ints: &[i64] = match (value, dtype) {
-            (Value::Float(float), DType::F32) => {
-                // Narrowing is exact for values that came from an `f32`.
-                key.push(&(*float as f32).to_ne_bytes());
-                return Ok(key);
-            }
-            (Value::Int(int), _) => std::slice::from_ref(int),
-            (Value::Ints(ints), _) if ints.len() <= MAX_ELEMENTS => {
+        let ints: &[i64] = match value {
+            Value::Int(int) => std::slice::from_ref(int),
+            Value::Ints(ints) if ints.len() <= MAX_ELEMENTS => {
                 key.length = Some(i64::try_from(ints.len()).unwrap_or(i64::MAX));
                 ints
             }
-            (other, _) => {
+            other => {
                 return Err(Error::Keyword {
                     op,
                     message: format!(
@@ -64,16 +59,12 @@ impl ConstantKey {
                     key.push(&narrow.to_ne_bytes());
                 }
                 DType::I64 => key.push(&int.to_ne_bytes()),
+                // Constant inputs are axes and permutations: integers.
                 DType::F32 => {
-                    // Integer-valued float constants are exact up to 2^24,
-                    // far beyond any axis; larger values are refused.
-                    if int.unsigned_abs() > 1 << 24 {
-                        return Err(Error::Keyword {
-                            op,
-                            message: format!("{int} is not exact as a float32 constant"),
-                        });
-                    }
-                    key.push(&(int as f32).to_ne_bytes());
+                    return Err(Error::Keyword {
+                        op,
+                        message: format!("{int} cannot become a float32 constant input"),
+                    })
                 }
             }
         }
