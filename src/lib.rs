@@ -12,7 +12,7 @@
 
 pub use rxt_tf_macros::inference;
 pub use rxt_tf_runtime::{
-    ops, Error, PassThrough, Result, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D,
+    fusion, ops, Error, PassThrough, Result, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D,
 };
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:

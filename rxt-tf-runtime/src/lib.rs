@@ -11,6 +11,7 @@
 
 mod binding;
 mod error;
+mod fused;
 pub mod ops;
 mod private;
 mod python;
@@ -20,6 +21,12 @@ pub mod sys;
 pub mod tensor;
 
 pub use error::{Error, PassThrough, Result};
+
+/// Fused execution: the ops of a call run as one TensorFlow function (see
+/// [`fusion::Scope`]). `#[rxt_tf::inference]` bodies are fused scopes.
+pub mod fusion {
+    pub use crate::fused::{enabled, stats, Scope, Stats, TRACE_CAPACITY};
+}
 pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
 /// Support for `rxt-tf`'s macros and tests. Not public API: outside semver.

@@ -1,5 +1,6 @@
-//! Typed CPU tensors (element type and rank in the type): an owned handle
-//! plus the context it belongs to.
+//! Typed CPU tensors (element type and rank in the type): a handle, or the
+//! pending output of a fused call (computed when first needed), plus the
+//! context it belongs to.
 
 use std::fmt;
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use pyo3::Python;
 
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
+use crate::fused::Pending;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::host::{self, Element};
 use crate::safe::status::Status;
@@ -17,11 +19,74 @@ use crate::safe::status::Status;
 /// The untyped core of every public tensor type (unnameable outside the crate).
 #[doc(hidden)]
 pub struct Tensor {
-    pub(crate) handle: OwnedHandle,
+    state: State,
     pub(crate) context: Arc<BoundContext>,
 }
 
+/// Computed, or to be computed by a fused call.
+enum State {
+    Ready(Arc<OwnedHandle>),
+    Pending(Arc<Pending>),
+}
+
 impl Tensor {
+    /// A computed tensor.
+    pub(crate) fn ready(handle: OwnedHandle, context: Arc<BoundContext>) -> Tensor {
+        Tensor {
+            state: State::Ready(Arc::new(handle)),
+            context,
+        }
+    }
+
+    /// A tensor a fused call has yet to compute.
+    pub(crate) fn pending(pending: Arc<Pending>, context: Arc<BoundContext>) -> Tensor {
+        Tensor {
+            state: State::Pending(pending),
+            context,
+        }
+    }
+
+    /// The pending output behind the tensor, if it is one.
+    pub(crate) fn as_pending(&self) -> Option<&Arc<Pending>> {
+        match &self.state {
+            State::Pending(pending) => Some(pending),
+            State::Ready(_) => None,
+        }
+    }
+
+    /// The tensor's handle, computing it first if it is pending (which runs
+    /// the fused call that produces it, or returns that call's error).
+    pub(crate) fn handle(&self) -> Result<&OwnedHandle> {
+        self.shared_handle_ref().map(|handle| &**handle)
+    }
+
+    /// As [`Tensor::handle`], shared.
+    pub(crate) fn shared_handle(&self) -> Result<Arc<OwnedHandle>> {
+        self.shared_handle_ref().map(Arc::clone)
+    }
+
+    fn shared_handle_ref(&self) -> Result<&Arc<OwnedHandle>> {
+        match &self.state {
+            State::Ready(handle) => Ok(handle),
+            State::Pending(pending) => pending.resolve(),
+        }
+    }
+
+    /// The handle, owned: taken when no one else shares it, else a new
+    /// reference to the same tensor.
+    pub(crate) fn into_handle(self) -> Result<OwnedHandle> {
+        let shared = self.shared_handle()?;
+        drop(self.state);
+        match Arc::try_unwrap(shared) {
+            Ok(handle) => Ok(handle),
+            Err(shared) => {
+                const OP: &str = "materialize";
+                let status = Status::new(self.context.wheel().api(), OP)?;
+                shared.share(&status, OP)
+            }
+        }
+    }
+
     /// The tensor's shape.
     fn shape(&self, rank: usize) -> Result<Vec<i64>> {
         const OP: &str = "shape";
@@ -29,7 +94,7 @@ impl Tensor {
         (0..rank)
             .map(|index| {
                 let index = i32::try_from(index).unwrap_or(i32::MAX);
-                self.handle.dim(index, &status, OP)
+                self.handle()?.dim(index, &status, OP)
             })
             .collect()
     }
@@ -63,19 +128,21 @@ impl Tensor {
         let context = BoundContext::current(py)?;
         let api = context.wheel().api();
         let handle = host::new_handle(api, OP, T::DTYPE, &dims, host::bytes_of(data))?;
-        Ok(Tensor { handle, context })
+        Ok(Tensor::ready(handle, context))
     }
 
     /// A copy of the elements, row-major.
     fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        host::read(self.context.wheel().api(), &self.handle, "to_vec")
+        host::read(self.context.wheel().api(), self.handle()?, "to_vec")
     }
 
     fn share(&self) -> Result<Tensor> {
-        const OP: &str = "clone";
-        let status = Status::new(self.context.wheel().api(), OP)?;
+        let state = match &self.state {
+            State::Ready(handle) => State::Ready(Arc::clone(handle)),
+            State::Pending(pending) => State::Pending(Arc::clone(pending)),
+        };
         Ok(Tensor {
-            handle: self.handle.share(&status, OP)?,
+            state,
             context: Arc::clone(&self.context),
         })
     }

@@ -4,7 +4,7 @@
 use core::ffi::CStr;
 
 /// An element type, with its `TF_DataType` code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
     /// `float32` (`TF_FLOAT`).
     F32,
@@ -21,6 +21,16 @@ impl DType {
             DType::F32 => 1,
             DType::I32 => 3,
             DType::I64 => 9,
+        }
+    }
+
+    /// The element type of a `TF_DataType` code, if rxt-tf has it.
+    pub const fn from_code(code: i32) -> Option<DType> {
+        match code {
+            1 => Some(DType::F32),
+            3 => Some(DType::I32),
+            9 => Some(DType::I64),
+            _ => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Expansion of a valid `#[inference]` function: the function as written,
-//! its body preceded by the unsupported-target guard and a compile-time
-//! assertion per tensor parameter.
+//! its body preceded by the unsupported-target guard, a compile-time
+//! assertion per tensor parameter and the fusion scope of its ops.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned, ToTokens};
@@ -21,10 +21,15 @@ pub(crate) fn emit(model: InferenceFn) -> TokenStream {
         .iter()
         .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_tensor::<#ty>();));
     let guard = unsupported_target_guard();
+    let fuse = options.fuse;
     let body = &function.block;
+    // The scope is declared before the body's locals, so it ends after them:
+    // when the result is returned, only the result is live, and the fused
+    // call computes just that (when Python or the caller first reads it).
     let stmts = quote! {{
         #guard
         #(#assertions)*
+        let __rxt_tf_scope = #krate::fusion::Scope::new(#fuse);
         #body
     }};
     match syn::parse2(stmts) {

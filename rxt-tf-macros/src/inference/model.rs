@@ -11,6 +11,8 @@ pub(crate) struct Options {
     pub(crate) krate: TokenStream,
     /// Test hook: check this target triple instead of the real target.
     pub(crate) target: Option<syn::LitStr>,
+    /// Whether the body's ops run fused (`fuse = false` runs them per op).
+    pub(crate) fuse: bool,
 }
 
 impl Default for Options {
@@ -18,6 +20,7 @@ impl Default for Options {
         Options {
             krate: quote!(::rxt_tf),
             target: None,
+            fuse: true,
         }
     }
 }

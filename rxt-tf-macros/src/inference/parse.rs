@@ -1,14 +1,14 @@
-//! Parsing `#[inference(args)] item`: the function and the `key = "value"`
+//! Parsing `#[inference(args)] item`: the function and the `key = literal`
 //! options, without judging them.
 
 use proc_macro2::TokenStream;
 use syn::parse::{Parse, ParseStream, Parser};
-use syn::{ItemFn, LitStr, Token};
+use syn::{ItemFn, Lit, Token};
 
-/// One `key = "value"` option.
+/// One `key = literal` option.
 pub(crate) struct AttrArg {
     pub(crate) key: syn::Path,
-    pub(crate) value: LitStr,
+    pub(crate) value: Lit,
 }
 
 impl Parse for AttrArg {

@@ -56,21 +56,38 @@ pub(crate) fn inference_fn(
 fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
     let mut options = Options::default();
     for arg in args {
-        if arg.key.is_ident("crate") {
-            match arg.value.parse::<syn::Path>() {
-                Ok(path) => options.krate = path.to_token_stream(),
-                Err(err) => errors.add(err),
+        match (&arg.key, arg.value) {
+            (key, syn::Lit::Str(value)) if key.is_ident("crate") => {
+                match value.parse::<syn::Path>() {
+                    Ok(path) => options.krate = path.to_token_stream(),
+                    Err(err) => errors.add(err),
+                }
             }
-        } else if arg.key.is_ident("__target") {
-            options.target = Some(arg.value);
-        } else {
-            errors.push(
-                &arg.key,
+            (key, syn::Lit::Str(value)) if key.is_ident("__target") => {
+                options.target = Some(value);
+            }
+            (key, syn::Lit::Bool(value)) if key.is_ident("fuse") => options.fuse = value.value,
+            (key, value) if key.is_ident("crate") || key.is_ident("fuse") => {
+                let expected = if key.is_ident("fuse") {
+                    "`true` or `false`"
+                } else {
+                    "a string literal naming the crate's path"
+                };
+                errors.push(
+                    &value,
+                    format!(
+                        "rxt-tf: #[inference] option `{}` takes {expected}",
+                        key.to_token_stream()
+                    ),
+                );
+            }
+            (key, _) => errors.push(
+                key,
                 format!(
-                    "rxt-tf: unknown #[inference] option `{}`; the only option is `crate = \"path\"`",
-                    arg.key.to_token_stream()
+                    "rxt-tf: unknown #[inference] option `{}`; the options are `fuse = false` and `crate = \"path\"`",
+                    key.to_token_stream()
                 ),
-            );
+            ),
         }
     }
     options

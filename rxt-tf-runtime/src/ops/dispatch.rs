@@ -162,6 +162,9 @@ where
     Operands: OperandList,
 {
     operands
-        .with_inputs(|inputs| run_row(Op::ROW, inputs, keywords))
+        .with_inputs(|inputs| {
+            let kind = <Output<Op, Operands::Types, Variant> as TensorType>::KIND;
+            run_row(Op::ROW, inputs, keywords, kind)
+        })
         .map(TensorType::from_core)
 }

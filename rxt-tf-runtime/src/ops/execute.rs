@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use rxt_tf_spec::{Becomes, Input as RowInput, Op, Value, Work};
+use std::ffi::CStr;
+
+use rxt_tf_spec::{Becomes, Input as RowInput, Op, TensorKind, Value, Work};
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
@@ -22,7 +24,8 @@ pub enum Input<'a> {
 }
 
 impl Input<'_> {
-    fn tensor(&self) -> Option<&Tensor> {
+    /// The tensor, unless the input is a scalar.
+    pub(crate) fn tensor(&self) -> Option<&Tensor> {
         match self {
             Input::Tensor(tensor, _) => Some(tensor),
             Input::Scalar(_) => None,
@@ -31,12 +34,18 @@ impl Input<'_> {
 }
 
 /// Runs `row` on `operands` with `keywords` (one value per row keyword, in
-/// order) and returns its single output.
+/// order) and returns its single output, of `kind`. Inside a fusing scope
+/// the op is recorded instead and its output is pending (see
+/// [`crate::fused`]).
 pub(crate) fn run_row(
     row: &'static Op,
     operands: &[Input<'_>],
     keywords: &[Value],
+    kind: TensorKind,
 ) -> Result<Tensor> {
+    if let Some(recorded) = crate::fused::record(row, operands, keywords, kind) {
+        return recorded;
+    }
     let context = shared_context(row, operands)?;
     check_keywords(row, keywords)?;
     // The calling thread may be one the boundary never saw (a spawned
@@ -58,7 +67,7 @@ pub(crate) fn run_row(
 
 /// Whether `row` has a [`Becomes::LastAxis`] keyword naming an axis other
 /// than the last of its first operand (which must then be rank 2).
-fn needs_last_axis_swap(
+pub(crate) fn needs_last_axis_swap(
     row: &'static Op,
     operands: &[Input<'_>],
     keywords: &[Value],
@@ -120,18 +129,13 @@ fn execute(
             name,
         )
     }?;
-    for attr in row.attrs {
-        op.set_attr(attr.name, &attr.value)?;
-    }
-    for (keyword, value) in row.keywords.iter().zip(keywords) {
-        if let Becomes::Attr(attr) = keyword.becomes {
-            op.set_attr(attr, value)?;
-        }
+    for (attr, value) in attributes(row, keywords) {
+        op.set_attr(attr, value)?;
     }
     for input in row.inputs {
         match *input {
             RowInput::Operand(index) => match operands.get(index) {
-                Some(Input::Tensor(tensor, _)) => op.add_input(&tensor.handle)?,
+                Some(Input::Tensor(tensor, _)) => op.add_input(tensor.handle()?)?,
                 Some(Input::Scalar(value)) => {
                     let scalar = context.scalar(*value)?;
                     op.add_input(&scalar)?;
@@ -154,14 +158,32 @@ fn execute(
     }
     let work = estimated_work(row, operands, keywords, &status)?;
     let handle = op.execute(work)?;
-    Ok(Tensor {
-        handle,
-        context: Arc::clone(context),
-    })
+    Ok(Tensor::ready(handle, Arc::clone(context)))
+}
+
+/// The attributes of `row` with `keywords`: its fixed ones, then those its
+/// keywords become.
+pub(crate) fn attributes<'a>(
+    row: &'static Op,
+    keywords: &'a [Value],
+) -> impl Iterator<Item = (&'static CStr, &'a Value)> {
+    let fixed = row.attrs.iter().map(|attr| (attr.name, &attr.value));
+    let keyword = row
+        .keywords
+        .iter()
+        .zip(keywords)
+        .filter_map(|(keyword, value)| match keyword.becomes {
+            Becomes::Attr(attr) => Some((attr, value)),
+            _ => None,
+        });
+    fixed.chain(keyword)
 }
 
 /// The context of the operands' tensors, which must all share it.
-fn shared_context<'a>(row: &Op, operands: &'a [Input<'_>]) -> Result<&'a Arc<BoundContext>> {
+pub(crate) fn shared_context<'a>(
+    row: &Op,
+    operands: &'a [Input<'_>],
+) -> Result<&'a Arc<BoundContext>> {
     let mut tensors = operands.iter().filter_map(Input::tensor);
     let first = tensors.next().ok_or_else(|| malformed(row))?;
     if tensors.any(|tensor| !Arc::ptr_eq(&tensor.context, &first.context)) {
@@ -172,7 +194,7 @@ fn shared_context<'a>(row: &Op, operands: &'a [Input<'_>]) -> Result<&'a Arc<Bou
 
 /// Every keyword value present and accepted (`tf!` checked them at compile
 /// time; the plain functions of [`crate::ops`] take them at run time).
-fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
+pub(crate) fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
     if keywords.len() != row.keywords.len() {
         return Err(malformed(row));
     }
@@ -194,7 +216,7 @@ fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
 }
 
 /// The error for a call that does not fit its row (a defect, not user input).
-fn malformed(row: &Op) -> Error {
+pub(crate) fn malformed(row: &Op) -> Error {
     Error::Op {
         op: row.name,
         code: 13, // INTERNAL
@@ -212,7 +234,7 @@ fn estimated_work(
 ) -> Result<i64> {
     let op = row.name;
     let elements = |index: usize| match operands.get(index).and_then(Input::tensor) {
-        Some(tensor) => tensor.handle.num_elements(status, op),
+        Some(tensor) => tensor.handle()?.num_elements(status, op),
         None => Ok(1),
     };
     Ok(match row.work {
@@ -225,7 +247,7 @@ fn estimated_work(
             };
             let columns = match operands.get(1).and_then(Input::tensor) {
                 Some(b) => b
-                    .handle
+                    .handle()?
                     .dim(if flag("transpose_b") { 0 } else { 1 }, status, op)?,
                 None => 0,
             };

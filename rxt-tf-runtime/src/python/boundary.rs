@@ -53,7 +53,7 @@ pub(crate) fn extract_on(
     checks::dtype(kind.dtype, handle.dtype())?;
     checks::rank(usize::from(kind.rank), handle.rank(&status, EXTRACT)?)?;
     handle.with_device(&status, EXTRACT, checks::device)??;
-    Ok(Tensor { handle, context })
+    Ok(Tensor::ready(handle, context))
 }
 
 /// Fails closed if an active `tf.GradientTape` or
@@ -102,7 +102,7 @@ fn python_type_name(obj: &Bound<'_, PyAny>) -> String {
 /// Hands `tensor`'s handle to a new EagerTensor.
 pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Tensor) -> PyResult<Bound<'py, PyAny>> {
     let api = tensor.context.wheel().api();
-    let raw = tensor.handle.into_raw();
+    let raw = tensor.into_handle()?.into_raw();
     // SAFETY: the GIL is held; `raw` is an owned handle whose ownership
     // `EagerTensorFromHandle` takes when it succeeds (is_packed = false).
     let obj = unsafe { (api.EagerTensorFromHandle)(raw, false) };

@@ -3,6 +3,7 @@
 //! drop; nothing here touches Python.
 
 pub(crate) mod constant;
+pub(crate) mod graph;
 pub(crate) mod handle;
 pub(crate) mod host;
 pub(crate) mod op;

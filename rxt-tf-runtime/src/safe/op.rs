@@ -90,6 +90,39 @@ impl<'s> OwnedOp<'s> {
         Ok(())
     }
 
+    /// Sets the type-list attribute `attr` to `types` (`TF_DataType` codes).
+    pub(crate) fn set_type_list(&mut self, attr: &CStr, types: &[i32]) -> Result<()> {
+        let count = c_int::try_from(types.len()).map_err(|_| null_handle(self.name))?;
+        // SAFETY: the op is live, `attr` NUL-terminated, `types` valid for
+        // `count` codes; the setter copies them.
+        unsafe {
+            (self.api.TFE_OpSetAttrTypeList)(
+                self.raw.as_ptr(),
+                attr.as_ptr(),
+                types.as_ptr(),
+                count,
+            )
+        };
+        Ok(())
+    }
+
+    /// Sets the function attribute `attr` to the function named `function`
+    /// (a function of the op's context).
+    pub(crate) fn set_function(&mut self, attr: &CStr, function: &CStr) -> Result<()> {
+        let name = function.to_bytes();
+        // SAFETY: the op is live, `attr` NUL-terminated and `name` valid for
+        // its length; the setter copies it.
+        unsafe {
+            (self.api.TFE_OpSetAttrFunctionName)(
+                self.raw.as_ptr(),
+                attr.as_ptr(),
+                name.as_ptr().cast(),
+                name.len(),
+            )
+        };
+        Ok(())
+    }
+
     /// Adds `input` as the next input; the op takes its own reference.
     pub(crate) fn add_input(&mut self, input: &OwnedHandle) -> Result<()> {
         // SAFETY: the op and the handle are live.
@@ -102,27 +135,40 @@ impl<'s> OwnedOp<'s> {
     /// Runs the op, expecting one output, with the GIL released when `work`
     /// says so (see [`crate::python::gil`]).
     pub(crate) fn execute(self, work: i64) -> Result<OwnedHandle> {
-        let mut output: *mut TFE_TensorHandle = std::ptr::null_mut();
-        let mut count: c_int = 1;
+        let name = self.name;
+        let mut outputs = self.execute_many(work, 1)?;
+        outputs.pop().ok_or_else(|| null_handle(name))
+    }
+
+    /// Runs the op, expecting `expected` outputs, with the GIL released when
+    /// `work` says so.
+    pub(crate) fn execute_many(self, work: i64, expected: usize) -> Result<Vec<OwnedHandle>> {
+        let mut raw: Vec<*mut TFE_TensorHandle> = vec![std::ptr::null_mut(); expected];
+        let mut count = c_int::try_from(expected).map_err(|_| null_handle(self.name))?;
         crate::python::gil::maybe_released(work, || {
-            // SAFETY: the op is fully built; `output` has room for the one
-            // output the op declares, and `count` says so. No Python object
-            // is touched.
+            // SAFETY: the op is fully built; `raw` has room for `count`
+            // outputs, and `count` says so. No Python object is touched.
             unsafe {
                 (self.api.TFE_Execute)(
                     self.raw.as_ptr(),
-                    &mut output,
+                    raw.as_mut_ptr(),
                     &mut count,
                     self.status.as_ptr(),
                 )
             }
         });
         self.status.check(self.name)?;
-        if count != 1 {
+        let produced = usize::try_from(count).unwrap_or(0).min(expected);
+        // SAFETY: on success `TFE_Execute` hands us `count` output handles,
+        // each owned once here (a null one is skipped).
+        let outputs: Vec<OwnedHandle> = raw[..produced]
+            .iter()
+            .filter_map(|&handle| unsafe { OwnedHandle::from_raw(self.api, handle) })
+            .collect();
+        if outputs.len() != expected {
             return Err(null_handle(self.name));
         }
-        // SAFETY: on success `TFE_Execute` hands us the output handle.
-        unsafe { OwnedHandle::from_raw(self.api, output) }.ok_or_else(|| null_handle(self.name))
+        Ok(outputs)
     }
 }
 

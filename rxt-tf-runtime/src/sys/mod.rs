@@ -38,6 +38,26 @@ opaque! {
     TF_Tensor;
     /// `TFE_Executor`: a context's executor for one thread.
     TFE_Executor;
+    /// `TF_Graph`: a graph being built.
+    TF_Graph;
+    /// `TF_OperationDescription`: a graph node being built.
+    TF_OperationDescription;
+    /// `TF_Operation`: a finished graph node.
+    TF_Operation;
+    /// `TF_Function`: a function made of a graph.
+    TF_Function;
+    /// `TF_FunctionOptions`: options of `TF_GraphToFunction` (always null here).
+    TF_FunctionOptions;
+}
+
+/// `TF_Output`: output `index` of the graph node `oper`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TF_Output {
+    /// The node.
+    pub oper: *mut TF_Operation,
+    /// Which of its outputs.
+    pub index: c_int,
 }
 
 /// `TF_DataType`.
@@ -138,6 +158,22 @@ api_table! {
         TFE_ContextGetExecutorForThread: fn(*mut TFE_Context) -> *mut TFE_Executor;
         TFE_ExecutorIsAsync: fn(*mut TFE_Executor) -> bool;
         TFE_DeleteExecutor: fn(*mut TFE_Executor);
+        TFE_OpSetAttrTypeList: fn(*mut TFE_Op, *const c_char, *const TF_DataType, c_int);
+        TFE_OpSetAttrFunctionName: fn(*mut TFE_Op, *const c_char, *const c_char, usize);
+        TFE_ContextAddFunction: fn(*mut TFE_Context, *mut TF_Function, *mut TF_Status);
+        TFE_ContextRemoveFunction: fn(*mut TFE_Context, *const c_char, *mut TF_Status);
+        TF_NewGraph: fn() -> *mut TF_Graph;
+        TF_DeleteGraph: fn(*mut TF_Graph);
+        TF_NewOperation: fn(*mut TF_Graph, *const c_char, *const c_char) -> *mut TF_OperationDescription;
+        TF_AddInput: fn(*mut TF_OperationDescription, TF_Output);
+        TF_SetAttrType: fn(*mut TF_OperationDescription, *const c_char, TF_DataType);
+        TF_SetAttrBool: fn(*mut TF_OperationDescription, *const c_char, c_uchar);
+        TF_SetAttrInt: fn(*mut TF_OperationDescription, *const c_char, i64);
+        TF_SetAttrFloat: fn(*mut TF_OperationDescription, *const c_char, f32);
+        TF_SetAttrString: fn(*mut TF_OperationDescription, *const c_char, *const c_void, usize);
+        TF_FinishOperation: fn(*mut TF_OperationDescription, *mut TF_Status) -> *mut TF_Operation;
+        TF_GraphToFunction: fn(*const TF_Graph, *const c_char, c_uchar, c_int, *const *const TF_Operation, c_int, *const TF_Output, c_int, *const TF_Output, *const *const c_char, *const TF_FunctionOptions, *const c_char, *mut TF_Status) -> *mut TF_Function;
+        TF_DeleteFunction: fn(*mut TF_Function);
     }
     framework {
         TF_NewStatus: fn() -> *mut TF_Status;

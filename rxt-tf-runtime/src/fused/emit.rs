@@ -1,0 +1,160 @@
+//! Emitting recorded nodes: into a graph (the fused function) or as eager
+//! ops one by one (the replay that names a failing op). One walk over the
+//! nodes serves both, so both run the same ops with the same attributes.
+
+use std::sync::Arc;
+
+use rxt_tf_spec::{Op, Value};
+
+use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::error::Result;
+use crate::ops::execute::{attributes, malformed};
+use crate::safe::graph::{GraphOutput, OwnedGraph};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::op::OwnedOp;
+use crate::safe::status::Status;
+
+/// Where an operand of a node comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Arg {
+    /// Input `n` of the fused call (a tensor, scalar or constant).
+    Input(u32),
+    /// The output of node `n` of the same call.
+    Node(u32),
+}
+
+/// One recorded op: its row, keyword values and inputs in the row's order.
+pub(crate) struct Node {
+    pub(crate) row: &'static Op,
+    pub(crate) keywords: Vec<Value>,
+    pub(crate) args: Vec<Arg>,
+    /// The `[1, 0]` permutation input when the op's axis is moved last and
+    /// back (softmax on axis 0).
+    pub(crate) swap: Option<u32>,
+    /// Estimated work, in the units of the GIL policy.
+    pub(crate) work: i64,
+}
+
+/// A sink for nodes: builds (or runs) one op of `row` on `inputs`.
+pub(crate) trait Emitter {
+    /// What a node produces.
+    type Value: Clone;
+    /// Emits one op.
+    fn emit(
+        &mut self,
+        name: &str,
+        row: &'static Op,
+        keywords: &[Value],
+        inputs: &[Self::Value],
+        work: i64,
+    ) -> Result<Self::Value>;
+}
+
+/// Emits `nodes` on `inputs`, returning every node's value.
+pub(crate) fn emit_all<E: Emitter>(
+    emitter: &mut E,
+    inputs: &[E::Value],
+    nodes: &[Node],
+) -> Result<Vec<E::Value>> {
+    const PERM: &[Value] = &[Value::Ints(&[1, 0])];
+    let transpose = &rxt_tf_spec::ops::TRANSPOSE;
+    let mut values: Vec<E::Value> = Vec::with_capacity(nodes.len());
+    for (index, node) in nodes.iter().enumerate() {
+        let lookup = |arg: &Arg| -> Result<E::Value> {
+            let found = match *arg {
+                Arg::Input(n) => inputs.get(n as usize),
+                Arg::Node(n) => values.get(n as usize),
+            };
+            found.cloned().ok_or_else(|| malformed(node.row))
+        };
+        let mut args = node.args.iter().map(lookup).collect::<Result<Vec<_>>>()?;
+        let name = format!("n{index}_{}", node.row.name);
+        let value = match node.swap {
+            None => emitter.emit(&name, node.row, &node.keywords, &args, node.work)?,
+            Some(perm) => {
+                let perm = lookup(&Arg::Input(perm))?;
+                let first = args.first_mut().ok_or_else(|| malformed(node.row))?;
+                let moved = [first.clone(), perm.clone()];
+                *first = emitter.emit(&format!("{name}_in"), transpose, PERM, &moved, node.work)?;
+                let output = emitter.emit(&name, node.row, &node.keywords, &args, node.work)?;
+                emitter.emit(
+                    &format!("{name}_out"),
+                    transpose,
+                    PERM,
+                    &[output, perm],
+                    node.work,
+                )?
+            }
+        };
+        values.push(value);
+    }
+    Ok(values)
+}
+
+/// Builds the nodes into a graph.
+pub(crate) struct GraphEmitter<'g> {
+    pub(crate) graph: &'g mut OwnedGraph,
+    pub(crate) status: &'g Status,
+}
+
+impl Emitter for GraphEmitter<'_> {
+    type Value = GraphOutput;
+
+    fn emit(
+        &mut self,
+        name: &str,
+        row: &'static Op,
+        keywords: &[Value],
+        inputs: &[GraphOutput],
+        _work: i64,
+    ) -> Result<GraphOutput> {
+        let mut node = self.graph.node(row.tf_op, name, row.name)?;
+        for (attr, value) in attributes(row, keywords) {
+            node.set_attr(attr, value)?;
+        }
+        for &input in inputs {
+            node.add_input(input)?;
+        }
+        node.finish(self.status)
+    }
+}
+
+/// Runs the nodes as eager ops, one `TFE_Execute` each: the per-op path.
+pub(crate) struct EagerEmitter<'c> {
+    pub(crate) context: &'c Arc<BoundContext>,
+}
+
+impl Emitter for EagerEmitter<'_> {
+    type Value = Arc<OwnedHandle>;
+
+    fn emit(
+        &mut self,
+        _name: &str,
+        row: &'static Op,
+        keywords: &[Value],
+        inputs: &[Arc<OwnedHandle>],
+        work: i64,
+    ) -> Result<Arc<OwnedHandle>> {
+        let api = self.context.wheel().api();
+        let status = Status::new(api, row.name)?;
+        // SAFETY: the context lives while `self.context` does, which
+        // outlives the op.
+        let mut op = unsafe {
+            OwnedOp::new(
+                api,
+                self.context.as_ptr(),
+                row.tf_op,
+                CPU_DEVICE_C,
+                &status,
+                row.name,
+            )
+        }?;
+        for (attr, value) in attributes(row, keywords) {
+            op.set_attr(attr, value)?;
+        }
+        for input in inputs {
+            op.add_input(input)?;
+        }
+        op.execute(work).map(Arc::new)
+    }
+}

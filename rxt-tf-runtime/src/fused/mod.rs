@@ -1,0 +1,157 @@
+//! Fused execution: the ops of one call run as one TensorFlow function.
+//!
+//! TensorFlow runs every eager op as a one-op function, so each op pays a
+//! per-op floor of several microseconds. Inside a fusing [`Scope`] (every
+//! `#[rxt_tf::inference]` body opens one) the ops are recorded instead of
+//! run; when a result is first needed, the recorded trace is built once into
+//! a function (a graph made through the C API, added to Python's context),
+//! cached by its trace, and run as one `PartitionedCall`, which TensorFlow
+//! inlines and runs on the calling thread. Each distinct path through a body
+//! (scalar `if`s, loop counts) is its own trace.
+//!
+//! Results equal the per-op path's: the same kernels run. If a fused call
+//! fails, its ops run again one by one, so the error is the per-op one,
+//! naming the failing op. The environment variable `RXT_TF_FUSE=0` (or
+//! `false`, `off`, `no`) turns fusion off for the process;
+//! `#[rxt_tf::inference(fuse = false)]` turns it off for one function.
+
+mod emit;
+mod key;
+mod library;
+mod trace;
+
+use std::cell::RefCell;
+use std::marker::PhantomData;
+use std::sync::{Arc, OnceLock};
+
+use rxt_tf_spec::{Op, TensorKind, Value};
+
+use crate::error::Result;
+use crate::ops::execute::Input;
+use crate::tensor::Tensor;
+
+pub use library::{stats, Stats, TRACE_CAPACITY};
+pub(crate) use trace::Pending;
+
+/// How the ops of the current thread run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// No scope: each op runs at once.
+    Outside,
+    /// Recorded and run fused.
+    Fused,
+    /// A scope that asked for per-op execution.
+    PerOp,
+}
+
+struct ThreadState {
+    mode: Mode,
+    batch: Option<Arc<trace::Batch>>,
+}
+
+thread_local! {
+    static STATE: RefCell<ThreadState> = const {
+        RefCell::new(ThreadState {
+            mode: Mode::Outside,
+            batch: None,
+        })
+    };
+}
+
+/// Whether fusion is on for this process: unless `RXT_TF_FUSE` is `0`,
+/// `false`, `off` or `no` (read once).
+pub fn enabled() -> bool {
+    static ENABLED: OnceLock<bool> = OnceLock::new();
+    *ENABLED.get_or_init(|| {
+        std::env::var("RXT_TF_FUSE").map_or(true, |value| {
+            !matches!(
+                value.trim().to_ascii_lowercase().as_str(),
+                "0" | "false" | "off" | "no"
+            )
+        })
+    })
+}
+
+/// A region of code whose ops run fused (or, if asked, one by one) on this
+/// thread, until the scope is dropped. Scopes nest: an inner fused scope
+/// joins the outer one's trace; a per-op scope suspends fusion within it.
+///
+/// Tensors made inside a fused scope may be pending; reading one (its
+/// shape, its data, returning it to Python, using it after the scope) runs
+/// what is pending. Errors of fused ops surface there.
+#[must_use = "the scope ends when this guard is dropped"]
+pub struct Scope {
+    previous: Mode,
+    /// Thread-bound: the scope is this thread's.
+    _thread: PhantomData<*const ()>,
+}
+
+impl Scope {
+    /// A fused scope, unless fusion is off for the process (`RXT_TF_FUSE`).
+    pub fn fused() -> Scope {
+        Scope::enter(if enabled() { Mode::Fused } else { Mode::PerOp })
+    }
+
+    /// A scope whose ops run one by one, each its own TensorFlow call.
+    pub fn per_op() -> Scope {
+        Scope::enter(Mode::PerOp)
+    }
+
+    /// `fused()` when `fuse`, else `per_op()`.
+    pub fn new(fuse: bool) -> Scope {
+        if fuse {
+            Scope::fused()
+        } else {
+            Scope::per_op()
+        }
+    }
+
+    fn enter(mode: Mode) -> Scope {
+        let previous = STATE
+            .try_with(|state| std::mem::replace(&mut state.borrow_mut().mode, mode))
+            .unwrap_or(Mode::Outside);
+        Scope {
+            previous,
+            _thread: PhantomData,
+        }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let _ = STATE.try_with(|state| {
+            let mut state = state.borrow_mut();
+            state.mode = self.previous;
+            if self.previous != Mode::Fused {
+                // Pending tensors keep their batch; new ops start afresh.
+                state.batch = None;
+            }
+        });
+    }
+}
+
+/// Records `row` if this thread is in a fused scope (returning its pending
+/// output), else `None`: the caller runs it at once.
+pub(crate) fn record(
+    row: &'static Op,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    kind: TensorKind,
+) -> Option<Result<Tensor>> {
+    STATE
+        .try_with(|state| {
+            let mut state = state.borrow_mut();
+            if state.mode != Mode::Fused {
+                return None;
+            }
+            Some(trace::record(
+                &mut state.batch,
+                row,
+                operands,
+                keywords,
+                kind,
+            ))
+        })
+        .ok()
+        .flatten()
+}

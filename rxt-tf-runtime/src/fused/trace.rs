@@ -1,0 +1,493 @@
+//! Recording a call's ops (its trace) and running them as one fused call.
+//!
+//! Inside a fusing scope each op is recorded into the thread's current
+//! [`Batch`] and returns a pending tensor. The batch runs when one of its
+//! pending tensors is first needed (returned to Python, read, or used by an
+//! op outside the batch): its live outputs become the outputs of one
+//! function call. If that call fails, the batch is run again op by op, so
+//! the error is the one (and names the op) per-op execution gives.
+
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
+
+use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value, Work};
+
+use crate::binding::context::BoundContext;
+use crate::error::Result;
+use crate::fused::emit::{emit_all, Arg, EagerEmitter, Node};
+use crate::fused::key::{KeyValue, Part};
+use crate::fused::library;
+use crate::ops::execute::{check_keywords, malformed, needs_last_axis_swap, shared_context, Input};
+use crate::python::gil::{maybe_released, RELEASE_WORK};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
+use crate::tensor::Tensor;
+
+/// The ops recorded on one thread since its last fused call, on one context.
+pub(crate) struct Batch {
+    context: Arc<BoundContext>,
+    recording: Mutex<Recording>,
+}
+
+/// A tensor that a batch's fused call will compute.
+pub(crate) struct Pending {
+    batch: Arc<Batch>,
+    node: u32,
+    slot: OnceLock<Result<Arc<OwnedHandle>>>,
+}
+
+#[derive(Default)]
+struct Recording {
+    /// The call's inputs (tensors, scalars, constants), each once.
+    inputs: Vec<Arc<OwnedHandle>>,
+    input_types: Vec<DType>,
+    input_dims: Vec<Dims>,
+    nodes: Vec<Node>,
+    outputs: Vec<Output>,
+    key: Vec<Part>,
+    work: i64,
+    /// Run (or failed): later ops start a new batch.
+    done: bool,
+}
+
+/// What is known of a node's output before it runs.
+struct Output {
+    pending: Weak<Pending>,
+    dtype: DType,
+    dims: Dims,
+}
+
+/// Sizes of the first two dimensions, known or estimated: what the GIL
+/// policy needs to estimate a fused call's work.
+#[derive(Clone, Copy, Default)]
+struct Dims {
+    rank: usize,
+    sizes: [i64; 2],
+}
+
+impl Dims {
+    fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Dims> {
+        let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
+        let mut dims = Dims {
+            rank: rank.min(2),
+            sizes: [1, 1],
+        };
+        for index in 0..dims.rank {
+            dims.sizes[index] = handle.dim(index as i32, status, op)?;
+        }
+        Ok(dims)
+    }
+
+    fn elements(&self) -> i64 {
+        self.sizes[..self.rank]
+            .iter()
+            .fold(1_i64, |count, &size| count.saturating_mul(size.max(0)))
+    }
+
+    fn size(&self, index: usize) -> i64 {
+        if index < self.rank {
+            self.sizes[index]
+        } else {
+            1
+        }
+    }
+}
+
+/// Where an operand comes from, resolved before the batch is locked.
+enum Source {
+    Node(u32),
+    Handle(Arc<OwnedHandle>),
+}
+
+impl Batch {
+    /// A new, empty batch on `context`.
+    pub(crate) fn new(context: Arc<BoundContext>) -> Arc<Batch> {
+        Arc::new(Batch {
+            context,
+            recording: Mutex::default(),
+        })
+    }
+
+    /// Whether new ops may still join the batch.
+    pub(crate) fn accepts(&self, context: &Arc<BoundContext>) -> bool {
+        Arc::ptr_eq(&self.context, context) && !self.lock().done
+    }
+
+    /// The recording, locked. A thread that must wait gives up the GIL
+    /// while it waits: the holder may be running a large call with the GIL
+    /// released, and needs it back to finish.
+    fn lock(&self) -> MutexGuard<'_, Recording> {
+        match self.recording.try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
+                self.recording
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+            }),
+        }
+    }
+
+    /// Records `row` on `operands` into the batch, or returns `None` if the
+    /// batch ran meanwhile (the caller starts a new one).
+    fn record(
+        self: &Arc<Batch>,
+        row: &'static Op,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+        kind: TensorKind,
+        swap: bool,
+    ) -> Option<Result<Tensor>> {
+        let sources = match self.sources(row, operands, keywords, swap) {
+            Ok(sources) => sources,
+            Err(err) => return Some(Err(err)),
+        };
+        let mut recording = self.lock();
+        if recording.done {
+            return None;
+        }
+        Some(recording.push(self, row, keywords, kind, sources))
+    }
+
+    /// The node's inputs in the row's order (operands and constants), then
+    /// the permutation when its axis is swapped.
+    fn sources(
+        self: &Arc<Batch>,
+        row: &'static Op,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+        swap: bool,
+    ) -> Result<(Vec<Source>, Option<Arc<OwnedHandle>>)> {
+        let context = &self.context;
+        let mut sources = Vec::with_capacity(row.inputs.len());
+        for input in row.inputs {
+            let source = match *input {
+                RowInput::Operand(index) => match operands.get(index) {
+                    Some(Input::Scalar(value)) => Source::Handle(context.scalar(*value)?),
+                    Some(Input::Tensor(tensor, _)) => match tensor.as_pending() {
+                        Some(pending)
+                            if Arc::ptr_eq(&pending.batch, self)
+                                && pending.slot.get().is_none() =>
+                        {
+                            Source::Node(pending.node)
+                        }
+                        _ => Source::Handle(tensor.shared_handle()?),
+                    },
+                    None => return Err(malformed(row)),
+                },
+                RowInput::Keyword(name) => {
+                    let index = row
+                        .keywords
+                        .iter()
+                        .position(|k| k.name == name)
+                        .ok_or_else(|| malformed(row))?;
+                    let Becomes::Input(dtype) = row.keywords[index].becomes else {
+                        return Err(malformed(row));
+                    };
+                    let value = keywords.get(index).ok_or_else(|| malformed(row))?;
+                    Source::Handle(context.constant(row.name, value, dtype)?)
+                }
+            };
+            sources.push(source);
+        }
+        let perm = if swap {
+            let transpose = &rxt_tf_spec::ops::TRANSPOSE;
+            let keyword = transpose
+                .keywords
+                .first()
+                .ok_or_else(|| malformed(transpose))?;
+            let Becomes::Input(dtype) = keyword.becomes else {
+                return Err(malformed(transpose));
+            };
+            Some(context.constant(transpose.name, &Value::Ints(&[1, 0]), dtype)?)
+        } else {
+            None
+        };
+        Ok((sources, perm))
+    }
+
+    /// Runs the batch if it has not run: its live outputs become the
+    /// outputs of one fused call, and each pending tensor gets its handle
+    /// (or the call's error).
+    pub(crate) fn flush(&self) {
+        let mut recording = self.lock();
+        if recording.done {
+            return;
+        }
+        recording.done = true;
+        let live: Vec<(u32, Arc<Pending>)> = recording
+            .outputs
+            .iter()
+            .enumerate()
+            .filter_map(|(index, output)| {
+                let pending = output.pending.upgrade()?;
+                Some((u32::try_from(index).ok()?, pending))
+            })
+            .collect();
+        if !live.is_empty() {
+            match self.run(&recording, &live) {
+                Ok(handles) => {
+                    for ((_, pending), handle) in live.iter().zip(handles) {
+                        let _ = pending.slot.set(Ok(handle));
+                    }
+                }
+                Err(err) => {
+                    for (_, pending) in &live {
+                        let _ = pending.slot.set(Err(err.clone()));
+                    }
+                }
+            }
+        }
+        // The inputs and nodes are no longer needed.
+        *recording = Recording {
+            done: true,
+            ..Recording::default()
+        };
+    }
+
+    /// One fused call for `live`; on failure, the ops one by one.
+    fn run(
+        &self,
+        recording: &Recording,
+        live: &[(u32, Arc<Pending>)],
+    ) -> Result<Vec<Arc<OwnedHandle>>> {
+        // The thread running the batch may be one the boundary never saw.
+        self.context.ensure_synchronous()?;
+        let mut parts = recording.key.clone();
+        parts.extend(live.iter().map(|&(node, _)| Part::Output(node)));
+        let outputs: Vec<(u32, DType)> = live
+            .iter()
+            .map(|&(node, _)| {
+                let dtype = recording.outputs.get(node as usize).map(|o| o.dtype);
+                (node, dtype.unwrap_or(DType::F32))
+            })
+            .collect();
+        let fused = library::function(
+            &self.context,
+            parts,
+            &recording.input_types,
+            &recording.nodes,
+            &outputs,
+        )
+        .and_then(|function| function.call(&recording.inputs, recording.work));
+        match fused {
+            Ok(handles) => Ok(handles.into_iter().map(Arc::new).collect()),
+            Err(_) => {
+                library::count_replay();
+                self.replay(recording, live)
+            }
+        }
+    }
+
+    /// The batch's ops as eager ops, one by one: the first failing op's
+    /// error is what per-op execution raises.
+    fn replay(
+        &self,
+        recording: &Recording,
+        live: &[(u32, Arc<Pending>)],
+    ) -> Result<Vec<Arc<OwnedHandle>>> {
+        let mut emitter = EagerEmitter {
+            context: &self.context,
+        };
+        let values = emit_all(&mut emitter, &recording.inputs, &recording.nodes)?;
+        live.iter()
+            .map(|&(node, _)| {
+                values
+                    .get(node as usize)
+                    .cloned()
+                    .ok_or_else(|| internal("a replayed output is missing"))
+            })
+            .collect()
+    }
+}
+
+impl Recording {
+    /// Adds one node; its output is a pending tensor of `batch`.
+    fn push(
+        &mut self,
+        batch: &Arc<Batch>,
+        row: &'static Op,
+        keywords: &[Value],
+        kind: TensorKind,
+        (sources, perm): (Vec<Source>, Option<Arc<OwnedHandle>>),
+    ) -> Result<Tensor> {
+        let status = Status::new(batch.context.wheel().api(), row.name)?;
+        let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
+        self.key.push(Part::Op(row.name));
+        self.key.extend(
+            keywords
+                .iter()
+                .map(|value| Part::Keyword(KeyValue::from(value))),
+        );
+        let mut args = Vec::with_capacity(sources.len());
+        let mut dims = Vec::with_capacity(sources.len());
+        for source in sources {
+            let (arg, arg_dims) = match source {
+                Source::Node(index) => {
+                    let output = self
+                        .outputs
+                        .get(index as usize)
+                        .ok_or_else(|| malformed(row))?;
+                    (Arg::Node(index), output.dims)
+                }
+                Source::Handle(handle) => self.input(handle, &status, row)?,
+            };
+            self.key.push(match arg {
+                Arg::Input(index) => Part::Input(index),
+                Arg::Node(index) => Part::Node(index),
+            });
+            args.push(arg);
+            dims.push(arg_dims);
+        }
+        let swap = match perm {
+            Some(perm) => {
+                self.key.push(Part::Swapped);
+                match self.input(perm, &status, row)?.0 {
+                    Arg::Input(index) => Some(index),
+                    Arg::Node(_) => return Err(malformed(row)),
+                }
+            }
+            None => None,
+        };
+        let (work, result) = estimate(row, keywords, kind, &dims);
+        self.work = self.work.saturating_add(work);
+        self.nodes.push(Node {
+            row,
+            keywords: keywords.to_vec(),
+            args,
+            swap,
+            work,
+        });
+        let pending = Arc::new(Pending {
+            batch: Arc::clone(batch),
+            node,
+            slot: OnceLock::new(),
+        });
+        self.outputs.push(Output {
+            pending: Arc::downgrade(&pending),
+            dtype: kind.dtype,
+            dims: result,
+        });
+        Ok(Tensor::pending(pending, Arc::clone(&batch.context)))
+    }
+
+    /// The input index of `handle`, added on first use.
+    fn input(
+        &mut self,
+        handle: Arc<OwnedHandle>,
+        status: &Status,
+        row: &'static Op,
+    ) -> Result<(Arg, Dims)> {
+        if let Some(index) = self
+            .inputs
+            .iter()
+            .position(|known| known.as_ptr() == handle.as_ptr())
+        {
+            let index = u32::try_from(index).map_err(|_| malformed(row))?;
+            return Ok((Arg::Input(index), self.input_dims[index as usize]));
+        }
+        let index = u32::try_from(self.inputs.len()).map_err(|_| malformed(row))?;
+        let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
+        let dims = Dims::of(&handle, status, row.name)?;
+        self.key.push(Part::NewInput(dtype));
+        self.inputs.push(handle);
+        self.input_types.push(dtype);
+        self.input_dims.push(dims);
+        Ok((Arg::Input(index), dims))
+    }
+}
+
+/// The work of `row` on operands of `dims` (operands first, in the row's
+/// input order) and its output's dims, estimated as the per-op path counts
+/// work: multiply-adds for a matmul, elements for the others.
+fn estimate(row: &'static Op, keywords: &[Value], kind: TensorKind, dims: &[Dims]) -> (i64, Dims) {
+    let first = dims.first().copied().unwrap_or_default();
+    let second = dims.get(1).copied().unwrap_or_default();
+    let flag = |name: &str| {
+        let index = row.keywords.iter().position(|k| k.name == name);
+        matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
+    };
+    match row.work {
+        Work::MatMul => {
+            let rows = first.size(usize::from(flag("transpose_a")));
+            let columns = second.size(usize::from(!flag("transpose_b")));
+            let output = Dims {
+                rank: 2,
+                sizes: [rows, columns],
+            };
+            (first.elements().saturating_mul(columns), output)
+        }
+        Work::FirstInput => {
+            let rank = usize::from(kind.rank).min(first.rank);
+            let output = Dims {
+                rank,
+                sizes: first.sizes,
+            };
+            (first.elements(), output)
+        }
+        Work::LargerInput => {
+            let rank = first.rank.max(second.rank);
+            let mut output = Dims {
+                rank,
+                sizes: [1, 1],
+            };
+            for index in 0..rank {
+                // Aligned from the last dimension, as broadcasting does.
+                let from_end = rank - 1 - index;
+                let of = |d: &Dims| d.rank.checked_sub(1 + from_end).map_or(1, |i| d.sizes[i]);
+                output.sizes[index] = of(&first).max(of(&second));
+            }
+            (first.elements().max(second.elements()), output)
+        }
+    }
+}
+
+impl Pending {
+    /// The handle, running the batch first if it has not run.
+    pub(crate) fn resolve(&self) -> Result<&Arc<OwnedHandle>> {
+        if self.slot.get().is_none() {
+            self.batch.flush();
+        }
+        match self.slot.get() {
+            Some(Ok(handle)) => Ok(handle),
+            Some(Err(err)) => Err(err.clone()),
+            None => Err(internal("a fused call set no result")),
+        }
+    }
+}
+
+/// Records `row` into the thread's batch (`current`, replaced by a new
+/// batch when it cannot take the op) and returns its pending output.
+pub(crate) fn record(
+    current: &mut Option<Arc<Batch>>,
+    row: &'static Op,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    kind: TensorKind,
+) -> Result<Tensor> {
+    let context = shared_context(row, operands)?;
+    check_keywords(row, keywords)?;
+    let swap = needs_last_axis_swap(row, operands, keywords)?;
+    loop {
+        let batch = match current {
+            Some(batch) if batch.accepts(context) => Arc::clone(batch),
+            _ => {
+                let batch = Batch::new(Arc::clone(context));
+                *current = Some(Arc::clone(&batch));
+                batch
+            }
+        };
+        if let Some(recorded) = batch.record(row, operands, keywords, kind, swap) {
+            return recorded;
+        }
+        *current = None;
+    }
+}
+
+/// An error of the fused machinery itself (a defect, not user input).
+fn internal(message: &str) -> crate::Error {
+    crate::Error::Op {
+        op: "fused call",
+        code: 13, // INTERNAL
+        message: String::from(message),
+    }
+}

@@ -1,0 +1,217 @@
+//! An owned `TF_Graph` being built node by node, and the `TF_Function` made
+//! of it: what fused execution adds to Python's context.
+
+use std::ffi::{c_int, CStr, CString};
+use std::ptr::NonNull;
+
+use rxt_tf_spec::Value;
+
+use crate::error::{Error, Result};
+use crate::safe::handle::null_handle;
+use crate::safe::status::Status;
+use crate::sys::{Api, TF_Function, TF_Graph, TF_Operation, TF_OperationDescription, TF_Output};
+
+/// A graph, deleted on drop (the functions made of it are copies).
+pub(crate) struct OwnedGraph {
+    raw: NonNull<TF_Graph>,
+    api: &'static Api,
+}
+
+/// One output of a finished node of an [`OwnedGraph`].
+#[derive(Clone, Copy)]
+pub(crate) struct GraphOutput(TF_Output);
+
+impl OwnedGraph {
+    /// A new, empty graph.
+    pub(crate) fn new(api: &'static Api, op: &'static str) -> Result<OwnedGraph> {
+        // SAFETY: no preconditions; the graph is ours to delete.
+        let raw = unsafe { (api.TF_NewGraph)() };
+        NonNull::new(raw)
+            .map(|raw| OwnedGraph { raw, api })
+            .ok_or_else(|| null_handle(op))
+    }
+
+    /// Starts the node `name` running `tf_op`.
+    pub(crate) fn node<'g>(
+        &'g mut self,
+        tf_op: &CStr,
+        name: &str,
+        op: &'static str,
+    ) -> Result<NodeBuilder<'g>> {
+        let name = CString::new(name).map_err(|_| null_handle(op))?;
+        // SAFETY: the graph is live and exclusively borrowed while the node is
+        // built; both names are NUL-terminated and copied by TensorFlow.
+        let raw =
+            unsafe { (self.api.TF_NewOperation)(self.raw.as_ptr(), tf_op.as_ptr(), name.as_ptr()) };
+        NonNull::new(raw)
+            .map(|raw| NodeBuilder {
+                raw: Some(raw),
+                api: self.api,
+                op,
+                _graph: std::marker::PhantomData,
+            })
+            .ok_or_else(|| null_handle(op))
+    }
+
+    /// The function `name` computing `outputs` from `inputs` (placeholders),
+    /// made of every node of the graph.
+    pub(crate) fn to_function(
+        &self,
+        name: &CStr,
+        inputs: &[GraphOutput],
+        outputs: &[GraphOutput],
+        status: &Status,
+        op: &'static str,
+    ) -> Result<OwnedFunction> {
+        let inputs: Vec<TF_Output> = inputs.iter().map(|input| input.0).collect();
+        let outputs: Vec<TF_Output> = outputs.iter().map(|output| output.0).collect();
+        let count = |len: usize| c_int::try_from(len).map_err(|_| null_handle(op));
+        // SAFETY: the graph is live; `inputs` / `outputs` are nodes of it and
+        // live for the call, with the counts given; null operation list (-1:
+        // every node), output names, options and description are allowed.
+        let raw = unsafe {
+            (self.api.TF_GraphToFunction)(
+                self.raw.as_ptr(),
+                name.as_ptr(),
+                0,
+                -1,
+                std::ptr::null(),
+                count(inputs.len())?,
+                inputs.as_ptr(),
+                count(outputs.len())?,
+                outputs.as_ptr(),
+                std::ptr::null(),
+                std::ptr::null(),
+                std::ptr::null(),
+                status.as_ptr(),
+            )
+        };
+        status.check(op)?;
+        NonNull::new(raw)
+            .map(|raw| OwnedFunction { raw, api: self.api })
+            .ok_or_else(|| null_handle(op))
+    }
+}
+
+impl Drop for OwnedGraph {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `TF_NewGraph` and is deleted once.
+        unsafe { (self.api.TF_DeleteGraph)(self.raw.as_ptr()) };
+    }
+}
+
+/// A node being built; finished by [`NodeBuilder::finish`]. Dropping an
+/// unfinished node leaves an error node in the graph, which is then never
+/// made into a function.
+pub(crate) struct NodeBuilder<'g> {
+    raw: Option<NonNull<TF_OperationDescription>>,
+    api: &'static Api,
+    op: &'static str,
+    _graph: std::marker::PhantomData<&'g mut OwnedGraph>,
+}
+
+impl NodeBuilder<'_> {
+    fn description(&self) -> Result<*mut TF_OperationDescription> {
+        self.raw
+            .map(NonNull::as_ptr)
+            .ok_or_else(|| null_handle(self.op))
+    }
+
+    /// Sets the attribute `attr` to `value`.
+    pub(crate) fn set_attr(&mut self, attr: &CStr, value: &Value) -> Result<()> {
+        let (node, name) = (self.description()?, attr.as_ptr());
+        // In every arm: `node` is an unfinished description and `name` is
+        // NUL-terminated; the setters copy what they are given.
+        match *value {
+            Value::Type(dtype) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TF_SetAttrType)(node, name, dtype.code()) }
+            }
+            Value::Bool(flag) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TF_SetAttrBool)(node, name, u8::from(flag)) }
+            }
+            Value::Int(int) => {
+                // SAFETY: see above.
+                unsafe { (self.api.TF_SetAttrInt)(node, name, int) }
+            }
+            Value::Float(float) => {
+                // TensorFlow's float attributes are single precision.
+                let float = float as f32;
+                // SAFETY: see above.
+                unsafe { (self.api.TF_SetAttrFloat)(node, name, float) }
+            }
+            Value::Str(text) => {
+                // SAFETY: see above; `text` is valid for `text.len()` bytes.
+                unsafe { (self.api.TF_SetAttrString)(node, name, text.as_ptr().cast(), text.len()) }
+            }
+            Value::Ints(_) => {
+                return Err(Error::Keyword {
+                    op: self.op,
+                    message: format!("attribute `{}` cannot take a list", attr.to_string_lossy()),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds `input` (a node of the same graph) as the next input.
+    pub(crate) fn add_input(&mut self, input: GraphOutput) -> Result<()> {
+        // SAFETY: the description is unfinished and `input` is a finished
+        // node of the same graph.
+        unsafe { (self.api.TF_AddInput)(self.description()?, input.0) };
+        Ok(())
+    }
+
+    /// Finishes the node (TensorFlow checks it and infers its shapes) and
+    /// returns its first output.
+    pub(crate) fn finish(mut self, status: &Status) -> Result<GraphOutput> {
+        let description = self.description()?;
+        self.raw = None;
+        // SAFETY: the description is unfinished; finishing consumes it,
+        // also on failure.
+        let node: *mut TF_Operation =
+            unsafe { (self.api.TF_FinishOperation)(description, status.as_ptr()) };
+        status.check(self.op)?;
+        if node.is_null() {
+            return Err(null_handle(self.op));
+        }
+        Ok(GraphOutput(TF_Output {
+            oper: node,
+            index: 0,
+        }))
+    }
+}
+
+impl Drop for NodeBuilder<'_> {
+    fn drop(&mut self) {
+        if let Some(description) = self.raw.take() {
+            // An unfinished description can only be released by finishing
+            // it; its error (if any) is of no interest here.
+            if let Ok(status) = Status::new(self.api, self.op) {
+                // SAFETY: the description is unfinished and consumed here.
+                unsafe { (self.api.TF_FinishOperation)(description.as_ptr(), status.as_ptr()) };
+            }
+        }
+    }
+}
+
+/// A function, deleted on drop (a context it was added to keeps a copy).
+pub(crate) struct OwnedFunction {
+    raw: NonNull<TF_Function>,
+    api: &'static Api,
+}
+
+impl OwnedFunction {
+    /// The function, still owned by `self`.
+    pub(crate) fn as_ptr(&self) -> *mut TF_Function {
+        self.raw.as_ptr()
+    }
+}
+
+impl Drop for OwnedFunction {
+    fn drop(&mut self) {
+        // SAFETY: `raw` came from `TF_GraphToFunction` and is deleted once.
+        unsafe { (self.api.TF_DeleteFunction)(self.raw.as_ptr()) };
+    }
+}
