@@ -1,5 +1,7 @@
-//! Fused execution: whole traces as one TensorFlow call, against the per-op
-//! path and eager TensorFlow.
+//! Fused execution: traces run as one TensorFlow call, compared with the
+//! per-op path and with eager TensorFlow; the trace cache (builds, eviction,
+//! removal from the context), errors in the middle of a chain, reads inside
+//! a fused scope, threads, memory, and both ways of turning fusion off.
 
 mod common;
 
@@ -7,6 +9,15 @@ use common::{eval, eval_with, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
+
+/// The fusion cache is process-wide: tests that count builds run one at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
     let obj = eval(py, code);
@@ -35,26 +46,441 @@ fn seed_chain(
     tf!(reduce_mean(y, axis = 1))
 }
 
+/// The seed chain as an `#[inference]` function (fused by default).
+#[rxt_tf::inference]
+fn fused_inference(
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu1D> {
+    seed_chain(&x, &w, &b)
+}
+
+/// The same, per op.
+#[rxt_tf::inference(fuse = false)]
+fn per_op_inference(
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu1D> {
+    seed_chain(&x, &w, &b)
+}
+
+struct Inputs<'py> {
+    objects: [Bound<'py, PyAny>; 3],
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+}
+
+fn inputs(py: Python<'_>) -> Inputs<'_> {
+    let (x_obj, x) = tensor2(
+        py,
+        "tf.constant(np.array([[1.5, -2.0, 0.0, -0.0, 1.0, 2.0, 3.0, -4.0], \
+         [np.nan, 3.25, -np.inf, 7.0, 0.5, 0.5, 0.5, 0.5], \
+         [np.inf, -1e-30, 1e30, -5.5, 1.0, 0.0, -1.0, 2.0]], dtype=np.float32))",
+    );
+    let (w_obj, w) = tensor2(py, "tf.random.stateless_normal([8, 4], seed=[1, 2])");
+    let (b_obj, b) = tensor1(py, "tf.constant([0.5, -0.0, -1.0, 2.0])");
+    Inputs {
+        objects: [x_obj, w_obj, b_obj],
+        x,
+        w,
+        b,
+    }
+}
+
+fn eager_seed_chain<'py>(py: Python<'py>, i: &Inputs<'py>) -> Bound<'py, PyAny> {
+    let [x, w, b] = &i.objects;
+    eval_with(
+        py,
+        "tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)",
+        &[("x", x), ("w", w), ("b", b)],
+    )
+}
+
+fn bitwise_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> bool {
+    eval_with(
+        py,
+        "a.numpy().tobytes() == b.numpy().tobytes()",
+        &[("a", a), ("b", b)],
+    )
+    .extract()
+    .unwrap_or(false)
+}
+
 #[test]
-fn seed_chain_fused_equals_eager() {
+fn fused_equals_per_op_bitwise_and_eager() {
+    let _serial = serial();
     with_python(|py| {
-        let (x_obj, x) = tensor2(py, "tf.random.normal([3, 8], seed=1)");
-        let (w_obj, w) = tensor2(py, "tf.random.normal([8, 4], seed=2)");
-        let (b_obj, b) = tensor1(py, "tf.random.normal([4], seed=3)");
+        let i = inputs(py);
+        let before = fusion::stats();
+        let fused = common::to_python(
+            py,
+            "fused",
+            fused_inference(
+                i.x.try_clone().expect("x"),
+                i.w.try_clone().expect("w"),
+                i.b.try_clone().expect("b"),
+            ),
+        );
+        let after = fusion::stats();
+        assert!(
+            after.builds <= before.builds + 1,
+            "one trace, at most one build"
+        );
+        assert_eq!(after.replays, before.replays, "the fused call ran");
+        let again = common::to_python(
+            py,
+            "fused again",
+            fused_inference(
+                i.x.try_clone().expect("x"),
+                i.w.try_clone().expect("w"),
+                i.b.try_clone().expect("b"),
+            ),
+        );
+        assert_eq!(fusion::stats().builds, after.builds, "the trace is cached");
+        assert!(bitwise_equal(py, &fused, &again));
+        let per_op = common::to_python(
+            py,
+            "per op",
+            per_op_inference(
+                i.x.try_clone().expect("x"),
+                i.w.try_clone().expect("w"),
+                i.b.try_clone().expect("b"),
+            ),
+        );
+        assert_eq!(
+            fusion::stats().builds,
+            after.builds,
+            "fuse = false builds nothing"
+        );
+        assert!(bitwise_equal(py, &fused, &per_op), "{fused} != {per_op}");
+        common::assert_matches_eager(py, "seed chain", &fused, &eager_seed_chain(py, &i));
+    });
+}
+
+/// A body with scalar control flow: each `bits` pattern is its own trace.
+fn patterned(x: &TensorF32Cpu2D, bits: u32, depth: u32) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let mut h = tf!(x * 0.5)?;
+    for bit in 0..depth {
+        h = if bits & (1 << bit) == 0 {
+            tf!(tanh(h))?
+        } else {
+            tf!(sigmoid(h))?
+        };
+    }
+    Ok(h)
+}
+
+fn patterned_eager(x: &[f32], bits: u32, depth: u32) -> Vec<f32> {
+    with_python(|py| {
+        let data = TensorF32Cpu2D::from_slice(py, x, [1, x.len()]).expect("x");
+        let _per_op = Scope::per_op();
+        patterned(&data, bits, depth)
+            .expect("per op")
+            .to_vec()
+            .expect("read")
+    })
+}
+
+#[test]
+fn each_path_is_one_trace_built_once() {
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[0.25, -1.0, 2.0], [1, 3]).expect("x");
+        let before = fusion::stats();
+        for round in 0..5 {
+            for bits in 0..4 {
+                let _scope = Scope::fused();
+                let fused = patterned(&x, bits, 2)
+                    .expect("fused")
+                    .to_vec()
+                    .expect("read");
+                if round == 0 {
+                    assert_eq!(fused, patterned_eager(&[0.25, -1.0, 2.0], bits, 2));
+                }
+            }
+        }
+        let after = fusion::stats();
+        assert_eq!(after.builds - before.builds, 4, "4 paths, each built once");
+        assert_eq!(after.replays, before.replays);
+    });
+}
+
+#[test]
+fn the_cache_evicts_the_least_recent_and_leaves_the_context() {
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[0.25, -1.0], [1, 2]).expect("x");
+        let traces = fusion::TRACE_CAPACITY as u32 + 44;
+        let before = fusion::stats();
+        for bits in 0..traces {
+            let _scope = Scope::fused();
+            patterned(&x, bits, 9)
+                .expect("fused")
+                .to_vec()
+                .expect("read");
+        }
+        let after = fusion::stats();
+        assert_eq!(after.builds - before.builds, u64::from(traces));
+        assert!(after.evictions - before.evictions >= 44, "{after:?}");
+        assert!(after.cached <= fusion::TRACE_CAPACITY, "{after:?}");
+        assert!(
+            after.in_context <= fusion::TRACE_CAPACITY as u64,
+            "{after:?}"
+        );
+        // The first trace was evicted: it is built again, and still right.
+        let again = {
+            let _scope = Scope::fused();
+            patterned(&x, 0, 9).expect("fused").to_vec().expect("read")
+        };
+        assert_eq!(fusion::stats().builds, after.builds + 1);
+        assert_eq!(again, patterned_eager(&[0.25, -1.0], 0, 9));
+        // The most recent one was not.
+        {
+            let _scope = Scope::fused();
+            patterned(&x, traces - 1, 9)
+                .expect("fused")
+                .to_vec()
+                .expect("read");
+        }
+        assert_eq!(fusion::stats().builds, after.builds + 1);
+    });
+}
+
+/// Python's exception for `err`: class name and message.
+fn raised(py: Python<'_>, err: rxt_tf::Error) -> (String, String) {
+    let err = PyErr::from(err);
+    let class = err
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    (class, err.value(py).to_string())
+}
+
+#[test]
+fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
+    let _serial = serial();
+    with_python(|py| {
+        let i = inputs(py);
+        let (_, square) = tensor2(py, "tf.ones([3, 3])");
+        let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<TensorF32Cpu2D> {
+            let h = tf!(relu(x))?;
+            let bad = tf!(matmul(h, i.w))?; // [3, 3] @ [8, 4]: inner sizes differ
+            tf!(tanh(bad))
+        };
+        let before = fusion::stats();
+        let fused_err = {
+            let _scope = Scope::fused();
+            // Recorded without error: the shapes are checked when it runs.
+            let pending = chain(&square).expect("recorded");
+            pending.to_vec().expect_err("matmul fails")
+        };
+        assert!(fusion::stats().replays > before.replays, "replayed per op");
+        let per_op_err = {
+            let _scope = Scope::per_op();
+            chain(&square).expect_err("matmul fails")
+        };
+        assert_eq!(fused_err, per_op_err);
+        let (class, message) = raised(py, fused_err);
+        assert_eq!(class, "InvalidArgumentError");
+        assert!(message.starts_with("rxt-tf: matmul failed: "), "{message}");
+        // The scope goes on: a later op starts a new trace and runs.
+        let _scope = Scope::fused();
+        let fine = seed_chain(&i.x, &i.w, &i.b).expect("recorded");
+        let native = common::to_python(py, "after the error", Ok(fine));
+        common::assert_matches_eager(py, "after the error", &native, &eager_seed_chain(py, &i));
+    });
+}
+
+#[test]
+fn reading_inside_a_fused_scope_runs_what_is_pending() {
+    let _serial = serial();
+    with_python(|py| {
+        let i = inputs(py);
         let before = fusion::stats();
         let result = {
             let _scope = Scope::fused();
-            seed_chain(&x, &w, &b)
+            let h = tf!(matmul(i.x, i.w)).expect("matmul");
+            let shape = h.shape().expect("shape"); // runs the first trace
+            assert_eq!(shape, vec![3, 4]);
+            let a = tf!(relu(h)).expect("relu"); // h is computed: an input now
+            let y = tf!(a + i.b).expect("add");
+            let host = y.to_vec().expect("read"); // runs the second trace
+            assert_eq!(host.len(), 12);
+            tf!(reduce_mean(y, axis = 1)).expect("mean")
         };
-        let native = common::to_python(py, "seed chain", result);
-        let eager = eval_with(
-            py,
-            "tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)",
-            &[("x", &x_obj), ("w", &w_obj), ("b", &b_obj)],
-        );
-        common::assert_matches_eager(py, "seed chain", &native, &eager);
-        let after = fusion::stats();
-        assert_eq!(after.builds, before.builds + 1);
-        assert_eq!(after.replays, before.replays);
+        let native = common::to_python(py, "read inside", Ok(result)); // the third
+        assert!(fusion::stats().builds - before.builds <= 3);
+        common::assert_matches_eager(py, "read inside", &native, &eager_seed_chain(py, &i));
     });
+}
+
+#[test]
+fn pending_tensors_cross_threads_and_threads_fuse_concurrently() {
+    let _serial = serial();
+    let (x, w, b, expected) = with_python(|py| {
+        let i = inputs(py);
+        let expected = {
+            let _per_op = Scope::per_op();
+            seed_chain(&i.x, &i.w, &i.b)
+                .expect("per op")
+                .to_vec()
+                .expect("read")
+        };
+        (i.x, i.w, i.b, expected)
+    });
+    let before = fusion::stats();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                scope.spawn(|| {
+                    for _ in 0..500 {
+                        let _scope = Scope::fused();
+                        let got = seed_chain(&x, &w, &b)
+                            .expect("fused")
+                            .to_vec()
+                            .expect("read");
+                        assert_eq!(got.len(), expected.len());
+                        for (g, e) in got.iter().zip(&expected) {
+                            assert!(
+                                g.to_bits() == e.to_bits() || (g.is_nan() && e.is_nan()),
+                                "{got:?} != {expected:?}"
+                            );
+                        }
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker.join().expect("a thread panicked");
+        }
+    });
+    assert_eq!(fusion::stats().replays, before.replays);
+    // A pending tensor made on one thread is computed on another.
+    let pending = {
+        let _scope = Scope::fused();
+        seed_chain(&x, &w, &b).expect("fused")
+    };
+    let read = std::thread::spawn(move || pending.to_vec().expect("read"))
+        .join()
+        .expect("the reading thread panicked");
+    assert_eq!(read.len(), expected.len());
+}
+
+/// Resident memory of this process, in bytes.
+fn rss() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .expect("rss pages");
+    pages * 4096
+}
+
+#[test]
+fn many_calls_over_many_traces_stay_bounded() {
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[0.5, -0.5, 1.5], [1, 3]).expect("x");
+        let call = |bits: u32| {
+            let _scope = Scope::fused();
+            let out = patterned(&x, bits, 10).expect("fused");
+            assert_eq!(out.to_vec().expect("read").len(), 3);
+        };
+        // Fill the cache first: its 256 functions and their kernels are the
+        // bounded steady state (about 80 KiB per 11-op trace here).
+        let empty = rss();
+        for bits in 0..1000 {
+            call(bits);
+        }
+        let filled = rss().saturating_sub(empty);
+        let before = rss();
+        let start = fusion::stats();
+        // 100,000 calls over 1,000 traces: 10 rounds of 1,000 traces × 10
+        // calls, so every round rebuilds what the 256-entry cache evicted.
+        for _round in 0..10 {
+            for bits in 0..1000 {
+                for _ in 0..10 {
+                    call(bits);
+                }
+            }
+        }
+        let grown = rss().saturating_sub(before);
+        let end = fusion::stats();
+        assert!(end.cached <= fusion::TRACE_CAPACITY);
+        assert!(end.in_context <= fusion::TRACE_CAPACITY as u64, "{end:?}");
+        assert!(end.builds - start.builds >= 10_000 - 256, "{end:?}");
+        eprintln!(
+            "RSS grew {} KiB over 100,000 calls and {} builds",
+            grown >> 10,
+            end.builds - start.builds
+        );
+        assert!(grown < 20 << 20, "RSS grew by {grown} bytes");
+    });
+}
+
+#[test]
+fn an_asynchronous_executor_is_refused_when_the_trace_runs() {
+    let _serial = serial();
+    with_python(|py| {
+        let t = TensorF32Cpu2D::from_slice(py, &[1.0, -1.0], [1, 2]).expect("t");
+        let scope = eval(
+            py,
+            "__import__('tensorflow.python.eager.context', fromlist=['context'])\
+             .execution_mode(__import__('tensorflow.python.eager.context', \
+             fromlist=['context']).ASYNC)",
+        );
+        scope.call_method0("__enter__").expect("enter");
+        let refused = {
+            let _fused = Scope::fused();
+            tf!(relu(t)).expect("recorded").to_vec()
+        };
+        let none = py.None();
+        scope
+            .call_method1("__exit__", (&none, &none, &none))
+            .expect("leave");
+        assert_eq!(
+            refused.expect_err("asynchronous"),
+            rxt_tf::Error::AsyncContext
+        );
+    });
+}
+
+#[test]
+fn the_environment_variable_turns_fusion_off() {
+    if std::env::var_os("RXT_TF_FUSE").is_some() {
+        // The child: fusion is off, so a fused scope builds nothing.
+        assert!(!fusion::enabled());
+        with_python(|py| {
+            let i = inputs(py);
+            let before = fusion::stats();
+            let native = common::to_python(
+                py,
+                "env",
+                fused_inference(
+                    i.x.try_clone().expect("x"),
+                    i.w.try_clone().expect("w"),
+                    i.b.try_clone().expect("b"),
+                ),
+            );
+            assert_eq!(fusion::stats().builds, before.builds);
+            common::assert_matches_eager(py, "env", &native, &eager_seed_chain(py, &i));
+        });
+        return;
+    }
+    assert!(fusion::enabled());
+    let status = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "the_environment_variable_turns_fusion_off",
+            "--nocapture",
+        ])
+        .env("RXT_TF_FUSE", "0")
+        .status()
+        .expect("run the test binary");
+    assert!(status.success(), "the child run with RXT_TF_FUSE=0 failed");
 }

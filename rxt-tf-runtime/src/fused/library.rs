@@ -130,9 +130,9 @@ pub(crate) fn function(
         let mut library = library();
         let used = library.clock;
         let evicted = if library.entries.len() >= TRACE_CAPACITY {
-            library.evict_least_recent()
+            library.evict_least_recent(EVICTION_BATCH)
         } else {
-            None
+            Vec::new()
         };
         library.entries.insert(
             key,
@@ -143,23 +143,70 @@ pub(crate) fn function(
         );
         evicted
     };
-    // Dropped outside the lock: removal from the context takes TensorFlow's.
-    drop(evicted);
+    // Released outside the lock: removal from the context takes TensorFlow's.
+    release(evicted);
     Ok(function)
 }
 
+/// Traces evicted at once when the cache is full: each eviction also drops
+/// TensorFlow's cached kernels of every call of the same arity (see
+/// [`release`]), so evicting in batches keeps that rare.
+const EVICTION_BATCH: usize = TRACE_CAPACITY / 4;
+
 impl Library {
-    fn evict_least_recent(&mut self) -> Option<Arc<FusedFunction>> {
-        let oldest = self
-            .entries
+    fn evict_least_recent(&mut self, count: usize) -> Vec<Arc<FusedFunction>> {
+        let mut ages: Vec<u64> = self.entries.values().map(|entry| entry.used).collect();
+        ages.sort_unstable();
+        let Some(&newest_evicted) = ages.get(count.saturating_sub(1)) else {
+            return Vec::new();
+        };
+        let mut evicted = Vec::with_capacity(count);
+        self.entries.retain(|_, entry| {
+            let keep = entry.used > newest_evicted || evicted.len() >= count;
+            if !keep {
+                evicted.push(Arc::clone(&entry.function));
+            }
+            keep
+        });
+        EVICTIONS.fetch_add(evicted.len() as u64, Ordering::Relaxed);
+        evicted
+    }
+}
+
+/// Releases evicted functions, then TensorFlow's kernel cache of their
+/// calls. Each `PartitionedCall` runs through a one-op wrapper function that
+/// TensorFlow adds to the context per arity (its name holds the numbers of
+/// inputs and outputs); the compiled kernel of every call of that arity is
+/// cached under it and is only freed when the wrapper is removed. Removing
+/// it costs the calls that remain one new kernel each (made on their next
+/// call); keeping it would keep every evicted function's kernel forever.
+fn release(evicted: Vec<Arc<FusedFunction>>) {
+    let mut wrappers: Vec<(Arc<BoundContext>, usize, usize)> = Vec::new();
+    for function in &evicted {
+        let arity = (function.inputs.len(), function.outputs.len());
+        if !wrappers
             .iter()
-            .min_by_key(|(_, entry)| entry.used)
-            .map(|(key, _)| Key {
-                context: key.context,
-                parts: key.parts.clone(),
-            })?;
-        EVICTIONS.fetch_add(1, Ordering::Relaxed);
-        self.entries.remove(&oldest).map(|entry| entry.function)
+            .any(|(context, i, o)| Arc::ptr_eq(context, &function.context) && (*i, *o) == arity)
+        {
+            wrappers.push((Arc::clone(&function.context), arity.0, arity.1));
+        }
+    }
+    drop(evicted);
+    for (context, inputs, outputs) in wrappers {
+        let name = format!(
+            "__wrapped__PartitionedCall_Tin_{inputs}_Tout_{outputs}_device_{}",
+            CPU_DEVICE_C.to_string_lossy()
+        );
+        let api = context.wheel().api();
+        let (Ok(name), Ok(status)) = (CString::new(name), Status::new(api, FUSED)) else {
+            continue;
+        };
+        // SAFETY: the context is live (held by `context`); the name is
+        // NUL-terminated. A wrapper TensorFlow has not made (or has already
+        // dropped) is an error of no consequence.
+        unsafe {
+            (api.TFE_ContextRemoveFunction)(context.as_ptr(), name.as_ptr(), status.as_ptr())
+        };
     }
 }
 
@@ -232,9 +279,6 @@ impl FusedFunction {
         op.set_type_list(c"Tin", &self.inputs)?;
         op.set_type_list(c"Tout", &self.outputs)?;
         op.set_function(c"f", &self.name)?;
-        for attr in [c"config", c"config_proto", c"executor_type"] {
-            op.set_attr(attr, &Value::Str(""))?;
-        }
         for input in inputs {
             op.add_input(input)?;
         }
