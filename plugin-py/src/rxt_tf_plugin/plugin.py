@@ -1,9 +1,11 @@
-"""The Rextio provider object (plugin API 1.3) behind the ``rxt-tf`` entry point.
+"""The Rextio provider object behind the ``rxt-tf`` entry point.
 
-Rextio 0.1.3 (API 1.3) through 0.1.8 (API 1.7) load it: it uses only members
-API 1.3 defines and does not check the host's minor version. Rextio's modules
-are imported lazily, so loading the entry point stays cheap, and TensorFlow is
-never imported.
+Rextio 0.1.3 (API 1.3) through 0.1.8 (API 1.7) load it. On a host that offers
+plugin API 1.7 the provider declares 1.7 and adds a function-scope guard, so
+each generated function's ops run fused (one TensorFlow call); on an older host
+it declares 1.3, uses only what 1.3 defines, and the ops run one by one.
+Rextio's modules are imported lazily, so loading the entry point stays cheap,
+and TensorFlow is never imported.
 """
 
 from __future__ import annotations
@@ -14,7 +16,13 @@ from rxt_tf_plugin import __version__
 from rxt_tf_plugin.ops import CRATE_NAME, PLUGIN_ID
 
 REQUIRED_PLUGIN_API = "1.3"
-"""The plugin API this provider is written against."""
+"""The plugin API this provider needs at least."""
+
+SCOPE_GUARD_API = "1.7"
+"""The plugin API whose ``function_scope_guard`` hook fuses a function's ops."""
+
+FUSION_GUARD = "rxt_tf::fusion::Scope::fused()"
+"""The guard the fusing provider puts around each generated native body."""
 
 
 class RxtTfPlugin:
@@ -96,6 +104,36 @@ class RxtTfPlugin:
         return (CrateDependency(name=CRATE_NAME, version=f"={__version__}"),)
 
 
+class FusingRxtTfPlugin(RxtTfPlugin):
+    """The provider for hosts with plugin API 1.7: fuses each function's ops."""
+
+    api_version = SCOPE_GUARD_API
+
+    def function_scope_guard(self, ctx: Any) -> Any:
+        """A fusion scope around a native body that uses rxt-tf (none when the
+        body calls back into Python, which a guard must not span)."""
+        from rextio.plugins.api import PluginFunctionScopeGuard
+
+        if getattr(ctx, "has_python_boundary_calls", False):
+            return None
+        return PluginFunctionScopeGuard(rust=FUSION_GUARD)
+
+
+def host_api_version() -> tuple[int, int]:
+    """The plugin API of the Rextio that loads the plugin, as ``(major, minor)``."""
+    from rextio.plugins.api import PLUGIN_API_VERSION
+
+    major, _, minor = str(PLUGIN_API_VERSION).partition(".")
+    try:
+        return (int(major), int(minor or 0))
+    except ValueError:
+        return (0, 0)
+
+
 def plugin() -> RxtTfPlugin:
-    """Entry-point factory for the ``rextio.plugins`` group."""
+    """Entry-point factory for the ``rextio.plugins`` group: the fusing provider
+    where the host offers plugin API 1.7, the API 1.3 one elsewhere."""
+    major, minor = (int(part) for part in SCOPE_GUARD_API.split("."))
+    if host_api_version() >= (major, minor):
+        return FusingRxtTfPlugin()
     return RxtTfPlugin()
