@@ -52,9 +52,13 @@ package: setup
 
 test-rust: setup
 	@$(ENV) cargo test --workspace --all-features
+	@echo "op surface again, every op fused:"
+	@$(ENV) RXT_TF_TEST_FUSED=1 cargo test --all-features --test op_surface
 
 test-python: example
 	@$(ENV) python -m pytest tests/python -q
+	@echo "the example extension again, per op (RXT_TF_FUSE=0):"
+	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py -q
 	@$(ENV) python -m pytest plugin-py/tests -q
 
 lint: setup

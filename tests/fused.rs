@@ -484,3 +484,36 @@ fn the_environment_variable_turns_fusion_off() {
         .expect("run the test binary");
     assert!(status.success(), "the child run with RXT_TF_FUSE=0 failed");
 }
+
+#[test]
+fn a_long_loop_in_one_scope_runs_in_bounded_traces() {
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[0.5, -2.0, 3.0], [1, 3]).expect("x");
+        let run = |x: &TensorF32Cpu2D| -> rxt_tf::Result<Vec<f32>> {
+            let mut h = tf!(tanh(x))?;
+            for _ in 0..1000 {
+                h = tf!(h * 1.5)?;
+                // Results nobody reads are never computed.
+                let _unused = tf!(sigmoid(h))?;
+                h = tf!(tanh(h))?;
+            }
+            h.to_vec()
+        };
+        let per_op = {
+            let _scope = Scope::per_op();
+            run(&x).expect("per op")
+        };
+        let before = fusion::stats();
+        let fused = {
+            let _scope = Scope::fused();
+            run(&x).expect("fused")
+        };
+        let built = fusion::stats().builds - before.builds;
+        assert!(
+            built <= 4,
+            "3,001 ops run as a few cached traces, built {built}"
+        );
+        assert_eq!(fused, per_op);
+    });
+}

@@ -256,10 +256,18 @@ fn softmax_and_argmax_equal_eager_for_every_axis() {
 }
 
 /// The error `result` raises in Python: its class name and message.
-fn raised<T>(py: Python<'_>, result: rxt_tf::Result<T>) -> (String, String) {
-    let err = match result {
+/// In a fused scope the op is only recorded: its error surfaces when the
+/// result is first read (here, when it crosses into Python).
+fn raised<'py, T>(py: Python<'py>, result: rxt_tf::Result<T>) -> (String, String)
+where
+    T: IntoPyObject<'py, Error = PyErr>,
+{
+    let err = match result
+        .map_err(PyErr::from)
+        .and_then(|t| t.into_pyobject(py))
+    {
         Ok(_) => panic!("expected an error"),
-        Err(err) => PyErr::from(err),
+        Err(err) => err,
     };
     let class = err
         .get_type(py)
@@ -336,5 +344,22 @@ fn run_time_scalars_equal_eager_beyond_the_constant_cache() {
         );
         let eager = eval_with(py, "tf.maximum(r, np.float32(np.inf))", &names);
         assert_same(py, "maximum(r, inf)", &native, &eager);
+    });
+}
+
+#[test]
+fn the_ops_run_in_the_mode_asked_for() {
+    let fused = std::env::var_os("RXT_TF_TEST_FUSED").is_some_and(|v| v == "1");
+    with_python(|py| {
+        let i = inputs(py);
+        let before = rxt_tf::fusion::stats();
+        // A trace no other test records, so a fused run must build it.
+        let mut h = tf!(tanh(i.m)).expect("tanh");
+        for _ in 0..6 {
+            h = tf!(sigmoid(tf!(tanh(h)).expect("tanh"))).expect("sigmoid");
+        }
+        assert_eq!(h.to_vec().expect("read").len(), 12);
+        let built = rxt_tf::fusion::stats().builds - before.builds;
+        assert_eq!(built, u64::from(fused), "fused = {fused}");
     });
 }

@@ -12,7 +12,13 @@ static SITE: Once = Once::new();
 /// Runs `f` with the GIL, after putting the venv's site-packages on
 /// `sys.path` (an embedded interpreter does not find them by itself). The
 /// venv is the interpreter named by `PYO3_PYTHON`, which the build used too.
+///
+/// With `RXT_TF_TEST_FUSED=1`, `f` runs inside a fused scope: its ops are
+/// recorded and run as fused calls when their results are read (`make test`
+/// runs the op surface both ways).
 pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
+    let _scope = (std::env::var_os("RXT_TF_TEST_FUSED").is_some_and(|v| v == "1"))
+        .then(rxt_tf::fusion::Scope::fused);
     SITE.call_once(|| {
         let python = std::env::var("PYO3_PYTHON")
             .unwrap_or_else(|_| panic!("set PYO3_PYTHON to the venv's python (make test does)"));

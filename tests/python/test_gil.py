@@ -73,3 +73,13 @@ def test_small_ops_keep_the_gil(ext):
     stall, took = longest_stall(ext.chain_floor_seconds, x, w, bias, 5000)
     assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
     assert stall > 0.9 * took, (stall, took)
+
+
+def test_small_fused_calls_keep_the_gil(ext):
+    """The same chain fused, 20000 calls in one native call: each call's total
+    work is below `RELEASE_WORK`, so the GIL is kept throughout."""
+    x, w, bias = tf.random.normal([1, 8]), tf.random.normal([8, 4]), tf.random.normal([4])
+    ext.fused_floor_seconds(x, w, bias, 10)  # the trace's first call builds it
+    stall, took = longest_stall(ext.fused_floor_seconds, x, w, bias, 20000)
+    assert took > 6 * sys.getswitchinterval(), f"too quick to judge ({took:.3f} s)"
+    assert stall > 0.9 * took, (stall, took)

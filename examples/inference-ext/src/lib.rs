@@ -205,11 +205,11 @@ fn matrix(py: Python<'_>, rows: &[Vec<f32>]) -> rxt_tf::Result<TensorF32Cpu2D> {
     TensorF32Cpu2D::from_slice(py, &data, [rows.len(), columns])
 }
 
-/// Benchmark floor: the seed's chain run `iterations` times on tensors
-/// extracted once, with no Python boundary inside the loop. Returns the
-/// seconds per iteration. Used by `make bench`.
+/// Benchmark floor: the seed's chain run op by op `iterations` times on
+/// tensors extracted once, with no Python boundary inside the loop. Returns
+/// the seconds per iteration. Used by `make bench`.
 #[pyfunction]
-#[rxt_tf::inference]
+#[rxt_tf::inference(fuse = false)]
 fn chain_floor_seconds(
     x: TensorF32Cpu2D,
     weight: TensorF32Cpu2D,
@@ -222,6 +222,26 @@ fn chain_floor_seconds(
         let h = tf!(relu(h))?;
         let h = tf!(h + bias)?;
         std::hint::black_box(tf!(reduce_mean(h, axis = 1))?);
+    }
+    Ok(start.elapsed().as_secs_f64() / f64::from(iterations.max(1)))
+}
+
+/// As [`chain_floor_seconds`], each chain one fused call (its result's shape
+/// is read, so each iteration runs). Used by `make bench`.
+#[pyfunction]
+#[rxt_tf::inference]
+fn fused_floor_seconds(
+    x: TensorF32Cpu2D,
+    weight: TensorF32Cpu2D,
+    bias: TensorF32Cpu1D,
+    iterations: u32,
+) -> rxt_tf::Result<f64> {
+    let start = std::time::Instant::now();
+    for _ in 0..iterations {
+        let h = tf!(matmul(x, weight))?;
+        let h = tf!(relu(h))?;
+        let h = tf!(h + bias)?;
+        std::hint::black_box(tf!(reduce_mean(h, axis = 1))?.shape()?);
     }
     Ok(start.elapsed().as_secs_f64() / f64::from(iterations.max(1)))
 }
@@ -257,6 +277,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
     m.add_class::<Mlp>()?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(fused_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(boundary_only, m)?)?;
     Ok(())
 }

@@ -22,6 +22,9 @@ use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Tensor;
 
+/// Ops in one trace at most: a batch this long runs at once.
+pub(crate) const MAX_NODES: usize = 256;
+
 /// The ops recorded on one thread since its last fused call, on one context.
 pub(crate) struct Batch {
     context: Arc<BoundContext>,
@@ -145,7 +148,15 @@ impl Batch {
         if recording.done {
             return None;
         }
-        Some(recording.push(self, row, keywords, kind, sources))
+        let pushed = recording.push(self, row, keywords, kind, sources);
+        let full = recording.nodes.len() >= MAX_NODES;
+        drop(recording);
+        if full {
+            // A long loop in one scope: run what is live so far, so a trace
+            // (and what it holds) stays bounded; later ops start a new one.
+            self.flush();
+        }
+        Some(pushed)
     }
 
     /// The node's inputs in the row's order (operands and constants), then

@@ -1,0 +1,8 @@
+use rxt_tf::{tf, TensorF32Cpu2D};
+
+#[rxt_tf::inference(fused = false)]
+fn forward(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+    tf!(relu(x))
+}
+
+fn main() {}
