@@ -17,8 +17,10 @@ use crate::safe::status::Status;
 /// Where an operand of a node comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Arg {
-    /// Input `n` of the fused call (a tensor, scalar or constant).
+    /// Input `n` of the fused call (a tensor or a run-time scalar).
     Input(u32),
+    /// Constant `n` of the trace (a keyword's value, part of its key).
+    Constant(u32),
     /// The output of node `n` of the same call.
     Node(u32),
 }
@@ -28,9 +30,9 @@ pub(crate) struct Node {
     pub(crate) row: &'static Op,
     pub(crate) keywords: Vec<Value>,
     pub(crate) args: Vec<Arg>,
-    /// The `[1, 0]` permutation input when the op's axis is moved last and
-    /// back (softmax on axis 0).
-    pub(crate) swap: Option<u32>,
+    /// The `[1, 0]` permutation when the op's axis is moved last and back
+    /// (softmax on axis 0).
+    pub(crate) swap: Option<Arg>,
     /// Estimated work, in the units of the GIL policy.
     pub(crate) work: i64,
 }
@@ -50,10 +52,11 @@ pub(crate) trait Emitter {
     ) -> Result<Self::Value>;
 }
 
-/// Emits `nodes` on `inputs`, returning every node's value.
+/// Emits `nodes` on `inputs` and `constants`, returning every node's value.
 pub(crate) fn emit_all<E: Emitter>(
     emitter: &mut E,
     inputs: &[E::Value],
+    constants: &[E::Value],
     nodes: &[Node],
 ) -> Result<Vec<E::Value>> {
     const PERM: &[Value] = &[Value::Ints(&[1, 0])];
@@ -63,6 +66,7 @@ pub(crate) fn emit_all<E: Emitter>(
         let lookup = |arg: &Arg| -> Result<E::Value> {
             let found = match *arg {
                 Arg::Input(n) => inputs.get(n as usize),
+                Arg::Constant(n) => constants.get(n as usize),
                 Arg::Node(n) => values.get(n as usize),
             };
             found.cloned().ok_or_else(|| malformed(node.row))
@@ -72,7 +76,7 @@ pub(crate) fn emit_all<E: Emitter>(
         let value = match node.swap {
             None => emitter.emit(&name, node.row, &node.keywords, &args, node.work)?,
             Some(perm) => {
-                let perm = lookup(&Arg::Input(perm))?;
+                let perm = lookup(&perm)?;
                 let first = args.first_mut().ok_or_else(|| malformed(node.row))?;
                 let moved = [first.clone(), perm.clone()];
                 *first = emitter.emit(&format!("{name}_in"), transpose, PERM, &moved, node.work)?;

@@ -10,6 +10,9 @@ use rxt_tf_spec::{DType, Value};
 /// One element of a trace key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Part {
+    /// The context the trace runs on (its address: a context outlives
+    /// every trace made on it).
+    Context(usize),
     /// A node of this row (by its `tf!` name).
     Op(&'static str),
     /// One of its keyword values.
@@ -18,6 +21,8 @@ pub(crate) enum Part {
     NewInput(DType),
     /// An operand: input `n`.
     Input(u32),
+    /// An operand: constant `n` (its value is in the node's keywords).
+    Constant(u32),
     /// An operand: the output of node `n`.
     Node(u32),
     /// The node moves its axis last and back.

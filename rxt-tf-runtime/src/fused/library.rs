@@ -65,13 +65,6 @@ pub fn stats() -> Stats {
     }
 }
 
-/// A trace key on one context.
-#[derive(PartialEq, Eq, Hash)]
-struct Key {
-    context: usize,
-    parts: Vec<Part>,
-}
-
 struct Entry {
     function: Arc<FusedFunction>,
     used: u64,
@@ -79,7 +72,8 @@ struct Entry {
 
 #[derive(Default)]
 struct Library {
-    entries: HashMap<Key, Entry, BuildKeyHasher>,
+    /// By trace key (which begins with the context).
+    entries: HashMap<Vec<Part>, Entry, BuildKeyHasher>,
     clock: u64,
 }
 
@@ -100,24 +94,22 @@ pub(crate) struct FusedFunction {
     outputs: Vec<i32>,
 }
 
-/// The function of `parts` on `context`, built by `build` (the recorded
-/// `nodes` on inputs of `input_types`, `outputs` the nodes returned) on a miss.
+/// The function of the trace `key` (which names its context), built on a
+/// miss from the recorded `nodes` on inputs of `input_types` and
+/// `constants`, returning the nodes `outputs`.
 pub(crate) fn function(
     context: &Arc<BoundContext>,
-    parts: Vec<Part>,
+    key: &[Part],
     input_types: &[DType],
+    constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
 ) -> Result<Arc<FusedFunction>> {
-    let key = Key {
-        context: Arc::as_ptr(context) as usize,
-        parts,
-    };
     {
         let mut library = library();
         library.clock += 1;
         let clock = library.clock;
-        if let Some(entry) = library.entries.get_mut(&key) {
+        if let Some(entry) = library.entries.get_mut(key) {
             entry.used = clock;
             return Ok(Arc::clone(&entry.function));
         }
@@ -125,7 +117,7 @@ pub(crate) fn function(
     // Built without the lock: two threads may build the same trace at once;
     // the second insert replaces the first, whose function leaves the
     // context when its call ends (names are never reused).
-    let function = Arc::new(build(context, input_types, nodes, outputs)?);
+    let function = Arc::new(build(context, input_types, constants, nodes, outputs)?);
     let evicted = {
         let mut library = library();
         let used = library.clock;
@@ -135,7 +127,7 @@ pub(crate) fn function(
             Vec::new()
         };
         library.entries.insert(
-            key,
+            key.to_vec(),
             Entry {
                 function: Arc::clone(&function),
                 used,
@@ -214,6 +206,7 @@ fn release(evicted: Vec<Arc<FusedFunction>>) {
 fn build(
     context: &Arc<BoundContext>,
     input_types: &[DType],
+    constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
 ) -> Result<FusedFunction> {
@@ -226,12 +219,22 @@ fn build(
         node.set_attr(c"dtype", &Value::Type(dtype))?;
         placeholders.push(node.finish(&status)?);
     }
+    let mut constant_nodes = Vec::with_capacity(constants.len());
+    for (index, handle) in constants.iter().enumerate() {
+        let dtype = DType::from_code(handle.dtype())
+            .ok_or_else(|| crate::safe::handle::null_handle(FUSED))?;
+        let mut node = graph.node(c"Const", &format!("constant{index}"), FUSED)?;
+        node.set_attr(c"dtype", &Value::Type(dtype))?;
+        node.set_tensor_attr(c"value", handle, &status)?;
+        constant_nodes.push(node.finish(&status)?);
+    }
     let values = emit_all(
         &mut GraphEmitter {
             graph: &mut graph,
             status: &status,
         },
         &placeholders,
+        &constant_nodes,
         nodes,
     )?;
     let returned = outputs

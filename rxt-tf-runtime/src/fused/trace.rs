@@ -40,8 +40,10 @@ pub(crate) struct Pending {
 
 #[derive(Default)]
 struct Recording {
-    /// The call's inputs (tensors, scalars, constants), each once.
+    /// The call's inputs (tensors, run-time scalars), each once.
     inputs: Vec<Arc<OwnedHandle>>,
+    /// The keyword constants, each once: `Const` nodes of the function.
+    constants: Vec<Arc<OwnedHandle>>,
     input_types: Vec<DType>,
     input_dims: Vec<Dims>,
     nodes: Vec<Node>,
@@ -99,14 +101,28 @@ impl Dims {
 enum Source {
     Node(u32),
     Handle(Arc<OwnedHandle>),
+    Constant(Arc<OwnedHandle>),
 }
 
 impl Batch {
     /// A new, empty batch on `context`.
     pub(crate) fn new(context: Arc<BoundContext>) -> Arc<Batch> {
+        let mut key = Vec::with_capacity(32);
+        key.push(Part::Context(Arc::as_ptr(&context) as usize));
+        let recording = Recording {
+            inputs: Vec::with_capacity(8),
+            input_types: Vec::with_capacity(8),
+            input_dims: Vec::with_capacity(8),
+            constants: Vec::with_capacity(4),
+            nodes: Vec::with_capacity(8),
+            outputs: Vec::with_capacity(8),
+            key,
+            work: 0,
+            done: false,
+        };
         Arc::new(Batch {
             context,
-            recording: Mutex::default(),
+            recording: Mutex::new(recording),
         })
     }
 
@@ -195,7 +211,7 @@ impl Batch {
                         return Err(malformed(row));
                     };
                     let value = keywords.get(index).ok_or_else(|| malformed(row))?;
-                    Source::Handle(context.constant(row.name, value, dtype)?)
+                    Source::Constant(context.constant(row.name, value, dtype)?)
                 }
             };
             sources.push(source);
@@ -235,7 +251,7 @@ impl Batch {
             })
             .collect();
         if !live.is_empty() {
-            match self.run(&recording, &live) {
+            match self.run(&mut recording, &live) {
                 Ok(handles) => {
                     for ((_, pending), handle) in live.iter().zip(handles) {
                         let _ = pending.slot.set(Ok(handle));
@@ -258,13 +274,14 @@ impl Batch {
     /// One fused call for `live`; on failure, the ops one by one.
     fn run(
         &self,
-        recording: &Recording,
+        recording: &mut Recording,
         live: &[(u32, Arc<Pending>)],
     ) -> Result<Vec<Arc<OwnedHandle>>> {
         // The thread running the batch may be one the boundary never saw.
         self.context.ensure_synchronous()?;
-        let mut parts = recording.key.clone();
-        parts.extend(live.iter().map(|&(node, _)| Part::Output(node)));
+        recording
+            .key
+            .extend(live.iter().map(|&(node, _)| Part::Output(node)));
         let outputs: Vec<(u32, DType)> = live
             .iter()
             .map(|&(node, _)| {
@@ -274,8 +291,9 @@ impl Batch {
             .collect();
         let fused = library::function(
             &self.context,
-            parts,
+            &recording.key,
             &recording.input_types,
+            &recording.constants,
             &recording.nodes,
             &outputs,
         )
@@ -299,7 +317,12 @@ impl Batch {
         let mut emitter = EagerEmitter {
             context: &self.context,
         };
-        let values = emit_all(&mut emitter, &recording.inputs, &recording.nodes)?;
+        let values = emit_all(
+            &mut emitter,
+            &recording.inputs,
+            &recording.constants,
+            &recording.nodes,
+        )?;
         live.iter()
             .map(|&(node, _)| {
                 values
@@ -321,7 +344,6 @@ impl Recording {
         kind: TensorKind,
         (sources, perm): (Vec<Source>, Option<Arc<OwnedHandle>>),
     ) -> Result<Tensor> {
-        let status = Status::new(batch.context.wheel().api(), row.name)?;
         let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
         self.key.push(Part::Op(row.name));
         self.key.extend(
@@ -340,10 +362,12 @@ impl Recording {
                         .ok_or_else(|| malformed(row))?;
                     (Arg::Node(index), output.dims)
                 }
-                Source::Handle(handle) => self.input(handle, &status, row)?,
+                Source::Handle(handle) => self.input(handle, &batch.context, row)?,
+                Source::Constant(handle) => (self.constant(handle, row)?, Dims::default()),
             };
             self.key.push(match arg {
                 Arg::Input(index) => Part::Input(index),
+                Arg::Constant(index) => Part::Constant(index),
                 Arg::Node(index) => Part::Node(index),
             });
             args.push(arg);
@@ -352,10 +376,7 @@ impl Recording {
         let swap = match perm {
             Some(perm) => {
                 self.key.push(Part::Swapped);
-                match self.input(perm, &status, row)?.0 {
-                    Arg::Input(index) => Some(index),
-                    Arg::Node(_) => return Err(malformed(row)),
-                }
+                Some(self.constant(perm, row)?)
             }
             None => None,
         };
@@ -381,11 +402,25 @@ impl Recording {
         Ok(Tensor::pending(pending, Arc::clone(&batch.context)))
     }
 
+    /// The constant `handle` as an argument, added on first use (its value
+    /// is in the key through the keyword that made it).
+    fn constant(&mut self, handle: Arc<OwnedHandle>, row: &'static Op) -> Result<Arg> {
+        let known = self
+            .constants
+            .iter()
+            .position(|known| known.as_ptr() == handle.as_ptr());
+        let index = known.unwrap_or(self.constants.len());
+        if known.is_none() {
+            self.constants.push(handle);
+        }
+        u32::try_from(index).map(Arg::Constant).map_err(|_| malformed(row))
+    }
+
     /// The input index of `handle`, added on first use.
     fn input(
         &mut self,
         handle: Arc<OwnedHandle>,
-        status: &Status,
+        context: &BoundContext,
         row: &'static Op,
     ) -> Result<(Arg, Dims)> {
         if let Some(index) = self
@@ -398,7 +433,8 @@ impl Recording {
         }
         let index = u32::try_from(self.inputs.len()).map_err(|_| malformed(row))?;
         let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
-        let dims = Dims::of(&handle, status, row.name)?;
+        let status = Status::new(context.wheel().api(), row.name)?;
+        let dims = Dims::of(&handle, &status, row.name)?;
         self.key.push(Part::NewInput(dtype));
         self.inputs.push(handle);
         self.input_types.push(dtype);

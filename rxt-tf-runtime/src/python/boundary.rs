@@ -60,11 +60,21 @@ pub(crate) fn extract_on(
 /// `tf.autodiff.ForwardAccumulator` watches `obj`: running the op natively
 /// would silently drop its gradient or its JVP. Asks the wheel's own
 /// `TFE_Py_TapeSetPossibleGradientTypes` (what `record.possible_gradient_types`
-/// calls), which sees both kinds and returns at once when neither is active.
+/// calls), which sees both kinds, after `TFE_Py_TapeSetIsEmpty`, which says
+/// without allocating when neither is active.
 fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::binding::wheel::Wheel) -> Result<()> {
     let py = obj.py();
     let api = wheel.api();
     let python = |err: PyErr| Error::python(py, "checking for an active gradient tape", &err);
+    // Fast path: no tape and no accumulator on this thread (or recording
+    // stopped), answered without allocating.
+    // SAFETY: the GIL is held; the function takes no arguments.
+    let empty = unsafe { (api.TFE_Py_TapeSetIsEmpty)() };
+    // SAFETY: `empty` is the function's new reference to a bool, or NULL
+    // with an exception.
+    if unsafe { owned_bool(py, empty) }.map_err(python)? {
+        return Ok(());
+    }
     let inputs = PyTuple::new(py, [obj]).map_err(python)?;
     // SAFETY: the GIL is held and `inputs` is a live tuple of tensors.
     let kinds = unsafe { (api.TFE_Py_TapeSetPossibleGradientTypes)(inputs.as_ptr()) };

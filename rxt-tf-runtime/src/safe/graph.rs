@@ -7,7 +7,7 @@ use std::ptr::NonNull;
 use rxt_tf_spec::Value;
 
 use crate::error::{Error, Result};
-use crate::safe::handle::null_handle;
+use crate::safe::handle::{null_handle, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::{Api, TF_Function, TF_Graph, TF_Operation, TF_OperationDescription, TF_Output};
 
@@ -153,6 +153,29 @@ impl NodeBuilder<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Sets the tensor attribute `attr` to a copy of the tensor behind `handle`
+    /// (a computed host tensor).
+    pub(crate) fn set_tensor_attr(
+        &mut self,
+        attr: &CStr,
+        handle: &OwnedHandle,
+        status: &Status,
+    ) -> Result<()> {
+        let node = self.description()?;
+        // SAFETY: the handle is live and computed (constants are).
+        let tensor = unsafe { (self.api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
+        status.check(self.op)?;
+        if tensor.is_null() {
+            return Err(null_handle(self.op));
+        }
+        // SAFETY: the description is unfinished, `attr` NUL-terminated and
+        // `tensor` a live host tensor, which the setter copies.
+        unsafe { (self.api.TF_SetAttrTensor)(node, attr.as_ptr(), tensor, status.as_ptr()) };
+        // SAFETY: `tensor` came from `TFE_TensorHandleResolve` and is ours.
+        unsafe { (self.api.TF_DeleteTensor)(tensor) };
+        status.check(self.op)
     }
 
     /// Adds `input` (a node of the same graph) as the next input.

@@ -171,6 +171,7 @@ api_table! {
         TF_SetAttrInt: fn(*mut TF_OperationDescription, *const c_char, i64);
         TF_SetAttrFloat: fn(*mut TF_OperationDescription, *const c_char, f32);
         TF_SetAttrString: fn(*mut TF_OperationDescription, *const c_char, *const c_void, usize);
+        TF_SetAttrTensor: fn(*mut TF_OperationDescription, *const c_char, *mut TF_Tensor, *mut TF_Status);
         TF_FinishOperation: fn(*mut TF_OperationDescription, *mut TF_Status) -> *mut TF_Operation;
         TF_GraphToFunction: fn(*const TF_Graph, *const c_char, c_uchar, c_int, *const *const TF_Operation, c_int, *const TF_Output, c_int, *const TF_Output, *const *const c_char, *const TF_FunctionOptions, *const c_char, *mut TF_Status) -> *mut TF_Function;
         TF_DeleteFunction: fn(*mut TF_Function);
@@ -190,6 +191,7 @@ api_table! {
         EagerTensor_Handle = "_Z18EagerTensor_HandlePK7_object": fn(*const PyObject) -> *mut TFE_TensorHandle;
         EagerTensorFromHandle = "_Z21EagerTensorFromHandleP16TFE_TensorHandleb": fn(*mut TFE_TensorHandle, bool) -> *mut PyObject;
         EagerTensor_CheckExact = "_Z22EagerTensor_CheckExactPK7_object": fn(*const PyObject) -> bool;
+        TFE_Py_TapeSetIsEmpty = "_Z21TFE_Py_TapeSetIsEmptyv": fn() -> *mut PyObject;
         TFE_Py_TapeSetPossibleGradientTypes = "_Z35TFE_Py_TapeSetPossibleGradientTypesP7_object": fn(*mut PyObject) -> *mut PyObject;
     }
 }
