@@ -79,6 +79,27 @@ def test_scalar_control_flow_equals_eager(ext, depth, use_relu):
     assert_same(ext.deep_inference(x, w, b, depth, use_relu), tf.reduce_mean(h + b, axis=1))
 
 
+@pytest.mark.parametrize("layers", [0, 1, 3, 12])
+def test_the_looped_mlp_equals_eager_for_every_layer_count(ext, layers):
+    x = tf.random.stateless_normal([4, 16], seed=[1, layers])
+    w = tf.random.stateless_normal([16, 16], seed=[2, layers]) / 4
+    b = tf.random.stateless_normal([16], seed=[3, layers])
+    h = x
+    for _ in range(layers):
+        h = tf.nn.relu(tf.matmul(h, w) + b)
+    assert_same(ext.mlp_loop(x, w, b, layers), tf.nn.log_softmax(h))
+
+
+def test_an_op_error_mid_chain_names_the_op(ext):
+    """A failing op in a fused call raises what the op raises per op: eager's
+    class, with a message naming the op."""
+    x = tf.ones([4, 16])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^rxt-tf: matmul failed: "):
+        ext.mlp_loop(x, tf.ones([8, 8]), tf.ones([8]), 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"^rxt-tf: add failed: "):
+        ext.mlp_loop(x, tf.ones([16, 16]), tf.ones([5]), 2)
+
+
 @pytest.mark.parametrize("rows", [1, 5, 0])
 def test_the_classifier_head_equals_eager(ext, rows):
     rng = np.random.default_rng(rows)

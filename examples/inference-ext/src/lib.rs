@@ -112,6 +112,24 @@ fn classifier_head(
     tf!(softmax(logits))
 }
 
+/// A looped MLP: `layers` times `h = relu(h @ w + b)` with one square
+/// weight, then log-softmax (10 ops for 3 layers). Each layer count is its
+/// own fused trace.
+#[pyfunction]
+#[rxt_tf::inference]
+fn mlp_loop(
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+    layers: u32,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let mut h = x;
+    for _ in 0..layers {
+        h = tf!(relu(tf!(tf!(matmul(h, w))? + b)?))?;
+    }
+    tf!(log_softmax(h))
+}
+
 /// The classifier head's probabilities and the label of each row.
 #[pyfunction]
 #[rxt_tf::inference]
@@ -273,6 +291,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reduce_mean, m)?)?;
     m.add_function(wrap_pyfunction!(classifier_head, m)?)?;
     m.add_function(wrap_pyfunction!(classify, m)?)?;
+    m.add_function(wrap_pyfunction!(mlp_loop, m)?)?;
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
     m.add_class::<Mlp>()?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
