@@ -4,10 +4,11 @@
 //! EagerTensors with no copy.
 //!
 //! Layers, lowest first: `sys` (C types and the function table resolved from
-//! the wheel's images), `safe` (owned statuses, handles, ops, constants),
-//! `binding` (the wheel, its platform profile, Python's context), `python`
-//! (the EagerTensor boundary, the GIL), then the typed [`tensor`] types and
-//! the [`ops`]. Use it through the `rxt-tf` crate.
+//! the wheel's images), `safe` (owned statuses, handles, ops, graphs,
+//! constants), `binding` (the wheel, its platform profile, Python's context),
+//! `python` (the EagerTensor boundary, the GIL), then the typed [`tensor`]
+//! types, the [`ops`], and `fused` (recording ops and running them as one
+//! TensorFlow function; see [`fusion`]). Use it through the `rxt-tf` crate.
 
 mod binding;
 mod error;

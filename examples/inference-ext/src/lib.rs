@@ -257,7 +257,10 @@ fn fused_floor_seconds(
     let start = std::time::Instant::now();
     for _ in 0..iterations {
         // One statement, so only the result is live when it is read.
-        let mean = tf!(reduce_mean(tf!(tf!(relu(tf!(matmul(x, weight))?))? + bias)?, axis = 1))?;
+        let mean = tf!(reduce_mean(
+            tf!(tf!(relu(tf!(matmul(x, weight))?))? + bias)?,
+            axis = 1
+        ))?;
         std::hint::black_box(mean.shape()?);
     }
     Ok(start.elapsed().as_secs_f64() / f64::from(iterations.max(1)))

@@ -413,7 +413,9 @@ impl Recording {
         if known.is_none() {
             self.constants.push(handle);
         }
-        u32::try_from(index).map(Arg::Constant).map_err(|_| malformed(row))
+        u32::try_from(index)
+            .map(Arg::Constant)
+            .map_err(|_| malformed(row))
     }
 
     /// The input index of `handle`, added on first use.

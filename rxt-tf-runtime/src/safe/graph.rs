@@ -165,7 +165,8 @@ impl NodeBuilder<'_> {
     ) -> Result<()> {
         let node = self.description()?;
         // SAFETY: the handle is live and computed (constants are).
-        let tensor = unsafe { (self.api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
+        let tensor =
+            unsafe { (self.api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
         status.check(self.op)?;
         if tensor.is_null() {
             return Err(null_handle(self.op));
