@@ -25,11 +25,16 @@ pub(crate) enum Arg {
     Node(u32),
 }
 
+/// Inputs of one op at most (operands and constants).
+pub(crate) const MAX_ARGS: usize = 4;
+
 /// One recorded op: its row, keyword values and inputs in the row's order.
 pub(crate) struct Node {
     pub(crate) row: &'static Op,
     pub(crate) keywords: Vec<Value>,
-    pub(crate) args: Vec<Arg>,
+    /// The first `arg_count` are its inputs.
+    pub(crate) args: [Arg; MAX_ARGS],
+    pub(crate) arg_count: usize,
     /// The `[1, 0]` permutation when the op's axis is moved last and back
     /// (softmax on axis 0).
     pub(crate) swap: Option<Arg>,
@@ -71,7 +76,11 @@ pub(crate) fn emit_all<E: Emitter>(
             };
             found.cloned().ok_or_else(|| malformed(node.row))
         };
-        let mut args = node.args.iter().map(lookup).collect::<Result<Vec<_>>>()?;
+        let used = node
+            .args
+            .get(..node.arg_count)
+            .ok_or_else(|| malformed(node.row))?;
+        let mut args = used.iter().map(lookup).collect::<Result<Vec<_>>>()?;
         let name = format!("n{index}_{}", node.row.name);
         let value = match node.swap {
             None => emitter.emit(&name, node.row, &node.keywords, &args, node.work)?,

@@ -46,7 +46,10 @@ enum Mode {
 
 struct ThreadState {
     mode: Mode,
+    /// The batch new ops join.
     batch: Option<Arc<trace::Batch>>,
+    /// The batch of the last scope, reused when no tensor holds it any more.
+    spare: Option<Arc<trace::Batch>>,
 }
 
 thread_local! {
@@ -54,6 +57,7 @@ thread_local! {
         RefCell::new(ThreadState {
             mode: Mode::Outside,
             batch: None,
+            spare: None,
         })
     };
 }
@@ -123,8 +127,11 @@ impl Drop for Scope {
             let mut state = state.borrow_mut();
             state.mode = self.previous;
             if self.previous != Mode::Fused {
-                // Pending tensors keep their batch; new ops start afresh.
-                state.batch = None;
+                // Pending tensors keep their batch; new ops start afresh (in
+                // this one, emptied, once nothing holds it).
+                if let Some(batch) = state.batch.take() {
+                    state.spare = Some(batch);
+                }
             }
         });
     }
@@ -144,8 +151,10 @@ pub(crate) fn record(
             if state.mode != Mode::Fused {
                 return None;
             }
+            let state = &mut *state;
             Some(trace::record(
                 &mut state.batch,
+                &mut state.spare,
                 row,
                 operands,
                 keywords,

@@ -13,7 +13,7 @@ use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value, Work
 
 use crate::binding::context::BoundContext;
 use crate::error::Result;
-use crate::fused::emit::{emit_all, Arg, EagerEmitter, Node};
+use crate::fused::emit::{emit_all, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library;
 use crate::ops::execute::{check_keywords, malformed, needs_last_axis_swap, shared_context, Input};
@@ -38,7 +38,6 @@ pub(crate) struct Pending {
     slot: OnceLock<Result<Arc<OwnedHandle>>>,
 }
 
-#[derive(Default)]
 struct Recording {
     /// The call's inputs (tensors, run-time scalars), each once.
     inputs: Vec<Arc<OwnedHandle>>,
@@ -105,23 +104,36 @@ enum Source {
 }
 
 impl Batch {
-    /// A new, empty batch on `context`.
-    pub(crate) fn new(context: Arc<BoundContext>) -> Arc<Batch> {
-        let mut key = Vec::with_capacity(32);
-        key.push(Part::Context(Arc::as_ptr(&context) as usize));
-        let recording = Recording {
+    /// An empty batch on `context`: `spare` (a batch of this thread's
+    /// previous call) emptied, if no one else holds it, else a new one.
+    pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Arc<Batch>>) -> Arc<Batch> {
+        if let Some(mut spare) = spare {
+            if let Some(batch) = Arc::get_mut(&mut spare) {
+                if Arc::ptr_eq(&batch.context, context) {
+                    let recording = batch
+                        .recording
+                        .get_mut()
+                        .unwrap_or_else(PoisonError::into_inner);
+                    recording.clear(context);
+                    recording.done = false;
+                    return spare;
+                }
+            }
+        }
+        let mut recording = Recording {
             inputs: Vec::with_capacity(8),
             input_types: Vec::with_capacity(8),
             input_dims: Vec::with_capacity(8),
             constants: Vec::with_capacity(4),
             nodes: Vec::with_capacity(8),
             outputs: Vec::with_capacity(8),
-            key,
+            key: Vec::with_capacity(32),
             work: 0,
             done: false,
         };
+        recording.clear(context);
         Arc::new(Batch {
-            context,
+            context: Arc::clone(context),
             recording: Mutex::new(recording),
         })
     }
@@ -264,11 +276,9 @@ impl Batch {
                 }
             }
         }
-        // The inputs and nodes are no longer needed.
-        *recording = Recording {
-            done: true,
-            ..Recording::default()
-        };
+        // The inputs and nodes are no longer needed (their room is kept for
+        // the thread's next call).
+        recording.clear(&self.context);
     }
 
     /// One fused call for `live`; on failure, the ops one by one.
@@ -335,6 +345,19 @@ impl Batch {
 }
 
 impl Recording {
+    /// Empties the recording (keeping its room), for a trace on `context`.
+    fn clear(&mut self, context: &Arc<BoundContext>) {
+        self.inputs.clear();
+        self.input_types.clear();
+        self.input_dims.clear();
+        self.constants.clear();
+        self.nodes.clear();
+        self.outputs.clear();
+        self.key.clear();
+        self.key.push(Part::Context(Arc::as_ptr(context) as usize));
+        self.work = 0;
+    }
+
     /// Adds one node; its output is a pending tensor of `batch`.
     fn push(
         &mut self,
@@ -351,9 +374,12 @@ impl Recording {
                 .iter()
                 .map(|value| Part::Keyword(KeyValue::from(value))),
         );
-        let mut args = Vec::with_capacity(sources.len());
-        let mut dims = Vec::with_capacity(sources.len());
-        for source in sources {
+        if sources.len() > MAX_ARGS {
+            return Err(malformed(row));
+        }
+        let mut args = [Arg::Input(0); MAX_ARGS];
+        let mut dims = [Dims::default(); MAX_ARGS];
+        for (index, source) in sources.into_iter().enumerate() {
             let (arg, arg_dims) = match source {
                 Source::Node(index) => {
                     let output = self
@@ -370,9 +396,10 @@ impl Recording {
                 Arg::Constant(index) => Part::Constant(index),
                 Arg::Node(index) => Part::Node(index),
             });
-            args.push(arg);
-            dims.push(arg_dims);
+            args[index] = arg;
+            dims[index] = arg_dims;
         }
+        let arg_count = row.inputs.len().min(MAX_ARGS);
         let swap = match perm {
             Some(perm) => {
                 self.key.push(Part::Swapped);
@@ -380,12 +407,13 @@ impl Recording {
             }
             None => None,
         };
-        let (work, result) = estimate(row, keywords, kind, &dims);
+        let (work, result) = estimate(row, keywords, kind, &dims[..arg_count]);
         self.work = self.work.saturating_add(work);
         self.nodes.push(Node {
             row,
             keywords: keywords.to_vec(),
             args,
+            arg_count,
             swap,
             work,
         });
@@ -505,9 +533,11 @@ impl Pending {
 }
 
 /// Records `row` into the thread's batch (`current`, replaced by a new
-/// batch when it cannot take the op) and returns its pending output.
+/// batch, or the emptied `spare`, when it cannot take the op) and returns
+/// its pending output.
 pub(crate) fn record(
     current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Arc<Batch>>,
     row: &'static Op,
     operands: &[Input<'_>],
     keywords: &[Value],
@@ -520,7 +550,7 @@ pub(crate) fn record(
         let batch = match current {
             Some(batch) if batch.accepts(context) => Arc::clone(batch),
             _ => {
-                let batch = Batch::new(Arc::clone(context));
+                let batch = Batch::new(context, spare.take());
                 *current = Some(Arc::clone(&batch));
                 batch
             }
