@@ -8,6 +8,7 @@ mod common;
 use common::{eval, eval_with, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
+use rxt_tf::ops::Scalar;
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
 
 /// The fusion cache is process-wide: tests that count builds run one at a time.
@@ -266,23 +267,31 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
     with_python(|py| {
         let i = inputs(py);
         let (_, square) = tensor2(py, "tf.ones([3, 3])");
-        let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<TensorF32Cpu2D> {
-            let h = tf!(relu(x))?;
-            let bad = tf!(matmul(h, i.w))?; // [3, 3] @ [8, 4]: inner sizes differ
-            tf!(tanh(bad))
+        // `good` does not depend on the failing op; `bad` does.
+        let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<(TensorF32Cpu2D, TensorF32Cpu2D)> {
+            let good = tf!(relu(x))?;
+            let wrong = tf!(matmul(good, i.w))?; // [3, 3] @ [8, 4]: inner sizes differ
+            Ok((tf!(sigmoid(good))?, tf!(tanh(wrong))?))
         };
         let before = fusion::stats();
-        let fused_err = {
+        let (fused_good, fused_bad) = {
             let _scope = Scope::fused();
             // Recorded without error: the shapes are checked when it runs.
-            let pending = chain(&square).expect("recorded");
-            pending.to_vec().expect_err("matmul fails")
+            let (good, bad) = chain(&square).expect("recorded");
+            (good.to_vec(), bad.to_vec())
         };
         assert!(fusion::stats().replays > before.replays, "replayed per op");
-        let per_op_err = {
+        let (per_op_good, per_op_err) = {
             let _scope = Scope::per_op();
-            chain(&square).expect_err("matmul fails")
+            let good = tf!(sigmoid(tf!(relu(square)).expect("relu"))).expect("sigmoid");
+            (good.to_vec(), chain(&square).expect_err("matmul fails"))
         };
+        // Each tensor gets what the per-op path gives it.
+        assert_eq!(
+            fused_good.expect("good is computed"),
+            per_op_good.expect("good")
+        );
+        let fused_err = fused_bad.expect_err("matmul fails");
         assert_eq!(fused_err, per_op_err);
         let (class, message) = raised(py, fused_err);
         assert_eq!(class, "InvalidArgumentError");
@@ -296,6 +305,25 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
 }
 
 #[test]
+fn run_time_scalars_are_inputs_whatever_their_values() {
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[1.0, -2.0], [1, 2]).expect("x");
+        let run = |a: f32, b: f32| {
+            let _scope = Scope::fused();
+            tf!(tf!(x * Scalar(a)).expect("mul") + Scalar(b))
+                .expect("add")
+                .to_vec()
+                .expect("read")
+        };
+        let before = fusion::stats();
+        assert_eq!(run(2.0, 2.0), vec![4.0, -2.0]);
+        assert_eq!(run(3.0, -1.0), vec![2.0, -7.0]);
+        assert!(fusion::stats().builds - before.builds <= 1, "one trace");
+    });
+}
+
+#[test]
 fn reading_inside_a_fused_scope_runs_what_is_pending() {
     let _serial = serial();
     with_python(|py| {
@@ -304,7 +332,11 @@ fn reading_inside_a_fused_scope_runs_what_is_pending() {
         let result = {
             let _scope = Scope::fused();
             let h = tf!(matmul(i.x, i.w)).expect("matmul");
+            let builds = fusion::stats().builds;
+            assert_eq!(format!("{h:?}"), "TensorF32Cpu2D { pending: true }");
+            assert_eq!(fusion::stats().builds, builds, "Debug runs nothing");
             let shape = h.shape().expect("shape"); // runs the first trace
+            assert_eq!(format!("{h:?}"), "TensorF32Cpu2D { shape: Ok([3, 4]) }");
             assert_eq!(shape, vec![3, 4]);
             let a = tf!(relu(h)).expect("relu"); // h is computed: an input now
             let y = tf!(a + i.b).expect("add");
@@ -332,8 +364,19 @@ fn pending_tensors_cross_threads_and_threads_fuse_concurrently() {
         };
         (i.x, i.w, i.b, expected)
     });
-    let before = fusion::stats();
     std::thread::scope(|scope| {
+        // Two threads fill the cache with new traces (evicting, and removing
+        // TensorFlow's call wrappers) while four others call.
+        for offset in [0, 1] {
+            let x = &x;
+            scope.spawn(move || {
+                for bits in (offset..fusion::TRACE_CAPACITY as u32 * 2).step_by(2) {
+                    let _scope = Scope::fused();
+                    let out = patterned(x, bits + 1000, 11).expect("fused");
+                    assert_eq!(out.to_vec().expect("read").len(), 24);
+                }
+            });
+        }
         let workers: Vec<_> = (0..4)
             .map(|_| {
                 scope.spawn(|| {
@@ -358,7 +401,6 @@ fn pending_tensors_cross_threads_and_threads_fuse_concurrently() {
             worker.join().expect("a thread panicked");
         }
     });
-    assert_eq!(fusion::stats().replays, before.replays);
     // A pending tensor made on one thread is computed on another.
     let pending = {
         let _scope = Scope::fused();

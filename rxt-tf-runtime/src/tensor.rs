@@ -54,6 +54,15 @@ impl Tensor {
         }
     }
 
+    /// Whether the tensor's value exists (it is not pending, or its fused
+    /// call has run).
+    pub(crate) fn is_computed(&self) -> bool {
+        match &self.state {
+            State::Ready(_) => true,
+            State::Pending(pending) => pending.has_run(),
+        }
+    }
+
     /// The tensor's handle, computing it first if it is pending (which runs
     /// the fused call that produces it, or returns that call's error).
     pub(crate) fn handle(&self) -> Result<&OwnedHandle> {
@@ -257,9 +266,15 @@ macro_rules! tensor_type {
         }
 
         impl fmt::Debug for $name {
+            /// The shape of a computed tensor; a pending one is not run.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                let shape = self.shape().unwrap_or_default();
-                f.debug_struct(stringify!($name)).field("shape", &shape).finish()
+                let mut out = f.debug_struct(stringify!($name));
+                if self.0.is_computed() {
+                    out.field("shape", &self.shape());
+                } else {
+                    out.field("pending", &true);
+                }
+                out.finish()
             }
         }
     };

@@ -110,8 +110,10 @@ class FusingRxtTfPlugin(RxtTfPlugin):
     api_version = SCOPE_GUARD_API
 
     def function_scope_guard(self, ctx: Any) -> Any:
-        """A fusion scope around a native body that uses rxt-tf (none when the
-        body calls back into Python, which a guard must not span)."""
+        """A fusion scope around a native body that uses rxt-tf.
+
+        None when the body calls back into Python, which a guard must not span.
+        """
         from rextio.plugins.api import PluginFunctionScopeGuard
 
         if getattr(ctx, "has_python_boundary_calls", False):
@@ -131,8 +133,11 @@ def host_api_version() -> tuple[int, int]:
 
 
 def plugin() -> RxtTfPlugin:
-    """Entry-point factory for the ``rextio.plugins`` group: the fusing provider
-    where the host offers plugin API 1.7, the API 1.3 one elsewhere."""
+    """Entry-point factory for the ``rextio.plugins`` group.
+
+    The fusing provider where the host offers plugin API 1.7, the API 1.3 one
+    elsewhere.
+    """
     major, minor = (int(part) for part in SCOPE_GUARD_API.split("."))
     if host_api_version() >= (major, minor):
         return FusingRxtTfPlugin()

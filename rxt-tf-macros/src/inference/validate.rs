@@ -67,11 +67,13 @@ fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
                 options.target = Some(value);
             }
             (key, syn::Lit::Bool(value)) if key.is_ident("fuse") => options.fuse = value.value,
-            (key, value) if key.is_ident("crate") || key.is_ident("fuse") => {
+            (key, value) if ["crate", "fuse", "__target"].iter().any(|k| key.is_ident(k)) => {
                 let expected = if key.is_ident("fuse") {
                     "`true` or `false`"
-                } else {
+                } else if key.is_ident("crate") {
                     "a string literal naming the crate's path"
+                } else {
+                    "a string literal naming a target triple"
                 };
                 errors.push(
                     &value,

@@ -57,51 +57,101 @@ pub(crate) trait Emitter {
     ) -> Result<Self::Value>;
 }
 
-/// Emits `nodes` on `inputs` and `constants`, returning every node's value.
+/// Emits `nodes` on `inputs` and `constants`, returning every node's value,
+/// or the first error.
 pub(crate) fn emit_all<E: Emitter>(
     emitter: &mut E,
     inputs: &[E::Value],
     constants: &[E::Value],
     nodes: &[Node],
 ) -> Result<Vec<E::Value>> {
-    const PERM: &[Value] = &[Value::Ints(&[1, 0])];
-    let transpose = &rxt_tf_spec::ops::TRANSPOSE;
     let mut values: Vec<E::Value> = Vec::with_capacity(nodes.len());
     for (index, node) in nodes.iter().enumerate() {
         let lookup = |arg: &Arg| -> Result<E::Value> {
-            let found = match *arg {
-                Arg::Input(n) => inputs.get(n as usize),
-                Arg::Constant(n) => constants.get(n as usize),
-                Arg::Node(n) => values.get(n as usize),
-            };
-            found.cloned().ok_or_else(|| malformed(node.row))
+            argument(arg, inputs, constants, &values, node.row).cloned()
         };
-        let used = node
-            .args
-            .get(..node.arg_count)
-            .ok_or_else(|| malformed(node.row))?;
-        let mut args = used.iter().map(lookup).collect::<Result<Vec<_>>>()?;
-        let name = format!("n{index}_{}", node.row.name);
-        let value = match node.swap {
-            None => emitter.emit(&name, node.row, &node.keywords, &args, node.work)?,
-            Some(perm) => {
-                let perm = lookup(&perm)?;
-                let first = args.first_mut().ok_or_else(|| malformed(node.row))?;
-                let moved = [first.clone(), perm.clone()];
-                *first = emitter.emit(&format!("{name}_in"), transpose, PERM, &moved, node.work)?;
-                let output = emitter.emit(&name, node.row, &node.keywords, &args, node.work)?;
-                emitter.emit(
-                    &format!("{name}_out"),
-                    transpose,
-                    PERM,
-                    &[output, perm],
-                    node.work,
-                )?
-            }
-        };
+        let value = emit_node(emitter, index, node, lookup)?;
         values.push(value);
     }
     Ok(values)
+}
+
+/// Emits every node it can, each node's own result: a node whose operand
+/// failed gets that operand's error, a node that fails its own, every other
+/// node its value. What op-by-op execution gives each tensor.
+pub(crate) fn emit_each<E: Emitter>(
+    emitter: &mut E,
+    inputs: &[E::Value],
+    constants: &[E::Value],
+    nodes: &[Node],
+) -> Vec<Result<E::Value>> {
+    let mut values: Vec<Result<E::Value>> = Vec::with_capacity(nodes.len());
+    for (index, node) in nodes.iter().enumerate() {
+        let from_inputs = |arg: &Arg| -> Result<E::Value> {
+            match *arg {
+                Arg::Node(n) => match values.get(n as usize) {
+                    Some(result) => result.clone(),
+                    None => Err(malformed(node.row)),
+                },
+                _ => argument(arg, inputs, constants, &[], node.row).cloned(),
+            }
+        };
+        let value = emit_node(emitter, index, node, from_inputs);
+        values.push(value);
+    }
+    values
+}
+
+/// The value `arg` names, among `inputs`, `constants` and the nodes'
+/// `values` so far.
+fn argument<'v, V>(
+    arg: &Arg,
+    inputs: &'v [V],
+    constants: &'v [V],
+    values: &'v [V],
+    row: &Op,
+) -> Result<&'v V> {
+    let found = match *arg {
+        Arg::Input(n) => inputs.get(n as usize),
+        Arg::Constant(n) => constants.get(n as usize),
+        Arg::Node(n) => values.get(n as usize),
+    };
+    found.ok_or_else(|| malformed(row))
+}
+
+/// Emits node `index` (and, when its axis is swapped, the transposes
+/// around it), its arguments looked up by `lookup`.
+fn emit_node<E: Emitter>(
+    emitter: &mut E,
+    index: usize,
+    node: &Node,
+    lookup: impl Fn(&Arg) -> Result<E::Value>,
+) -> Result<E::Value> {
+    const PERM: &[Value] = &[Value::Ints(&[1, 0])];
+    let transpose = &rxt_tf_spec::ops::TRANSPOSE;
+    let used = node
+        .args
+        .get(..node.arg_count)
+        .ok_or_else(|| malformed(node.row))?;
+    let mut args = used.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
+    let name = format!("n{index}_{}", node.row.name);
+    match node.swap {
+        None => emitter.emit(&name, node.row, &node.keywords, &args, node.work),
+        Some(perm) => {
+            let perm = lookup(&perm)?;
+            let first = args.first_mut().ok_or_else(|| malformed(node.row))?;
+            let moved = [first.clone(), perm.clone()];
+            *first = emitter.emit(&format!("{name}_in"), transpose, PERM, &moved, node.work)?;
+            let output = emitter.emit(&name, node.row, &node.keywords, &args, node.work)?;
+            emitter.emit(
+                &format!("{name}_out"),
+                transpose,
+                PERM,
+                &[output, perm],
+                node.work,
+            )
+        }
+    }
 }
 
 /// Builds the nodes into a graph.

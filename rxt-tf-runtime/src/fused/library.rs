@@ -23,6 +23,12 @@ use crate::safe::status::Status;
 /// and its function removed from the context.
 pub const TRACE_CAPACITY: usize = 256;
 
+/// `ConfigProto { graph_options { rewrite_options { disable_meta_optimizer:
+/// true } } }`, serialized: the function runs the ops as recorded, with the
+/// kernels the per-op path runs (no Grappler rewrites such as fusing a
+/// matmul with its bias and activation).
+const NO_GRAPH_REWRITES: &[u8] = &[82, 5, 82, 3, 152, 1, 1];
+
 /// The name errors of the fused call itself carry.
 const FUSED: &str = "fused call";
 
@@ -31,6 +37,7 @@ static BUILDS: AtomicU64 = AtomicU64::new(0);
 static EVICTIONS: AtomicU64 = AtomicU64::new(0);
 static IN_CONTEXT: AtomicU64 = AtomicU64::new(0);
 static REPLAYS: AtomicU64 = AtomicU64::new(0);
+static WRAPPERS_KEPT: AtomicU64 = AtomicU64::new(0);
 /// The number of the next function's name.
 static NEXT_NAME: AtomicU64 = AtomicU64::new(0);
 
@@ -47,6 +54,9 @@ pub struct Stats {
     pub in_context: u64,
     /// Fused calls that failed and were run again op by op.
     pub replays: u64,
+    /// TensorFlow call wrappers an eviction could not remove (their cached
+    /// kernels stay): nonzero only if TensorFlow names them differently.
+    pub wrappers_kept: u64,
 }
 
 /// Counts a fused call run again op by op.
@@ -62,6 +72,7 @@ pub fn stats() -> Stats {
         cached: library().entries.len(),
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
+        wrappers_kept: WRAPPERS_KEPT.load(Ordering::Relaxed),
     }
 }
 
@@ -121,18 +132,17 @@ pub(crate) fn function(
     let evicted = {
         let mut library = library();
         let used = library.clock;
-        let evicted = if library.entries.len() >= TRACE_CAPACITY {
-            library.evict_least_recent(EVICTION_BATCH)
-        } else {
-            Vec::new()
+        let mut evicted = Vec::new();
+        if library.entries.len() >= TRACE_CAPACITY && !library.entries.contains_key(key) {
+            evicted = library.evict_least_recent(EVICTION_BATCH);
+        }
+        let entry = Entry {
+            function: Arc::clone(&function),
+            used,
         };
-        library.entries.insert(
-            key.to_vec(),
-            Entry {
-                function: Arc::clone(&function),
-                used,
-            },
-        );
+        if let Some(replaced) = library.entries.insert(key.to_vec(), entry) {
+            evicted.push(replaced.function);
+        }
         evicted
     };
     // Released outside the lock: removal from the context takes TensorFlow's.
@@ -242,8 +252,12 @@ fn build(
         .map(|&(node, _)| values.get(node as usize).copied())
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| crate::safe::handle::null_handle(FUSED))?;
+    // Names are never reused, also across copies of this crate in one
+    // process (each extension module links its own): the address of this
+    // copy's counter tells them apart.
     let number = NEXT_NAME.fetch_add(1, Ordering::Relaxed);
-    let name = CString::new(format!("__rxt_tf_fused_{number}"))
+    let copy = std::ptr::addr_of!(NEXT_NAME) as usize;
+    let name = CString::new(format!("__rxt_tf_fused_{copy:x}_{number}"))
         .map_err(|_| crate::safe::handle::null_handle(FUSED))?;
     let function = graph.to_function(&name, &placeholders, &returned, &status, FUSED)?;
     // SAFETY: the context is live (held by `context`); the function is live
@@ -282,6 +296,7 @@ impl FusedFunction {
         op.set_type_list(c"Tin", &self.inputs)?;
         op.set_type_list(c"Tout", &self.outputs)?;
         op.set_function(c"f", &self.name)?;
+        op.set_bytes(c"config_proto", NO_GRAPH_REWRITES)?;
         for input in inputs {
             op.add_input(input)?;
         }

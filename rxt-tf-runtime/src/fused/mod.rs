@@ -83,6 +83,10 @@ pub fn enabled() -> bool {
 /// Tensors made inside a fused scope may be pending; reading one (its
 /// shape, its data, returning it to Python, using it after the scope) runs
 /// what is pending. Errors of fused ops surface there.
+///
+/// Scopes must end in the reverse order they began (as guards in nested
+/// blocks do); a scope that is leaked (`mem::forget`) leaves its mode on
+/// for the thread.
 #[must_use = "the scope ends when this guard is dropped"]
 pub struct Scope {
     previous: Mode,
@@ -123,17 +127,28 @@ impl Scope {
 
 impl Drop for Scope {
     fn drop(&mut self) {
-        let _ = STATE.try_with(|state| {
-            let mut state = state.borrow_mut();
-            state.mode = self.previous;
-            if self.previous != Mode::Fused {
-                // Pending tensors keep their batch; new ops start afresh (in
-                // this one, emptied, once nothing holds it).
-                if let Some(batch) = state.batch.take() {
-                    state.spare = Some(batch);
+        let displaced = STATE
+            .try_with(|state| {
+                let mut state = state.try_borrow_mut().ok()?;
+                state.mode = self.previous;
+                if self.previous == Mode::Fused {
+                    return None;
                 }
-            }
-        });
+                // Pending tensors keep their batch; new ops start afresh, in
+                // this batch emptied once nothing holds it. Its inputs stay
+                // until then: until its last pending tensor is read or
+                // dropped, or the thread's next fused op.
+                let batch = state.batch.take()?;
+                if Arc::strong_count(&batch) == 1 {
+                    batch.forget_unread();
+                }
+                state.spare.replace(batch)
+            })
+            .ok()
+            .flatten();
+        // Dropped outside the borrow: it may drop the last reference to a
+        // context, which runs Python code.
+        drop(displaced);
     }
 }
 
@@ -145,22 +160,30 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Option<Result<Tensor>> {
-    STATE
+    // The batches are taken out of the thread's state while the op is
+    // recorded (which may run other code: reading a tensor of another
+    // batch, dropping a context), and put back after.
+    let (mut batch, mut spare) = STATE
         .try_with(|state| {
-            let mut state = state.borrow_mut();
-            if state.mode != Mode::Fused {
-                return None;
-            }
-            let state = &mut *state;
-            Some(trace::record(
-                &mut state.batch,
-                &mut state.spare,
-                row,
-                operands,
-                keywords,
-                kind,
-            ))
+            let mut state = state.try_borrow_mut().ok()?;
+            (state.mode == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
         })
         .ok()
-        .flatten()
+        .flatten()?;
+    let recorded = trace::record(&mut batch, &mut spare, row, operands, keywords, kind);
+    let displaced = STATE
+        .try_with(|state| match state.try_borrow_mut() {
+            Ok(mut state) => {
+                let old = (
+                    std::mem::replace(&mut state.batch, batch),
+                    std::mem::replace(&mut state.spare, spare),
+                );
+                Some(old)
+            }
+            Err(_) => Some((batch, spare)),
+        })
+        .ok()
+        .flatten();
+    drop(displaced);
+    Some(recorded)
 }

@@ -13,7 +13,7 @@ use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value, Work
 
 use crate::binding::context::BoundContext;
 use crate::error::Result;
-use crate::fused::emit::{emit_all, Arg, EagerEmitter, Node, MAX_ARGS};
+use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library;
 use crate::ops::execute::{check_keywords, malformed, needs_last_axis_swap, shared_context, Input};
@@ -100,6 +100,9 @@ impl Dims {
 enum Source {
     Node(u32),
     Handle(Arc<OwnedHandle>),
+    /// A run-time scalar: always its own input, so that whether two scalars
+    /// are equal is not part of the trace.
+    Scalar(Arc<OwnedHandle>),
     Constant(Arc<OwnedHandle>),
 }
 
@@ -158,6 +161,14 @@ impl Batch {
         }
     }
 
+    /// Empties a batch that has not run and whose results nobody holds (its
+    /// inputs are freed now).
+    pub(crate) fn forget_unread(&self) {
+        let mut recording = self.lock();
+        recording.clear(&self.context);
+        recording.done = true;
+    }
+
     /// Records `row` on `operands` into the batch, or returns `None` if the
     /// batch ran meanwhile (the caller starts a new one).
     fn record(
@@ -176,7 +187,12 @@ impl Batch {
         if recording.done {
             return None;
         }
+        let mark = recording.mark();
         let pushed = recording.push(self, row, keywords, kind, sources);
+        if pushed.is_err() {
+            // Nothing of a node that failed to record stays in the trace.
+            recording.rewind(mark);
+        }
         let full = recording.nodes.len() >= MAX_NODES;
         drop(recording);
         if full {
@@ -201,7 +217,7 @@ impl Batch {
         for input in row.inputs {
             let source = match *input {
                 RowInput::Operand(index) => match operands.get(index) {
-                    Some(Input::Scalar(value)) => Source::Handle(context.scalar(*value)?),
+                    Some(Input::Scalar(value)) => Source::Scalar(context.scalar(*value)?),
                     Some(Input::Tensor(tensor, _)) => match tensor.as_pending() {
                         Some(pending)
                             if Arc::ptr_eq(&pending.batch, self)
@@ -263,17 +279,9 @@ impl Batch {
             })
             .collect();
         if !live.is_empty() {
-            match self.run(&mut recording, &live) {
-                Ok(handles) => {
-                    for ((_, pending), handle) in live.iter().zip(handles) {
-                        let _ = pending.slot.set(Ok(handle));
-                    }
-                }
-                Err(err) => {
-                    for (_, pending) in &live {
-                        let _ = pending.slot.set(Err(err.clone()));
-                    }
-                }
+            let results = self.run(&mut recording, &live);
+            for ((_, pending), result) in live.iter().zip(results) {
+                let _ = pending.slot.set(result);
             }
         }
         // The inputs and nodes are no longer needed (their room is kept for
@@ -281,14 +289,17 @@ impl Batch {
         recording.clear(&self.context);
     }
 
-    /// One fused call for `live`; on failure, the ops one by one.
+    /// The result of each of `live`: one fused call; if it fails, the ops
+    /// one by one.
     fn run(
         &self,
         recording: &mut Recording,
         live: &[(u32, Arc<Pending>)],
-    ) -> Result<Vec<Arc<OwnedHandle>>> {
+    ) -> Vec<Result<Arc<OwnedHandle>>> {
         // The thread running the batch may be one the boundary never saw.
-        self.context.ensure_synchronous()?;
+        if let Err(err) = self.context.ensure_synchronous() {
+            return live.iter().map(|_| Err(err.clone())).collect();
+        }
         recording
             .key
             .extend(live.iter().map(|&(node, _)| Part::Output(node)));
@@ -309,42 +320,66 @@ impl Batch {
         )
         .and_then(|function| function.call(&recording.inputs, recording.work));
         match fused {
-            Ok(handles) => Ok(handles.into_iter().map(Arc::new).collect()),
-            Err(_) => {
+            Ok(handles) if handles.len() == live.len() => {
+                handles.into_iter().map(|h| Ok(Arc::new(h))).collect()
+            }
+            _ => {
                 library::count_replay();
                 self.replay(recording, live)
             }
         }
     }
 
-    /// The batch's ops as eager ops, one by one: the first failing op's
-    /// error is what per-op execution raises.
+    /// The batch's ops as eager ops, one by one: each live tensor gets what
+    /// per-op execution gives it (its value, or the error of the op that
+    /// failed on its way).
     fn replay(
         &self,
         recording: &Recording,
         live: &[(u32, Arc<Pending>)],
-    ) -> Result<Vec<Arc<OwnedHandle>>> {
+    ) -> Vec<Result<Arc<OwnedHandle>>> {
         let mut emitter = EagerEmitter {
             context: &self.context,
         };
-        let values = emit_all(
+        let values = emit_each(
             &mut emitter,
             &recording.inputs,
             &recording.constants,
             &recording.nodes,
-        )?;
+        );
         live.iter()
             .map(|&(node, _)| {
                 values
                     .get(node as usize)
                     .cloned()
-                    .ok_or_else(|| internal("a replayed output is missing"))
+                    .unwrap_or_else(|| Err(internal("a replayed output is missing")))
             })
             .collect()
     }
 }
 
 impl Recording {
+    /// Where the recording stands, to [`Recording::rewind`] to.
+    fn mark(&self) -> [usize; 4] {
+        [
+            self.key.len(),
+            self.inputs.len(),
+            self.constants.len(),
+            self.nodes.len(),
+        ]
+    }
+
+    /// Undoes what was added since `mark` (a node that failed to record).
+    fn rewind(&mut self, [key, inputs, constants, nodes]: [usize; 4]) {
+        self.key.truncate(key);
+        self.inputs.truncate(inputs);
+        self.input_types.truncate(inputs);
+        self.input_dims.truncate(inputs);
+        self.constants.truncate(constants);
+        self.nodes.truncate(nodes);
+        self.outputs.truncate(nodes);
+    }
+
     /// Empties the recording (keeping its room), for a trace on `context`.
     fn clear(&mut self, context: &Arc<BoundContext>) {
         self.inputs.clear();
@@ -374,7 +409,8 @@ impl Recording {
                 .iter()
                 .map(|value| Part::Keyword(KeyValue::from(value))),
         );
-        if sources.len() > MAX_ARGS {
+        let arg_count = sources.len();
+        if arg_count > MAX_ARGS {
             return Err(malformed(row));
         }
         let mut args = [Arg::Input(0); MAX_ARGS];
@@ -388,7 +424,8 @@ impl Recording {
                         .ok_or_else(|| malformed(row))?;
                     (Arg::Node(index), output.dims)
                 }
-                Source::Handle(handle) => self.input(handle, &batch.context, row)?,
+                Source::Handle(handle) => self.input(handle, true, &batch.context, row)?,
+                Source::Scalar(handle) => self.input(handle, false, &batch.context, row)?,
                 Source::Constant(handle) => (self.constant(handle, row)?, Dims::default()),
             };
             self.key.push(match arg {
@@ -399,11 +436,14 @@ impl Recording {
             args[index] = arg;
             dims[index] = arg_dims;
         }
-        let arg_count = row.inputs.len().min(MAX_ARGS);
         let swap = match perm {
             Some(perm) => {
+                let perm = self.constant(perm, row)?;
                 self.key.push(Part::Swapped);
-                Some(self.constant(perm, row)?)
+                if let Arg::Constant(index) = perm {
+                    self.key.push(Part::Constant(index));
+                }
+                Some(perm)
             }
             None => None,
         };
@@ -446,20 +486,30 @@ impl Recording {
             .map_err(|_| malformed(row))
     }
 
-    /// The input index of `handle`, added on first use.
+    /// The input index of `handle`, added on first use (or, unless
+    /// `shared`, every time).
     fn input(
         &mut self,
         handle: Arc<OwnedHandle>,
+        shared: bool,
         context: &BoundContext,
         row: &'static Op,
     ) -> Result<(Arg, Dims)> {
-        if let Some(index) = self
-            .inputs
-            .iter()
-            .position(|known| known.as_ptr() == handle.as_ptr())
-        {
+        let known = shared
+            .then(|| {
+                self.inputs
+                    .iter()
+                    .position(|known| known.as_ptr() == handle.as_ptr())
+            })
+            .flatten();
+        if let Some(index) = known {
+            let dims = self
+                .input_dims
+                .get(index)
+                .copied()
+                .ok_or_else(|| malformed(row))?;
             let index = u32::try_from(index).map_err(|_| malformed(row))?;
-            return Ok((Arg::Input(index), self.input_dims[index as usize]));
+            return Ok((Arg::Input(index), dims));
         }
         let index = u32::try_from(self.inputs.len()).map_err(|_| malformed(row))?;
         let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
@@ -519,6 +569,11 @@ fn estimate(row: &'static Op, keywords: &[Value], kind: TensorKind, dims: &[Dims
 }
 
 impl Pending {
+    /// Whether the batch's call has run (the result is known).
+    pub(crate) fn has_run(&self) -> bool {
+        self.slot.get().is_some()
+    }
+
     /// The handle, running the batch first if it has not run.
     pub(crate) fn resolve(&self) -> Result<&Arc<OwnedHandle>> {
         if self.slot.get().is_none() {

@@ -3,6 +3,7 @@
 
 use std::ffi::{c_int, CStr, CString};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rxt_tf_spec::Value;
 
@@ -15,19 +16,29 @@ use crate::sys::{Api, TF_Function, TF_Graph, TF_Operation, TF_OperationDescripti
 pub(crate) struct OwnedGraph {
     raw: NonNull<TF_Graph>,
     api: &'static Api,
+    /// Tells this graph's outputs from any other's.
+    id: u64,
 }
 
-/// One output of a finished node of an [`OwnedGraph`].
+/// One output of a finished node of an [`OwnedGraph`]; usable only with
+/// the graph that made it (checked).
 #[derive(Clone, Copy)]
-pub(crate) struct GraphOutput(TF_Output);
+pub(crate) struct GraphOutput {
+    graph: u64,
+    output: TF_Output,
+}
+
+/// The id of the next graph.
+static NEXT_GRAPH: AtomicU64 = AtomicU64::new(0);
 
 impl OwnedGraph {
     /// A new, empty graph.
     pub(crate) fn new(api: &'static Api, op: &'static str) -> Result<OwnedGraph> {
         // SAFETY: no preconditions; the graph is ours to delete.
         let raw = unsafe { (api.TF_NewGraph)() };
+        let id = NEXT_GRAPH.fetch_add(1, Ordering::Relaxed);
         NonNull::new(raw)
-            .map(|raw| OwnedGraph { raw, api })
+            .map(|raw| OwnedGraph { raw, api, id })
             .ok_or_else(|| null_handle(op))
     }
 
@@ -48,6 +59,7 @@ impl OwnedGraph {
                 raw: Some(raw),
                 api: self.api,
                 op,
+                graph: self.id,
                 _graph: std::marker::PhantomData,
             })
             .ok_or_else(|| null_handle(op))
@@ -63,8 +75,16 @@ impl OwnedGraph {
         status: &Status,
         op: &'static str,
     ) -> Result<OwnedFunction> {
-        let inputs: Vec<TF_Output> = inputs.iter().map(|input| input.0).collect();
-        let outputs: Vec<TF_Output> = outputs.iter().map(|output| output.0).collect();
+        let own = |output: &GraphOutput| {
+            (output.graph == self.id)
+                .then_some(output.output)
+                .ok_or_else(|| null_handle(op))
+        };
+        let inputs = inputs.iter().map(own).collect::<Result<Vec<TF_Output>>>()?;
+        let outputs = outputs
+            .iter()
+            .map(own)
+            .collect::<Result<Vec<TF_Output>>>()?;
         let count = |len: usize| c_int::try_from(len).map_err(|_| null_handle(op));
         // SAFETY: the graph is live; `inputs` / `outputs` are nodes of it and
         // live for the call, with the counts given; null operation list (-1:
@@ -100,13 +120,14 @@ impl Drop for OwnedGraph {
     }
 }
 
-/// A node being built; finished by [`NodeBuilder::finish`]. Dropping an
-/// unfinished node leaves an error node in the graph, which is then never
-/// made into a function.
+/// A node being built; finished by [`NodeBuilder::finish`]. An unfinished
+/// node is finished on drop (TensorFlow frees its description and keeps no
+/// node of it when it is invalid).
 pub(crate) struct NodeBuilder<'g> {
     raw: Option<NonNull<TF_OperationDescription>>,
     api: &'static Api,
     op: &'static str,
+    graph: u64,
     _graph: std::marker::PhantomData<&'g mut OwnedGraph>,
 }
 
@@ -181,9 +202,13 @@ impl NodeBuilder<'_> {
 
     /// Adds `input` (a node of the same graph) as the next input.
     pub(crate) fn add_input(&mut self, input: GraphOutput) -> Result<()> {
+        if input.graph != self.graph {
+            return Err(null_handle(self.op));
+        }
         // SAFETY: the description is unfinished and `input` is a finished
-        // node of the same graph.
-        unsafe { (self.api.TF_AddInput)(self.description()?, input.0) };
+        // node of the same graph (checked), which is alive: this builder
+        // borrows it.
+        unsafe { (self.api.TF_AddInput)(self.description()?, input.output) };
         Ok(())
     }
 
@@ -200,10 +225,13 @@ impl NodeBuilder<'_> {
         if node.is_null() {
             return Err(null_handle(self.op));
         }
-        Ok(GraphOutput(TF_Output {
-            oper: node,
-            index: 0,
-        }))
+        Ok(GraphOutput {
+            graph: self.graph,
+            output: TF_Output {
+                oper: node,
+                index: 0,
+            },
+        })
     }
 }
 

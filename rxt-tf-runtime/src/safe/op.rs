@@ -90,6 +90,22 @@ impl<'s> OwnedOp<'s> {
         Ok(())
     }
 
+    /// Sets the string attribute `attr` to `bytes` (any bytes, such as a
+    /// serialized protocol buffer).
+    pub(crate) fn set_bytes(&mut self, attr: &CStr, bytes: &[u8]) -> Result<()> {
+        // SAFETY: the op is live, `attr` NUL-terminated, `bytes` valid for
+        // its length; the setter copies it.
+        unsafe {
+            (self.api.TFE_OpSetAttrString)(
+                self.raw.as_ptr(),
+                attr.as_ptr(),
+                bytes.as_ptr().cast(),
+                bytes.len(),
+            )
+        };
+        Ok(())
+    }
+
     /// Sets the type-list attribute `attr` to `types` (`TF_DataType` codes).
     pub(crate) fn set_type_list(&mut self, attr: &CStr, types: &[i32]) -> Result<()> {
         let count = c_int::try_from(types.len()).map_err(|_| null_handle(self.name))?;
