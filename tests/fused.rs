@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{eval, eval_with, with_python};
+use common::{eval, eval_with, rss, tensor1, tensor2, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::ops::Scalar;
@@ -18,22 +18,6 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
-    let obj = eval(py, code);
-    let tensor = obj
-        .extract::<TensorF32Cpu2D>()
-        .unwrap_or_else(|err| panic!("{err}"));
-    (obj, tensor)
-}
-
-fn tensor1<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu1D) {
-    let obj = eval(py, code);
-    let tensor = obj
-        .extract::<TensorF32Cpu1D>()
-        .unwrap_or_else(|err| panic!("{err}"));
-    (obj, tensor)
 }
 
 fn seed_chain(
@@ -410,17 +394,6 @@ fn pending_tensors_cross_threads_and_threads_fuse_concurrently() {
         .join()
         .expect("the reading thread panicked");
     assert_eq!(read.len(), expected.len());
-}
-
-/// Resident memory of this process, in bytes.
-fn rss() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .expect("rss pages");
-    pages * 4096
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{eval, eval_with, with_python};
+use common::{eval, eval_with, rss, with_python};
 use pyo3::prelude::*;
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
@@ -129,17 +129,6 @@ fn ops_run_on_threads_that_never_held_the_gil() {
             worker.join().expect("a thread panicked");
         }
     });
-}
-
-/// Resident memory of this process, in bytes.
-fn rss() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .expect("rss pages");
-    pages * 4096
 }
 
 #[test]

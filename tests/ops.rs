@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{eval, eval_with, with_python};
+use common::{eval, eval_with, tensor1, tensor2, with_python};
 use pyo3::prelude::*;
 use rxt_tf::__private::BoundContext;
-use rxt_tf::{ops, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::{ops, TensorF32Cpu1D};
 
 /// Inputs with every special value: NaN, ±inf, −0.0, large and tiny numbers.
 const MATRIX: &str = "tf.constant(np.array([[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], \
@@ -23,22 +23,6 @@ fn assert_same<'py>(py: Python<'py>, native: &Bound<'py, PyAny>, eager: &Bound<'
         .extract()
         .expect("bool");
     assert!(float32, "native {native} is not float32");
-}
-
-fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
-    let obj = eval(py, code);
-    let tensor = obj
-        .extract::<TensorF32Cpu2D>()
-        .unwrap_or_else(|err| panic!("{err}"));
-    (obj, tensor)
-}
-
-fn tensor1<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu1D) {
-    let obj = eval(py, code);
-    let tensor = obj
-        .extract::<TensorF32Cpu1D>()
-        .unwrap_or_else(|err| panic!("{err}"));
-    (obj, tensor)
 }
 
 fn out<'py, T>(py: Python<'py>, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>

@@ -6,6 +6,7 @@ use std::process::Command;
 use std::sync::Once;
 
 use pyo3::prelude::*;
+use rxt_tf::{TensorF32Cpu1D, TensorF32Cpu2D};
 
 static SITE: Once = Once::new();
 
@@ -99,4 +100,33 @@ where
     value
         .into_pyobject(py)
         .unwrap_or_else(|err| panic!("{what}: {err}"))
+}
+
+/// `code` evaluated, and extracted as a rank-2 float32 tensor.
+pub fn tensor2<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu2D) {
+    let obj = eval(py, code);
+    let tensor = obj
+        .extract::<TensorF32Cpu2D>()
+        .unwrap_or_else(|err| panic!("{err}"));
+    (obj, tensor)
+}
+
+/// `code` evaluated, and extracted as a rank-1 float32 tensor.
+pub fn tensor1<'py>(py: Python<'py>, code: &str) -> (Bound<'py, PyAny>, TensorF32Cpu1D) {
+    let obj = eval(py, code);
+    let tensor = obj
+        .extract::<TensorF32Cpu1D>()
+        .unwrap_or_else(|err| panic!("{err}"));
+    (obj, tensor)
+}
+
+/// Resident memory of this process, in bytes.
+pub fn rss() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("statm");
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .expect("rss pages");
+    pages * 4096
 }
