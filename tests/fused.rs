@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{eval, eval_with, rss, tensor1, tensor2, with_python};
+use common::{eval_with, rss, tensor1, tensor2, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::ops::Scalar;
@@ -234,17 +234,6 @@ fn the_cache_evicts_the_least_recent_and_leaves_the_context() {
     });
 }
 
-/// Python's exception for `err`: class name and message.
-fn raised(py: Python<'_>, err: rxt_tf::Error) -> (String, String) {
-    let err = PyErr::from(err);
-    let class = err
-        .get_type(py)
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
-    (class, err.value(py).to_string())
-}
-
 #[test]
 fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
     let _serial = serial();
@@ -277,7 +266,7 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
         );
         let fused_err = fused_bad.expect_err("matmul fails");
         assert_eq!(fused_err, per_op_err);
-        let (class, message) = raised(py, fused_err);
+        let (class, message) = common::python_error(py, PyErr::from(fused_err));
         assert_eq!(class, "InvalidArgumentError");
         assert!(message.starts_with("rxt-tf: matmul failed: "), "{message}");
         // The scope goes on: a later op starts a new trace and runs.
@@ -445,21 +434,10 @@ fn an_asynchronous_executor_is_refused_when_the_trace_runs() {
     let _serial = serial();
     with_python(|py| {
         let t = TensorF32Cpu2D::from_slice(py, &[1.0, -1.0], [1, 2]).expect("t");
-        let scope = eval(
-            py,
-            "__import__('tensorflow.python.eager.context', fromlist=['context'])\
-             .execution_mode(__import__('tensorflow.python.eager.context', \
-             fromlist=['context']).ASYNC)",
-        );
-        scope.call_method0("__enter__").expect("enter");
-        let refused = {
+        let refused = common::in_async_scope(py, || {
             let _fused = Scope::fused();
             tf!(relu(t)).expect("recorded").to_vec()
-        };
-        let none = py.None();
-        scope
-            .call_method1("__exit__", (&none, &none, &none))
-            .expect("leave");
+        });
         assert_eq!(
             refused.expect_err("asynchronous"),
             rxt_tf::Error::AsyncContext

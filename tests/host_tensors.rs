@@ -161,20 +161,7 @@ fn construct_read_and_call_rounds_do_not_grow_memory() {
 fn an_op_refuses_an_asynchronous_executor_on_its_thread() {
     with_python(|py| {
         let t = TensorF32Cpu2D::from_slice(py, &[1.0, -1.0], [1, 2]).expect("t");
-        let scope = eval(
-            py,
-            "__import__('tensorflow.python.eager.context', fromlist=['context'])\
-             .execution_mode(__import__('tensorflow.python.eager.context', \
-             fromlist=['context']).ASYNC)",
-        );
-        scope
-            .call_method0("__enter__")
-            .expect("enter the asynchronous scope");
-        let refused = tf!(relu(t));
-        let none = py.None();
-        scope
-            .call_method1("__exit__", (&none, &none, &none))
-            .expect("leave the scope");
+        let refused = common::in_async_scope(py, || tf!(relu(t)));
         assert_eq!(
             refused.expect_err("asynchronous"),
             rxt_tf::Error::AsyncContext

@@ -269,12 +269,7 @@ where
         Ok(_) => panic!("expected an error"),
         Err(err) => err,
     };
-    let class = err
-        .get_type(py)
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_default();
-    (class, err.value(py).to_string())
+    common::python_error(py, err)
 }
 
 #[test]

@@ -130,3 +130,32 @@ pub fn rss() -> u64 {
         .expect("rss pages");
     pages * 4096
 }
+
+/// The class name and message of the Python exception `err`.
+pub fn python_error(py: Python<'_>, err: PyErr) -> (String, String) {
+    let class = err
+        .get_type(py)
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    (class, err.value(py).to_string())
+}
+
+/// Runs `f` inside TensorFlow's `execution_mode(ASYNC)` scope.
+pub fn in_async_scope<R>(py: Python<'_>, f: impl FnOnce() -> R) -> R {
+    let scope = eval(
+        py,
+        "__import__('tensorflow.python.eager.context', fromlist=['context'])\
+         .execution_mode(__import__('tensorflow.python.eager.context', \
+         fromlist=['context']).ASYNC)",
+    );
+    scope
+        .call_method0("__enter__")
+        .expect("enter the asynchronous scope");
+    let result = f();
+    let none = py.None();
+    scope
+        .call_method1("__exit__", (&none, &none, &none))
+        .expect("leave the scope");
+    result
+}

@@ -6,12 +6,11 @@ use std::sync::Arc;
 
 use rxt_tf_spec::{Op, Value};
 
-use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::binding::context::BoundContext;
 use crate::error::Result;
-use crate::ops::execute::{attributes, malformed};
+use crate::ops::execute::{attributes, malformed, run_op};
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
-use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 
 /// Where an operand of a node comes from.
@@ -198,26 +197,9 @@ impl Emitter for EagerEmitter<'_> {
         inputs: &[Arc<OwnedHandle>],
         work: i64,
     ) -> Result<Arc<OwnedHandle>> {
-        let api = self.context.wheel().api();
-        let status = Status::new(api, row.name)?;
-        // SAFETY: the context lives while `self.context` does, which
-        // outlives the op.
-        let mut op = unsafe {
-            OwnedOp::new(
-                api,
-                self.context.as_ptr(),
-                row.tf_op,
-                CPU_DEVICE_C,
-                &status,
-                row.name,
-            )
-        }?;
-        for (attr, value) in attributes(row, keywords) {
-            op.set_attr(attr, value)?;
-        }
-        for input in inputs {
-            op.add_input(input)?;
-        }
-        op.execute(work).map(Arc::new)
+        run_op(self.context, row, keywords, work, |op| {
+            inputs.iter().try_for_each(|input| op.add_input(input))
+        })
+        .map(Arc::new)
     }
 }

@@ -9,14 +9,17 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
 
-use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value, Work};
+use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
 use crate::error::Result;
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library;
-use crate::ops::execute::{check_keywords, malformed, needs_last_axis_swap, shared_context, Input};
+use crate::ops::execute::{
+    check_keywords, keyword_constant, malformed, needs_last_axis_swap, shared_context, Input,
+};
+use crate::ops::work::{estimate, output_dims, Dims};
 use crate::python::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -58,42 +61,6 @@ struct Output {
     pending: Weak<Pending>,
     dtype: DType,
     dims: Dims,
-}
-
-/// Sizes of the first two dimensions, known or estimated: what the GIL
-/// policy needs to estimate a fused call's work.
-#[derive(Clone, Copy, Default)]
-struct Dims {
-    rank: usize,
-    sizes: [i64; 2],
-}
-
-impl Dims {
-    fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Dims> {
-        let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
-        let mut dims = Dims {
-            rank: rank.min(2),
-            sizes: [1, 1],
-        };
-        for index in 0..dims.rank {
-            dims.sizes[index] = handle.dim(index as i32, status, op)?;
-        }
-        Ok(dims)
-    }
-
-    fn elements(&self) -> i64 {
-        self.sizes[..self.rank]
-            .iter()
-            .fold(1_i64, |count, &size| count.saturating_mul(size.max(0)))
-    }
-
-    fn size(&self, index: usize) -> i64 {
-        if index < self.rank {
-            self.sizes[index]
-        } else {
-            1
-        }
-    }
 }
 
 /// Where an operand comes from, resolved before the batch is locked.
@@ -230,16 +197,7 @@ impl Batch {
                     None => return Err(malformed(row)),
                 },
                 RowInput::Keyword(name) => {
-                    let index = row
-                        .keywords
-                        .iter()
-                        .position(|k| k.name == name)
-                        .ok_or_else(|| malformed(row))?;
-                    let Becomes::Input(dtype) = row.keywords[index].becomes else {
-                        return Err(malformed(row));
-                    };
-                    let value = keywords.get(index).ok_or_else(|| malformed(row))?;
-                    Source::Constant(context.constant(row.name, value, dtype)?)
+                    Source::Constant(keyword_constant(context, row, keywords, name)?)
                 }
             };
             sources.push(source);
@@ -447,7 +405,11 @@ impl Recording {
             }
             None => None,
         };
-        let (work, result) = estimate(row, keywords, kind, &dims[..arg_count]);
+        let dims = &dims[..arg_count];
+        let (work, result) = (
+            estimate(row, keywords, dims),
+            output_dims(row, keywords, kind, dims),
+        );
         self.work = self.work.saturating_add(work);
         self.nodes.push(Node {
             row,
@@ -520,51 +482,6 @@ impl Recording {
         self.input_types.push(dtype);
         self.input_dims.push(dims);
         Ok((Arg::Input(index), dims))
-    }
-}
-
-/// The work of `row` on operands of `dims` (operands first, in the row's
-/// input order) and its output's dims, estimated as the per-op path counts
-/// work: multiply-adds for a matmul, elements for the others.
-fn estimate(row: &'static Op, keywords: &[Value], kind: TensorKind, dims: &[Dims]) -> (i64, Dims) {
-    let first = dims.first().copied().unwrap_or_default();
-    let second = dims.get(1).copied().unwrap_or_default();
-    let flag = |name: &str| {
-        let index = row.keywords.iter().position(|k| k.name == name);
-        matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
-    };
-    match row.work {
-        Work::MatMul => {
-            let rows = first.size(usize::from(flag("transpose_a")));
-            let columns = second.size(usize::from(!flag("transpose_b")));
-            let output = Dims {
-                rank: 2,
-                sizes: [rows, columns],
-            };
-            (first.elements().saturating_mul(columns), output)
-        }
-        Work::FirstInput => {
-            let rank = usize::from(kind.rank).min(first.rank);
-            let output = Dims {
-                rank,
-                sizes: first.sizes,
-            };
-            (first.elements(), output)
-        }
-        Work::LargerInput => {
-            let rank = first.rank.max(second.rank);
-            let mut output = Dims {
-                rank,
-                sizes: [1, 1],
-            };
-            for index in 0..rank {
-                // Aligned from the last dimension, as broadcasting does.
-                let from_end = rank - 1 - index;
-                let of = |d: &Dims| d.rank.checked_sub(1 + from_end).map_or(1, |i| d.sizes[i]);
-                output.sizes[index] = of(&first).max(of(&second));
-            }
-            (first.elements().max(second.elements()), output)
-        }
     }
 }
 

@@ -7,10 +7,12 @@ use std::sync::Arc;
 
 use std::ffi::CStr;
 
-use rxt_tf_spec::{Becomes, Input as RowInput, Op, TensorKind, Value, Work};
+use rxt_tf_spec::{Becomes, Input as RowInput, Op, TensorKind, Value};
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
+use crate::ops::work::{estimate, Dims};
+use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 use crate::tensor::Tensor;
@@ -115,9 +117,44 @@ fn execute(
     operands: &[Input<'_>],
     keywords: &[Value],
 ) -> Result<Tensor> {
-    let name = row.name;
+    let status = Status::new(context.wheel().api(), row.name)?;
+    let mut dims = [Dims::default(); 2];
+    for (dims, operand) in dims.iter_mut().zip(operands) {
+        if let Input::Tensor(tensor, _) = operand {
+            *dims = Dims::of(tensor.handle()?, &status, row.name)?;
+        }
+    }
+    let work = estimate(row, keywords, &dims[..operands.len().min(2)]);
+    let handle = run_op(context, row, keywords, work, |op| {
+        for input in row.inputs {
+            match *input {
+                RowInput::Operand(index) => match operands.get(index) {
+                    Some(Input::Tensor(tensor, _)) => op.add_input(tensor.handle()?)?,
+                    Some(Input::Scalar(value)) => op.add_input(&*context.scalar(*value)?)?,
+                    None => return Err(malformed(row)),
+                },
+                RowInput::Keyword(keyword) => {
+                    op.add_input(&*keyword_constant(context, row, keywords, keyword)?)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    Ok(Tensor::ready(handle, Arc::clone(context)))
+}
+
+/// Runs one `TFE_Op` of `row` on `CPU:0` of `context`: its attributes from
+/// `keywords`, its inputs added by `add_inputs`, with the GIL released when
+/// `work` says so. The one place an eager op is built.
+pub(crate) fn run_op(
+    context: &Arc<BoundContext>,
+    row: &'static Op,
+    keywords: &[Value],
+    work: i64,
+    add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
+) -> Result<OwnedHandle> {
     let api = context.wheel().api();
-    let status = Status::new(api, name)?;
+    let status = Status::new(api, row.name)?;
     // SAFETY: the context lives while `context` does, which outlives the op.
     let mut op = unsafe {
         OwnedOp::new(
@@ -126,39 +163,34 @@ fn execute(
             row.tf_op,
             CPU_DEVICE_C,
             &status,
-            name,
+            row.name,
         )
     }?;
     for (attr, value) in attributes(row, keywords) {
         op.set_attr(attr, value)?;
     }
-    for input in row.inputs {
-        match *input {
-            RowInput::Operand(index) => match operands.get(index) {
-                Some(Input::Tensor(tensor, _)) => op.add_input(tensor.handle()?)?,
-                Some(Input::Scalar(value)) => {
-                    let scalar = context.scalar(*value)?;
-                    op.add_input(&scalar)?;
-                }
-                None => return Err(malformed(row)),
-            },
-            RowInput::Keyword(keyword) => {
-                let index = row
-                    .keywords
-                    .iter()
-                    .position(|k| k.name == keyword)
-                    .ok_or_else(|| malformed(row))?;
-                let Becomes::Input(dtype) = row.keywords[index].becomes else {
-                    return Err(malformed(row));
-                };
-                let constant = context.constant(name, &keywords[index], dtype)?;
-                op.add_input(&constant)?;
-            }
-        }
-    }
-    let work = estimated_work(row, operands, keywords, &status)?;
-    let handle = op.execute(work)?;
-    Ok(Tensor::ready(handle, Arc::clone(context)))
+    add_inputs(&mut op)?;
+    op.execute(work)
+}
+
+/// The constant input the keyword `name` of `row` becomes, for its value in
+/// `keywords` (made once per context).
+pub(crate) fn keyword_constant(
+    context: &BoundContext,
+    row: &'static Op,
+    keywords: &[Value],
+    name: &str,
+) -> Result<Arc<OwnedHandle>> {
+    let index = row
+        .keywords
+        .iter()
+        .position(|k| k.name == name)
+        .ok_or_else(|| malformed(row))?;
+    let Becomes::Input(dtype) = row.keywords[index].becomes else {
+        return Err(malformed(row));
+    };
+    let value = keywords.get(index).ok_or_else(|| malformed(row))?;
+    context.constant(row.name, value, dtype)
 }
 
 /// The attributes of `row` with `keywords`: its fixed ones, then those its
@@ -222,38 +254,4 @@ pub(crate) fn malformed(row: &Op) -> Error {
         code: 13, // INTERNAL
         message: String::from("the call does not match the op's row"),
     }
-}
-
-/// The work the operands ask of an op, in the units of
-/// [`RELEASE_WORK`](crate::python::gil::RELEASE_WORK).
-fn estimated_work(
-    row: &'static Op,
-    operands: &[Input<'_>],
-    keywords: &[Value],
-    status: &Status,
-) -> Result<i64> {
-    let op = row.name;
-    let elements = |index: usize| match operands.get(index).and_then(Input::tensor) {
-        Some(tensor) => tensor.handle()?.num_elements(status, op),
-        None => Ok(1),
-    };
-    Ok(match row.work {
-        Work::MatMul => {
-            // Multiply-adds: elements of `a` × columns of the product, which
-            // are `b`'s rows when `transpose_b` is set.
-            let flag = |name: &str| {
-                let index = row.keywords.iter().position(|k| k.name == name);
-                matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
-            };
-            let columns = match operands.get(1).and_then(Input::tensor) {
-                Some(b) => b
-                    .handle()?
-                    .dim(if flag("transpose_b") { 0 } else { 1 }, status, op)?,
-                None => 0,
-            };
-            elements(0)?.saturating_mul(columns)
-        }
-        Work::FirstInput => elements(0)?,
-        Work::LargerInput => elements(0)?.max(elements(1)?),
-    })
 }

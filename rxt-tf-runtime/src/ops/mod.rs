@@ -11,5 +11,6 @@ pub mod dispatch;
 
 pub use dispatch::Scalar;
 pub(crate) mod execute;
+pub(crate) mod work;
 
 include!(concat!(env!("OUT_DIR"), "/ops.rs"));

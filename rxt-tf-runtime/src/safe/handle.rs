@@ -87,15 +87,6 @@ impl OwnedHandle {
         Ok(f(&name))
     }
 
-    /// The number of elements of the tensor.
-    pub(crate) fn num_elements(&self, status: &Status, op: &'static str) -> Result<i64> {
-        // SAFETY: `raw` is live; `status` is a live status.
-        let count =
-            unsafe { (self.api.TFE_TensorHandleNumElements)(self.raw.as_ptr(), status.as_ptr()) };
-        status.check(op)?;
-        Ok(count)
-    }
-
     /// Another owned reference to the same tensor (no data copy).
     pub(crate) fn share(&self, status: &Status, op: &'static str) -> Result<OwnedHandle> {
         // SAFETY: `raw` is a live handle owned by `self`.

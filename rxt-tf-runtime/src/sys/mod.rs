@@ -153,7 +153,6 @@ api_table! {
         TFE_TensorHandleDim: fn(*mut TFE_TensorHandle, c_int, *mut TF_Status) -> i64;
         TFE_TensorHandleDeviceName: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *const c_char;
         TFE_NewTensorHandle: fn(*const TF_Tensor, *mut TF_Status) -> *mut TFE_TensorHandle;
-        TFE_TensorHandleNumElements: fn(*mut TFE_TensorHandle, *mut TF_Status) -> i64;
         TFE_TensorHandleResolve: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *mut TF_Tensor;
         TFE_ContextGetExecutorForThread: fn(*mut TFE_Context) -> *mut TFE_Executor;
         TFE_ExecutorIsAsync: fn(*mut TFE_Executor) -> bool;

@@ -1,0 +1,104 @@
+//! The work an op asks of TensorFlow, estimated from its operands' sizes, in
+//! the units of [`RELEASE_WORK`](crate::python::gil::RELEASE_WORK):
+//! multiply-adds for a matmul, elements for the others. The per-op path and
+//! fused calls (which add up their ops') use the same estimate.
+
+use rxt_tf_spec::{Op, TensorKind, Value, Work};
+
+use crate::error::Result;
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
+
+/// Sizes of the first two dimensions, known or estimated: what the GIL
+/// policy needs to estimate the work of an op or of a fused call.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Dims {
+    rank: usize,
+    sizes: [i64; 2],
+}
+
+impl Dims {
+    /// The sizes of the tensor behind `handle`.
+    pub(crate) fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Dims> {
+        let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
+        let mut dims = Dims {
+            rank: rank.min(2),
+            sizes: [1, 1],
+        };
+        for index in 0..dims.rank {
+            dims.sizes[index] = handle.dim(index as i32, status, op)?;
+        }
+        Ok(dims)
+    }
+
+    /// The number of elements.
+    pub(crate) fn elements(&self) -> i64 {
+        self.sizes[..self.rank]
+            .iter()
+            .fold(1_i64, |count, &size| count.saturating_mul(size.max(0)))
+    }
+
+    /// The size of dimension `index` (1 beyond the rank).
+    pub(crate) fn size(&self, index: usize) -> i64 {
+        if index < self.rank {
+            self.sizes[index]
+        } else {
+            1
+        }
+    }
+}
+
+/// Whether `row`'s boolean keyword `name` is `true` in `keywords`.
+fn flag(row: &Op, keywords: &[Value], name: &str) -> bool {
+    let index = row.keywords.iter().position(|k| k.name == name);
+    matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
+}
+
+/// The work of `row` on operands of `dims` (in the row's input order).
+pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
+    let first = dims.first().copied().unwrap_or_default();
+    let second = dims.get(1).copied().unwrap_or_default();
+    match row.work {
+        // Multiply-adds: elements of `a` × columns of the product.
+        Work::MatMul => first
+            .elements()
+            .saturating_mul(second.size(usize::from(!flag(row, keywords, "transpose_b")))),
+        Work::FirstInput => first.elements(),
+        Work::LargerInput => first.elements().max(second.elements()),
+    }
+}
+
+/// The dims of `row`'s output (of `kind`) on operands of `dims`, estimated
+/// (a reduction keeps its input's sizes): what a fused call's later ops are
+/// estimated on.
+pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: &[Dims]) -> Dims {
+    let first = dims.first().copied().unwrap_or_default();
+    let second = dims.get(1).copied().unwrap_or_default();
+    match row.work {
+        Work::MatMul => Dims {
+            rank: 2,
+            sizes: [
+                first.size(usize::from(flag(row, keywords, "transpose_a"))),
+                second.size(usize::from(!flag(row, keywords, "transpose_b"))),
+            ],
+        },
+        Work::FirstInput => Dims {
+            rank: usize::from(kind.rank).min(first.rank),
+            sizes: first.sizes,
+        },
+        Work::LargerInput => {
+            let rank = first.rank.max(second.rank);
+            let mut output = Dims {
+                rank,
+                sizes: [1, 1],
+            };
+            for index in 0..rank {
+                // Aligned from the last dimension, as broadcasting does.
+                let from_end = rank - 1 - index;
+                let of = |d: &Dims| d.rank.checked_sub(1 + from_end).map_or(1, |i| d.sizes[i]);
+                output.sizes[index] = of(&first).max(of(&second));
+            }
+            output
+        }
+    }
+}
