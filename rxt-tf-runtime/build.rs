@@ -2,15 +2,19 @@
 //!
 //! - `active_profile.rs`: the platform profile of the target being built,
 //!   or a `compile_error!` that names the target and the supported profiles;
-//! - `ops.rs`: the typed dispatch of every op row (a marker type per op, the
-//!   operand sets it accepts, a `Signature` impl per accepted combination of
-//!   operands and typed keywords) and the plain function of each op.
+//! - `tensors.rs`, `ranks.rs`, `elements.rs`: the tensor aliases of every
+//!   element type and rank, the supported ranks and the element types;
+//! - `rules.rs`: the rank arithmetic of the typing rules, for every rank,
+//!   and which element types literals convert to;
+//! - `ops.rs`: the typed dispatch of every op row (a marker type per op with
+//!   its rule, the element types and ranks it takes at each operand) and the
+//!   plain function of each op.
 
 use std::fmt::Write as _;
 use std::{env, fs, path::PathBuf};
 
 use rxt_tf_spec::platform;
-use rxt_tf_spec::{Keyword, Op, Operand, Signature, TensorKind, Value, ValueKind, OPS};
+use rxt_tf_spec::{DType, Op, Rule, TensorKind, Value, ValueKind, MAX_RANK, OPS};
 
 fn main() {
     // Inputs: this script and the tables of `rxt-tf-spec` (a build
@@ -37,7 +41,15 @@ fn main() {
         Ok(code) => code,
         Err(message) => fail(&message),
     };
-    for (name, code) in [("active_profile.rs", profile), ("ops.rs", ops)] {
+    let generated = [
+        ("active_profile.rs", profile),
+        ("ops.rs", ops),
+        ("tensors.rs", tensors_module()),
+        ("ranks.rs", ranks_module()),
+        ("elements.rs", elements_module()),
+        ("rules.rs", rules_module()),
+    ];
+    for (name, code) in generated {
         let path = out_dir.join(name);
         if let Err(err) = fs::write(&path, code) {
             fail(&format!("cannot write {}: {err}", path.display()));
@@ -52,199 +64,184 @@ fn fail(message: &str) -> ! {
 
 const DISPATCH: &str = "crate::ops::dispatch";
 
+/// Marks the impls of the marker traits: an error names the trait that
+/// failed, not a list of the impls it has.
+const HIDDEN: &str = "#[diagnostic::do_not_recommend]";
+
+/// The ranks of rxt-tf.
+fn ranks() -> impl Iterator<Item = usize> + Clone {
+    0..=usize::from(MAX_RANK)
+}
+
+/// The aliases `TensorF32Cpu2D`, … of every element type and rank.
+fn tensors_module() -> String {
+    let mut out = String::new();
+    for kind in TensorKind::all() {
+        let _ = writeln!(
+            out,
+            "/// A rank-{} {} tensor on `CPU:0`: [`Tensor<{}, {}>`](super::Tensor).\n\
+             pub type {} = super::Tensor<{}, {}>;",
+            kind.rank,
+            kind.dtype.name(),
+            kind.dtype.rust_name(),
+            kind.rank,
+            kind.type_name(),
+            kind.dtype.rust_name(),
+            kind.rank
+        );
+    }
+    out
+}
+
+/// The supported ranks.
+fn ranks_module() -> String {
+    let mut out = String::new();
+    for rank in ranks() {
+        let _ = writeln!(
+            out,
+            "impl sealed::Sealed for Rank<{rank}> {{}}\nimpl SupportedRank for Rank<{rank}> {{}}"
+        );
+    }
+    out
+}
+
+/// [`Element`] of every number type (bool is written out by hand).
+fn elements_module() -> String {
+    let mut out = String::new();
+    for dtype in DType::ALL.iter().filter(|d| **d != DType::Bool) {
+        let number = if dtype.is_float() { "Float" } else { "Int" };
+        let _ = writeln!(out, "number!({}, {dtype:?}, {number});", dtype.rust_name());
+    }
+    out
+}
+
+/// The rank arithmetic of the rules, for every rank, and the element types
+/// literals convert to.
+fn rules_module() -> String {
+    let mut out = String::new();
+    for dtype in DType::ALL {
+        let rust = dtype.rust_name();
+        if *dtype != DType::Bool {
+            let _ = writeln!(out, "{HIDDEN} impl FromIntLiteral for {rust} {{}}");
+        }
+        if dtype.is_float() {
+            let _ = writeln!(out, "{HIDDEN} impl FromFloatLiteral for {rust} {{}}");
+        }
+    }
+    for a in ranks() {
+        for b in ranks() {
+            let _ = writeln!(
+                out,
+                "impl BroadcastWith<{b}> for Rank<{a}> {{ type Output<T: Element> = Tensor<T, {}>; }}",
+                a.max(b)
+            );
+            if a >= 2 && b >= 2 {
+                let _ = writeln!(
+                    out,
+                    "impl MatMulWith<{b}> for Rank<{a}> {{ type Output<T: Element> = Tensor<T, {}>; }}",
+                    a.max(b)
+                );
+            }
+        }
+    }
+    for rank in ranks() {
+        // One impl per rank, so a wrong length is reported, not inferred.
+        let _ = writeln!(out, "{HIDDEN} impl PermFits<{rank}> for Perm<{rank}> {{}}");
+    }
+    for rank in ranks().skip(1) {
+        for n in 1..=rank {
+            for (keep, result) in [(false, rank - n), (true, rank)] {
+                let _ = writeln!(
+                    out,
+                    "impl ReduceBy<{n}, {keep}> for Rank<{rank}> {{ type Output<T: Element> = Tensor<T, {result}>; }}"
+                );
+            }
+        }
+        let bit = 1_u16 << (rank - 1);
+        for mask in (0..1_u16 << MAX_RANK).filter(|mask| mask & bit != 0) {
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl<const N: usize> AxesFit<{rank}> for Axes<N, {mask}> {{}}"
+            );
+        }
+    }
+    out
+}
+
 /// The generated `ops.rs`, included by `src/ops/mod.rs`.
 fn ops_module() -> Result<String, String> {
     let mut markers = String::new();
     let mut functions = String::new();
-    let mut sets: Vec<Vec<Operand>> = Vec::new();
     for (index, op) in OPS.iter().enumerate() {
-        marker(&mut markers, index, op, &mut sets)?;
+        marker(&mut markers, index, op);
         function(&mut functions, op)?;
-    }
-    let mut accepts = String::new();
-    for set in &sets {
-        accepted_set(&mut accepts, set);
     }
     Ok(format!(
         "/// The ops of the table as types: `tf!` names them in its expansion,\n\
          /// and compile errors name them.\n\
-         pub mod op {{\n{markers}}}\n\n\
-         /// The sets of operand types the ops accept at a position.\n\
-         pub mod accepts {{\n{accepts}}}\n\n{functions}"
+         pub mod op {{\n{markers}}}\n\n{functions}"
     ))
 }
 
-/// The marker type of `op`, with its row, slots and signatures.
-fn marker(
-    out: &mut String,
-    index: usize,
-    op: &Op,
-    sets: &mut Vec<Vec<Operand>>,
-) -> Result<(), String> {
+/// The rule type of `rule`.
+fn rule_type(rule: Rule) -> &'static str {
+    match rule {
+        Rule::SameRank { .. } => "SameRank",
+        Rule::Broadcast => "Broadcast",
+        Rule::MatMul => "MatMul",
+        Rule::BiasAdd => "BiasAdd",
+        Rule::Reduce => "Reduce",
+        Rule::AlongAxis => "AlongAxis",
+        Rule::ArgReduce => "ArgReduce",
+        Rule::Permute => "Permute",
+    }
+}
+
+/// The marker type of `op`, with its row, rule, element types and ranks.
+fn marker(out: &mut String, index: usize, op: &Op) {
     let name = op.marker_name();
     let _ = writeln!(
         out,
         "    /// `{}`: {} (TensorFlow `{}`).\n    \
          pub struct {name} {{}}\n    \
          impl {DISPATCH}::OpRow for {name} {{\n        \
-         const ROW: &'static rxt_tf_spec::Op = rxt_tf_spec::OPS[{index}];\n    }}",
+         const ROW: &'static rxt_tf_spec::Op = rxt_tf_spec::OPS[{index}];\n        \
+         type Rule = crate::ops::rules::{};\n    }}",
         op.name,
         op.summary,
-        op.tf_op.to_string_lossy()
+        op.tf_op.to_string_lossy(),
+        rule_type(op.rule)
     );
-    // Each signature under each of its typed-keyword variants.
-    let mut by_variant: Vec<(String, Vec<&Signature>)> = Vec::new();
-    for signature in op.signatures {
-        for variant in variants(op, signature)? {
-            match by_variant.iter_mut().find(|(known, _)| *known == variant) {
-                Some((_, signatures)) => signatures.push(signature),
-                None => by_variant.push((variant, vec![signature])),
-            }
-        }
-    }
-    for (variant, signatures) in &by_variant {
-        // What each position accepts under this variant, so a rank that the
-        // keywords rule out is reported at the operand.
-        for position in 0..op.arity() {
-            let mut set = Vec::new();
-            for signature in signatures {
-                if let Some(operand) = signature.operands.get(position) {
-                    if !set.contains(operand) {
-                        set.push(*operand);
-                    }
-                }
-            }
-            let set = canonical(set);
-            let _ = writeln!(
-                out,
-                "    impl {DISPATCH}::Slot<{}, {variant}> for {name} {{ type Accepts = super::accepts::{}; }}",
-                position + 1,
-                set_name(&set)
-            );
-            if !sets.contains(&set) {
-                sets.push(set);
-            }
-        }
-        for signature in signatures {
-            let operands: Vec<String> = signature.operands.iter().map(operand_type).collect();
-            let _ = writeln!(
-                out,
-                "    impl {DISPATCH}::Signature<({},), {variant}> for {name} {{ type Output = {}; }}",
-                operands.join(", "),
-                tensor_type(signature.result)
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The typed-keyword variants of one signature: every combination of the
-/// values it allows, as the tuple type `tf!` names.
-fn variants(op: &Op, signature: &Signature) -> Result<Vec<String>, String> {
-    let mut variants = vec![Vec::<String>::new()];
-    for keyword in op.typed_keywords() {
-        let values: &[Value] = match signature.when.iter().find(|(k, _)| *k == keyword.name) {
-            Some((_, values)) => values,
-            None => keyword.allowed,
-        };
-        let mut next = Vec::new();
-        for prefix in &variants {
-            for value in values {
-                let mut variant = prefix.clone();
-                variant.push(variant_type(op, keyword, value)?);
-                next.push(variant);
-            }
-        }
-        variants = next;
-    }
-    Ok(variants
-        .into_iter()
-        .map(|parts| match parts.is_empty() {
-            true => "()".to_owned(),
-            false => format!("({},)", parts.join(", ")),
-        })
-        .collect())
-}
-
-fn variant_type(op: &Op, keyword: &Keyword, value: &Value) -> Result<String, String> {
-    match value {
-        Value::Bool(flag) => Ok(format!("{DISPATCH}::Flag<{flag}>")),
-        Value::Int(int) => Ok(format!("{DISPATCH}::Int<{int}>")),
-        other => Err(format!(
-            "{}.{}: a typed keyword must be a bool or an int, not {other:?}",
-            op.name, keyword.name
-        )),
-    }
-}
-
-/// `set` in one order, so equal sets are one type whatever the order the
-/// signatures list their members in.
-fn canonical(mut set: Vec<Operand>) -> Vec<Operand> {
-    set.sort_by_key(|operand| match operand {
-        Operand::Tensor(kind) => (kind.dtype.code(), kind.rank),
-        Operand::Scalar => (i32::MAX, 0),
-    });
-    set
-}
-
-/// One accepted set and the `OperandOf` impls of its members.
-fn accepted_set(out: &mut String, set: &[Operand]) {
-    let name = set_name(set);
-    let members: Vec<String> = set.iter().map(operand_type).collect();
-    let _ = writeln!(
-        out,
-        "    /// Accepts {}.\n    pub struct {name} {{}}",
-        members.join(", ")
-    );
-    for member in members {
+    for dtype in op.dtypes {
         let _ = writeln!(
             out,
-            "    impl<Op, const P: usize> {DISPATCH}::OperandOf<Op, {name}, P> for {member} {{\n        \
-             type Checked = Self;\n        \
-             fn checked(&self) -> &Self {{ self }}\n    }}"
+            "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{}}",
+            dtype.rust_name()
         );
     }
-}
-
-/// `Rank2Tensor`, `Rank1Or2Tensor`, `Rank1Or2TensorOrScalar`: the name of
-/// an accepted set.
-fn set_name(set: &[Operand]) -> String {
-    let mut ranks: Vec<u8> = set
-        .iter()
-        .filter_map(|operand| match operand {
-            Operand::Tensor(kind) => Some(kind.rank),
-            Operand::Scalar => None,
-        })
-        .collect();
-    ranks.sort_unstable();
-    let ranks: Vec<String> = ranks.iter().map(u8::to_string).collect();
-    let scalar = set.contains(&Operand::Scalar);
-    match (ranks.is_empty(), scalar) {
-        (true, _) => "ScalarOnly".to_owned(),
-        (false, false) => format!("Rank{}Tensor", ranks.join("Or")),
-        (false, true) => format!("Rank{}TensorOrScalar", ranks.join("Or")),
+    for position in 0..op.arity() {
+        let (low, high) = op.rule.ranks(position);
+        for rank in low..=high {
+            let _ = writeln!(
+                out,
+                "    {HIDDEN} impl {DISPATCH}::RankOf<{name}, {}> for crate::tensor::Rank<{rank}> {{}}",
+                position + 1
+            );
+        }
     }
-}
-
-fn operand_type(operand: &Operand) -> String {
-    match operand {
-        Operand::Tensor(kind) => tensor_type(*kind),
-        Operand::Scalar => format!("{DISPATCH}::Scalar"),
+    if op.rule.takes_literals() {
+        let _ = writeln!(out, "    impl {DISPATCH}::TakesLiterals for {name} {{}}");
     }
-}
-
-fn tensor_type(kind: TensorKind) -> String {
-    format!("crate::{}", kind.type_name())
 }
 
 /// The plain function of `op`: operands by reference, typed keywords as
-/// const parameters, the others as arguments.
+/// generic parameters and checked arguments, the others as arguments.
 fn function(out: &mut String, op: &Op) -> Result<(), String> {
     let name = op.name;
     let marker = op.marker_name();
     let params = op.operand_names();
     let generics: Vec<String> = params.iter().map(|p| p.to_uppercase()).collect();
-    let mut const_params = Vec::new();
+    let mut type_params = Vec::new();
     let mut variant = Vec::new();
     let mut args = Vec::new();
     let mut values = Vec::new();
@@ -259,46 +256,66 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
             values.push(value_source(only));
             continue;
         }
-        if keyword.typed {
-            let param = keyword.name.to_uppercase();
-            let (ty, wrapper, value) = match keyword.kind {
-                ValueKind::Bool => ("bool", "Flag", "Bool"),
-                ValueKind::Int => ("i64", "Int", "Int"),
-                other => {
-                    return Err(format!(
-                        "{name}.{}: a typed keyword cannot be {other:?}",
-                        keyword.name
-                    ))
+        let param = keyword.name.to_uppercase();
+        let described = match keyword.typed {
+            true => match keyword.kind {
+                ValueKind::Bool => {
+                    type_params.push(format!("const {param}: bool"));
+                    variant.push(format!("{DISPATCH}::Flag<{param}>"));
+                    values.push(format!("rxt_tf_spec::Value::Bool({param})"));
+                    format!("the const parameter `{param}`")
                 }
-            };
-            const_params.push(format!("const {param}: {ty}"));
-            variant.push(format!("{DISPATCH}::{wrapper}<{param}>"));
-            values.push(format!("rxt_tf_spec::Value::{value}({param})"));
-            docs.push(format!(
-                "/// - `{}` (the const parameter `{param}`): {}{default}.",
-                keyword.name,
-                keyword.allowed_text()
-            ));
-        } else {
-            let (ty, value) = match keyword.kind {
-                ValueKind::Bool => ("bool", "Bool"),
-                ValueKind::Int => ("i64", "Int"),
-                ValueKind::Float => ("f64", "Float"),
-                other => {
-                    return Err(format!(
-                        "{name}.{}: a {other:?} keyword needs a single allowed value",
-                        keyword.name
-                    ))
+                ValueKind::Int => {
+                    args.push(format!("{}: i64", keyword.name));
+                    variant.push(format!("{DISPATCH}::RuntimeAxes<1>"));
+                    values.push(format!("rxt_tf_spec::Value::Int({})", keyword.name));
+                    "checked against the rank when the op runs".to_owned()
                 }
-            };
-            args.push(format!("{}: {ty}", keyword.name));
-            values.push(format!("rxt_tf_spec::Value::{value}({})", keyword.name));
-            docs.push(format!(
-                "/// - `{}`: {}{default}.",
-                keyword.name,
-                keyword.allowed_text()
-            ));
-        }
+                ValueKind::Axes | ValueKind::Ints => {
+                    type_params.push("const N: usize".to_owned());
+                    args.push(format!("{}: [i64; N]", keyword.name));
+                    variant.push(match keyword.kind {
+                        ValueKind::Axes => format!("{DISPATCH}::RuntimeAxes<N>"),
+                        _ => format!("{DISPATCH}::Perm<N>"),
+                    });
+                    values.push(format!("{DISPATCH}::interned(&{})?", keyword.name));
+                    "checked against the rank when the op runs".to_owned()
+                }
+                ValueKind::Type => {
+                    let param = "OutputType";
+                    type_params.push(format!("{param}: crate::Element"));
+                    variant.push(param.to_owned());
+                    values.push(format!(
+                        "rxt_tf_spec::Value::Type(<{param} as crate::Element>::DTYPE)"
+                    ));
+                    format!("the type parameter `{param}`")
+                }
+                ValueKind::Float => {
+                    return Err(format!("{name}.{}: a float cannot be typed", keyword.name))
+                }
+            },
+            false => {
+                let (ty, value) = match keyword.kind {
+                    ValueKind::Bool => ("bool", "Bool"),
+                    ValueKind::Int => ("i64", "Int"),
+                    ValueKind::Float => ("f64", "Float"),
+                    other => {
+                        return Err(format!(
+                            "{name}.{}: a {other:?} keyword needs a single allowed value",
+                            keyword.name
+                        ))
+                    }
+                };
+                args.push(format!("{}: {ty}", keyword.name));
+                values.push(format!("rxt_tf_spec::Value::{value}({})", keyword.name));
+                format!("`{}`", keyword.name)
+            }
+        };
+        docs.push(format!(
+            "/// - `{}` ({described}): {}{default}.",
+            keyword.name,
+            keyword.allowed_text()
+        ));
     }
     let variant = match variant.is_empty() {
         true => "()".to_owned(),
@@ -308,15 +325,12 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         .iter()
         .map(|g| format!("{DISPATCH}::OperandType<{g}>"))
         .collect();
+    let operands = format!("({},)", operand_types.join(", "));
     let signature = format!(
-        "op::{marker}: {DISPATCH}::Signature<({},), {variant}>",
-        operand_types.join(", ")
+        "<op::{marker} as {DISPATCH}::OpRow>::Rule: {DISPATCH}::Signature<op::{marker}, {operands}, {variant}>"
     );
-    let output = format!(
-        "{DISPATCH}::Output<op::{marker}, ({},), {variant}>",
-        operand_types.join(", ")
-    );
-    let mut all_generics = const_params;
+    let output = format!("{DISPATCH}::Output<op::{marker}, {operands}, {variant}>");
+    let mut all_generics = type_params;
     all_generics.extend(generics.iter().cloned());
     let mut all_args: Vec<String> = params
         .iter()
@@ -324,10 +338,16 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         .map(|(p, g)| format!("{p}: &{g}"))
         .collect();
     all_args.extend(args);
-    let bounds: Vec<String> = generics
+    let mut bounds: Vec<String> = generics
         .iter()
         .map(|g| format!("{g}: {DISPATCH}::AsOperand + ?Sized"))
         .collect();
+    bounds.extend(
+        operand_types
+            .iter()
+            .enumerate()
+            .map(|(index, ty)| format!("{ty}: {DISPATCH}::OperandOf<op::{marker}, {}>", index + 1)),
+    );
     let borrowed: Vec<String> = params
         .iter()
         .map(|p| format!("{DISPATCH}::AsOperand::as_operand({p})"))
@@ -338,7 +358,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
     };
     let _ = writeln!(
         out,
-        "/// {}: `tf!({name}(...))` as a function (TensorFlow `{}`); accepts {}.\n\
+        "/// {}: `tf!({name}(...))` as a function (TensorFlow `{}`); takes {}.\n\
          {keyword_docs}\
          #[allow(clippy::type_complexity)]\n\
          pub fn {name}<{}>({}) -> crate::Result<{output}>\n\
@@ -346,7 +366,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
          {{\n    {DISPATCH}::execute::<op::{marker}, _, {variant}>(({},), &[{}])\n}}\n",
         capitalized(op.summary),
         op.tf_op.to_string_lossy(),
-        op.ranks_text(),
+        op.operands_text(),
         all_generics.join(", "),
         all_args.join(", "),
         bounds.join(",\n    "),

@@ -11,9 +11,8 @@
 //!   the errors, converting into the matching Python exceptions.
 
 pub use rxt_tf_macros::inference;
-pub use rxt_tf_runtime::{
-    fusion, ops, Error, PassThrough, Result, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D,
-};
+pub use rxt_tf_runtime::tensor::aliases::*;
+pub use rxt_tf_runtime::{fusion, ops, Element, Error, PassThrough, Result, Tensor};
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
 /// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,

@@ -118,12 +118,12 @@ fn reduce_mean_axis1_equals_eager() {
         let names = [("m", &m_obj), ("s", &s_obj)];
         assert_same(
             py,
-            &out(py, ops::reduce_mean::<false, _>(&m, 1)),
+            &out(py, ops::reduce_mean::<1, false, _>(&m, [1])),
             &eval_with(py, "tf.reduce_mean(m, axis=1)", &names),
         );
         assert_same(
             py,
-            &out(py, ops::reduce_mean::<false, _>(&s, 1)),
+            &out(py, ops::reduce_mean::<1, false, _>(&s, [1])),
             &eval_with(py, "tf.reduce_mean(s, axis=1)", &names),
         );
     });
@@ -138,7 +138,7 @@ fn the_seed_chain_equals_eager() {
         let h = ops::matmul(&x, &w, false, false)
             .and_then(|h| ops::relu(&h))
             .and_then(|h| ops::add(&h, &b));
-        let native = out(py, h.and_then(|h| ops::reduce_mean::<false, _>(&h, 1)));
+        let native = out(py, h.and_then(|h| ops::reduce_mean::<1, false, _>(&h, [1])));
         let eager = eval_with(
             py,
             "tf.reduce_mean(tf.nn.relu(tf.matmul(x, w)) + b, axis=1)",

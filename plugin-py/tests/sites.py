@@ -9,7 +9,8 @@ are the operands. Measured facts the builders follow:
 * a float literal (``0.5``, ``-3.0``) has type ``float``, is never a literal to
   Rextio and is an ``opaque`` leaf;
 * an int literal has type ``int``, ``ClaimLiteral(is_literal=True, value=2)`` and
-  is a ``literal`` child (leaf indexes count leaves only);
+  is a ``literal`` child (leaf indexes count leaves only); a negative one has
+  its value (``-3``) and is rendered ``__rextio_checked_neg(3)?``;
 * a positional bool (``keepdims`` after ``axis``) is not a literal to Rextio.
 """
 
@@ -20,9 +21,27 @@ from typing import Any
 
 from rextio.plugins.api import NON_LITERAL, ClaimExpr, ClaimLiteral, ClaimSite, KeywordArg
 
-T2 = "rxt-tf/tensor-f32-cpu-2d"
-T1 = "rxt-tf/tensor-f32-cpu-1d"
-I64 = "rxt-tf/tensor-i64-cpu-1d"
+
+def tensor(short: str, rank: int) -> str:
+    """The plugin type key of an rxt-tf tensor: ``tensor("i32", 3)``."""
+    return f"rxt-tf/tensor-{short}-cpu-{rank}d"
+
+
+T0, T1, T2, T3, T4 = (tensor("f32", rank) for rank in range(5))
+"""float32 tensors of ranks 0 to 4."""
+I32_0, I32_1, I32_2, I32_3, I32_4 = (tensor("i32", rank) for rank in range(5))
+"""int32 tensors of ranks 0 to 4."""
+I64_0, I64, I64_2, I64_3, I64_4 = (tensor("i64", rank) for rank in range(5))
+"""int64 tensors of ranks 0 to 4 (``I64`` is rank 1, what ``tf.argmax`` of a matrix gives)."""
+B0, B1, B2, B3, B4 = (tensor("bool", rank) for rank in range(5))
+"""bool tensors of ranks 0 to 4."""
+
+SHORT = {
+    tensor(short, rank): f"{prefix}{rank}"
+    for short, prefix in (("f32", "T"), ("i32", "I32_"), ("i64", "I64_"), ("bool", "B"))
+    for rank in range(5)
+}
+"""Short names of the type keys, for test ids."""
 
 
 @dataclass(frozen=True)

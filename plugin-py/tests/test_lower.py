@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 from rextio.plugins.api import Claimed, LoweredExpr, LoweringContext
-from sites import T1, T2, F, binop, call, kw, lit, plus
+from sites import B2, I32_1, I32_3, I64, I64_2, T1, T2, T3, T4, F, binop, call, kw, lit, plus
 from test_claim import ACCEPTED, NOT_COVERED, REJECTED, describe
 
+from rxt_tf_plugin.ops import op_for
 from rxt_tf_plugin.plugin import plugin
 
 P = plugin()
@@ -123,6 +124,23 @@ EXPECTED = [
     (call("tensorflow.divide", F, T2), ("(1.0)", "x"), tf("div(1.0, x)")),
     (call("tensorflow.maximum", F, T2), ("0.0", "x"), tf("maximum(0.0, x)")),
     (call("tensorflow.minimum", T2, F), ("x", "6.0"), tf("minimum(x, 6.0)")),
+    # Int literals, written from the value the claim read (negatives in parentheses).
+    (binop("*", T2, lit(2)), ("x", "2"), tf("x * 2")),
+    (binop("*", I32_3, lit(2)), ("x", "2"), tf("x * 2")),
+    (binop("-", lit(-3), I64), ("__rextio_checked_neg(3)?", "x"), tf("(-3) - x")),
+    (plus(I32_1, lit(0)), ("x", "0"), tf("x + 0")),
+    (call("tensorflow.maximum", I64_2, lit(0)), ("x", "0"), tf("maximum(x, 0)")),
+    (
+        call("tensorflow.multiply", lit(-1), T3),
+        ("__rextio_checked_neg(1)?", "x"),
+        tf("mul((-1), x)"),
+    ),
+    # Higher ranks and integer element types lower as the matrices do.
+    (call("tensorflow.matmul", T4, T2), ("a", "b"), tf("matmul(a, b)")),
+    (binop("@", I32_3, I32_3), ("a", "b"), tf("matmul(a, b)")),
+    (call("tensorflow.nn.relu", I64), ("x",), tf("relu(x)")),
+    (plus(I32_3, I32_1), ("h", "b"), tf("h + b")),
+    (call("tensorflow.nn.bias_add", I32_3, I32_1), ("h", "b"), tf("bias_add(h, b)")),
     # bias_add: data_format is Python's only and is dropped.
     (call("tensorflow.nn.bias_add", T2, T1), ("h", "b"), tf("bias_add(h, b)")),
     (
@@ -137,7 +155,28 @@ EXPECTED = [
         ("x",),
         tf("transpose(x, perm = [1, 0])"),
     ),
+    (
+        call("tensorflow.transpose", T3, keywords=(kw("perm", (0, 2, 1)),)),
+        ("x",),
+        tf("transpose(x, perm = [0, 2, 1])"),
+    ),
+    (call("tensorflow.transpose", B2), ("mask",), tf("transpose(mask)")),
     # Reductions: keywords, and positional values read from the site (not the text).
+    (
+        call("tensorflow.reduce_sum", T3, keywords=(kw("axis", (0, 2)),)),
+        ("x",),
+        tf("reduce_sum(x, axis = [0, 2])"),
+    ),
+    (
+        call("tensorflow.reduce_mean", T4, lit((-1, 1)), keywords=(kw("keepdims", True),)),
+        ("x", "(__rextio_checked_neg(1)?, 1)"),
+        tf("reduce_mean(x, axis = [-1, 1], keepdims = true)"),
+    ),
+    (
+        call("tensorflow.reduce_max", I32_3, keywords=(kw("axis", 1),)),
+        ("x",),
+        tf("reduce_max(x, axis = 1)"),
+    ),
     (
         call("tensorflow.reduce_sum", T2, keywords=(kw("axis", 0),)),
         ("x",),
@@ -186,6 +225,12 @@ EXPECTED = [
         ("logits", "__rextio_checked_neg(2)?"),
         tf("argmax(logits, axis = -2)"),
     ),
+    (call("tensorflow.argmax", B2, lit(0)), ("mask", "0"), tf("argmax(mask, axis = 0)")),
+    (
+        call("tensorflow.nn.softmax", T4, keywords=(kw("axis", 1),)),
+        ("x",),
+        tf("softmax(x, axis = 1)"),
+    ),
 ]
 
 
@@ -211,6 +256,14 @@ def rendered(site) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
     return tuple(texts)
 
 
+def as_rust(value: object) -> str:
+    """A literal as the lowering writes it: ``2``, ``(-3)``, ``[0, 2]``."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(item) for item in value) + "]"
+    assert isinstance(value, int)
+    return f"({value})" if value < 0 else str(value)
+
+
 @pytest.mark.parametrize(
     ("site", "_rule", "_result"), ACCEPTED, ids=[describe(row[0]) for row in ACCEPTED]
 )
@@ -219,10 +272,23 @@ def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignor
     lowered = P.lower(claimed(site), ctx(*operands))
     assert lowered.rust.startswith("::rxt_tf::tf!(") and lowered.rust.endswith(")?")
     assert lowered.helpers == () and lowered.uses == ()
-    for text in operands:
-        # Tensors and float literals appear as rendered; a positional int is the axis.
-        expected = text if text.startswith("v") or text == "0.5" else f"axis = {text}"
+    op = op_for(site.kind, site.target)
+    assert op is not None
+    for index, (text, literal) in enumerate(zip(operands, site.operand_literals, strict=True)):
+        # Tensors and float literals appear as rendered, int literal operands by
+        # value; a positional literal after the operands is the axis.
+        if not literal.is_literal:
+            expected = text
+        elif index < op.arity:
+            expected = as_rust(literal.value)
+        else:
+            expected = f"axis = {as_rust(literal.value).strip('()')}"
         assert expected in lowered.rust, (expected, lowered.rust)
+    for keyword in site.keywords:
+        if keyword.name in ("axis", "perm"):
+            assert f"{keyword.name} = {as_rust(keyword.literal.value).strip('()')}" in (
+                lowered.rust
+            )
 
 
 @pytest.mark.parametrize(

@@ -75,23 +75,21 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     for rule_id, code, outcome in loaded["rules"]:
         assert re.fullmatch(r"RXTP-RXTTF-\d{3}", code), code
         assert outcome == ("fallback" if "/unsupported-tensor-" in rule_id else "native")
+    # Every element type at every rank, float32 first, each rank in order.
     assert loaded["types"] == [
         [
-            "rxt-tf/tensor-f32-cpu-2d",
-            ["rxt_tf_plugin.types.TensorF32Cpu2D"],
-            "::rxt_tf::TensorF32Cpu2D",
-        ],
-        [
-            "rxt-tf/tensor-f32-cpu-1d",
-            ["rxt_tf_plugin.types.TensorF32Cpu1D"],
-            "::rxt_tf::TensorF32Cpu1D",
-        ],
-        [
-            "rxt-tf/tensor-i64-cpu-1d",
-            ["rxt_tf_plugin.types.TensorI64Cpu1D"],
-            "::rxt_tf::TensorI64Cpu1D",
-        ],
+            f"rxt-tf/tensor-{short}-cpu-{rank}d",
+            [f"rxt_tf_plugin.types.Tensor{infix}Cpu{rank}D"],
+            f"::rxt_tf::Tensor{infix}Cpu{rank}D",
+        ]
+        for short, infix in (("f32", "F32"), ("i32", "I32"), ("i64", "I64"), ("bool", "Bool"))
+        for rank in range(5)
     ]
+    assert [
+        "rxt-tf/tensor-i32-cpu-3d",
+        ["rxt_tf_plugin.types.TensorI32Cpu3D"],
+        "::rxt_tf::TensorI32Cpu3D",
+    ] in loaded["types"]
     assert loaded["crates"] == [["rxt-tf", f"={rxt_tf_plugin.__version__}"]]
 
 
@@ -145,7 +143,15 @@ def test_markers_import_nothing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
-    assert types.__all__ == ["TensorF32Cpu1D", "TensorF32Cpu2D", "TensorI64Cpu1D"]
+    assert len(types.__all__) == 20
+    assert types.__all__ == sorted(types.__all__)
+    for name in ("TensorF32Cpu0D", "TensorI32Cpu3D", "TensorI64Cpu1D", "TensorBoolCpu4D"):
+        assert name in types.__all__
+    for name in types.__all__:
+        marker = getattr(types, name)
+        assert marker.__module__ == "rxt_tf_plugin.types"
+        assert "plugin type ``rxt-tf/tensor-" in (marker.__doc__ or ""), name
+    assert "``rxt-tf/tensor-bool-cpu-4d``" in (types.TensorBoolCpu4D.__doc__ or "")
 
 
 def test_rule_records_match_what_is_claimed_and_emitted() -> None:

@@ -7,10 +7,12 @@
 //! the wheel's images), `safe` (owned statuses, handles, ops, graphs,
 //! constants), `binding` (the wheel, its platform profile, Python's context),
 //! `python` (the EagerTensor boundary, the GIL), then the typed [`tensor`]
-//! types, the [`ops`], and `fused` (recording ops and running them as one
+//! types, `eager` (one op call as one TensorFlow op), the [`ops`] (typed
+//! dispatch and its rules), and `fused` (recording ops and running them as one
 //! TensorFlow function; see [`fusion`]). Use it through the `rxt-tf` crate.
 
 mod binding;
+mod eager;
 mod error;
 mod fused;
 pub mod ops;
@@ -28,7 +30,8 @@ pub use error::{Error, PassThrough, Result};
 pub mod fusion {
     pub use crate::fused::{enabled, stats, Scope, Stats, TRACE_CAPACITY};
 }
-pub use tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
+pub use tensor::aliases::*;
+pub use tensor::{Element, Tensor};
 
 /// Support for `rxt-tf`'s macros and tests. Not public API: outside semver.
 #[doc(hidden)]

@@ -8,21 +8,61 @@ pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
 pub use crate::ops::dispatch::{
-    execute, AsOperand, Flag, Int, OpRow, OperandOf, Scalar, Signature, Slot,
+    execute, AsOperand, Axes, Flag, FloatLiteral, IntLiteral, OpRow, OperandOf, Perm, Reversed,
+    Signature,
 };
 pub use crate::ops::op;
 pub use crate::python::gil::RELEASE_WORK;
 pub use crate::sys;
-pub use crate::tensor::TensorType;
+pub use crate::tensor::{Element, TensorType};
 
-use crate::error::{Error, Result};
+use crate::error::Error;
 
-/// Asserts at compile time that a `#[inference]` parameter type is an rxt-tf tensor.
-pub fn assert_tensor<T: TensorType>() {}
+/// A type an `#[inference]` function takes as a parameter: an rxt-tf
+/// tensor, a reference to one, a scalar for control flow, `Python<'_>`, or
+/// a Python object handle.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not a parameter type of `#[inference]` functions",
+    label = "unsupported parameter type",
+    note = "parameters are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …) or references \
+            to them, scalars (`bool`, an integer or a float), `Python<'_>` or Python objects"
+)]
+pub trait InferenceParameter {}
+
+impl<T: crate::tensor::Element, const R: usize> InferenceParameter for crate::Tensor<T, R> where
+    crate::tensor::Rank<R>: crate::tensor::SupportedRank
+{
+}
+impl<T: InferenceParameter + ?Sized> InferenceParameter for &T {}
+impl InferenceParameter for pyo3::Python<'_> {}
+impl<T> InferenceParameter for pyo3::Bound<'_, T> {}
+impl<T> InferenceParameter for pyo3::Py<T> {}
+
+macro_rules! scalar_parameters {
+    ($($scalar:ty),*) => {$(impl InferenceParameter for $scalar {})*};
+}
+scalar_parameters!(bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+
+/// Asserts at compile time that `T` is an `#[inference]` parameter type.
+pub fn assert_parameter<T: InferenceParameter + ?Sized>() {}
+
+/// What an `#[inference]` function returns: a `Result`, so op errors reach
+/// the caller (`rxt_tf::Result<…>`, `PyResult<…>` or an alias of them).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: #[inference] functions must return a `Result`, not `{Self}`",
+    label = "not a `Result`",
+    note = "return `rxt_tf::Result<TensorF32Cpu1D>` or `PyResult<...>`, so op errors reach Python"
+)]
+pub trait InferenceResult {}
+
+impl<T, E> InferenceResult for Result<T, E> {}
+
+/// Asserts at compile time that `T` is a `Result`.
+pub fn assert_result<T: InferenceResult>() {}
 
 /// Stands in for an invalid `tf!` invocation after its `compile_error!`, so
 /// the surrounding code type-checks; never reached (the build has failed).
-pub fn unreachable_result<T>() -> Result<T> {
+pub fn unreachable_result<T>() -> crate::Result<T> {
     Err(Error::Python {
         step: "an invalid tf! invocation",
         detail: String::from("this code did not compile"),

@@ -10,10 +10,10 @@ pub mod ops;
 pub mod platform;
 
 pub use model::{
-    diagnostic_code, join_or, Attr, Becomes, DType, Input, Keyword, Op, Operand, PythonKeyword,
-    PythonRule, Signature, SiteKind, TensorKind, Value, ValueKind, Work,
+    axes_fit, diagnostic_code, join_or, Attr, AttrValue, Batched, Becomes, DType, Input, Keyword,
+    Op, PythonKeyword, PythonRule, Rule, SiteKind, TensorKind, Value, ValueKind, Work, MAX_RANK,
 };
-pub use ops::{by_operator, lookup, tensor_kinds, FALLBACK_RULES, OPS};
+pub use ops::{by_operator, lookup, FALLBACK_RULES, OPS};
 
 #[cfg(test)]
 mod tests {
@@ -22,21 +22,30 @@ mod tests {
     #[test]
     fn every_row_is_consistent() {
         for op in OPS {
-            assert!(!op.signatures.is_empty(), "{}", op.name);
-            for signature in op.signatures {
-                assert_eq!(signature.operands.len(), op.arity(), "{}", op.name);
-                for (name, values) in signature.when {
-                    let keyword = op.keyword(name).unwrap_or_else(|| panic!("{name}"));
-                    assert!(keyword.typed, "{}.{name}", op.name);
-                    assert!(values.iter().all(|v| keyword.accepts(v)), "{}", op.name);
-                }
+            assert!(!op.dtypes.is_empty(), "{}", op.name);
+            let typed: Vec<&str> = op.typed_keywords().map(|k| k.name).collect();
+            let wanted: &[&str] = match op.rule {
+                Rule::Reduce => &["axis", "keepdims"],
+                Rule::AlongAxis => &["axis"],
+                Rule::ArgReduce => &["axis", "output_type"],
+                Rule::Permute => &["perm"],
+                _ => &[],
+            };
+            assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);
+            if let Some(batched) = op.batched {
+                assert_eq!(
+                    batched.keyword_attrs.len(),
+                    op.keywords.len(),
+                    "{}",
+                    op.name
+                );
             }
             for keyword in op.keywords {
                 if let Some(default) = &keyword.default {
                     assert!(keyword.accepts(default), "{}.{}", op.name, keyword.name);
                 }
-                if keyword.typed {
-                    assert!(!keyword.allowed.is_empty(), "typed needs a finite set");
+                if keyword.typed && keyword.kind == ValueKind::Bool {
+                    assert!(!keyword.allowed.is_empty(), "a typed flag needs its values");
                 }
                 if let Becomes::Input(_) = keyword.becomes {
                     assert!(op.inputs.contains(&Input::Keyword(keyword.name)));
@@ -69,18 +78,36 @@ mod tests {
     }
 
     #[test]
-    fn messages_name_the_ranks() {
-        assert_eq!(ops::MATMUL.ranks_text(), "rank-2 × rank-2");
+    fn messages_name_types_and_ranks() {
         assert_eq!(
-            ops::ADD.ranks_text(),
-            "rank-2 + rank-2, rank-1 + rank-1, rank-2 + rank-1, rank-1 + rank-2, \
-             rank-2 + scalar, rank-1 + scalar, scalar + rank-2 or scalar + rank-1"
+            ops::MATMUL.operands_text(),
+            "float32, int32 or int64 at ranks 2–4"
         );
         assert_eq!(
-            ops::REDUCE_MEAN.keywords[0].allowed_text(),
-            "`0`, `1`, `-1` or `-2`"
+            ops::BIAS_ADD.operands_text(),
+            "float32, int32 or int64 at ranks 2–4 × rank 1"
         );
+        assert_eq!(ops::EXP.operands_text(), "float32 at ranks 0–4");
         assert_eq!(by_operator("-", 1).map(|op| op.name), Some("neg"));
         assert_eq!(by_operator("-", 2).map(|op| op.name), Some("sub"));
+    }
+
+    #[test]
+    fn axes_fit_by_rank() {
+        assert!(axes_fit(&[0, 2], 3));
+        assert!(!axes_fit(&[0, 2], 2));
+        assert!(axes_fit(&[-1], 1));
+        assert!(!axes_fit(&[1, -2], 3), "the same axis twice");
+        assert!(axes_fit(&[1, -2], 4));
+        assert!(!axes_fit(&[-5], 4));
+    }
+
+    #[test]
+    fn result_ranks_follow_the_rules() {
+        assert_eq!(Rule::Broadcast.result_rank(&[0, 3], 0, false), Some(3));
+        assert_eq!(Rule::MatMul.result_rank(&[4, 2], 0, false), Some(4));
+        assert_eq!(Rule::Reduce.result_rank(&[4], 2, false), Some(2));
+        assert_eq!(Rule::Reduce.result_rank(&[4], 2, true), Some(4));
+        assert_eq!(Rule::ArgReduce.result_rank(&[1], 0, false), Some(0));
     }
 }

@@ -12,6 +12,8 @@ pub enum DType {
     I32,
     /// `int64` (`TF_INT64`).
     I64,
+    /// `bool` (`TF_BOOL`).
+    Bool,
 }
 
 impl DType {
@@ -21,6 +23,7 @@ impl DType {
             DType::F32 => 1,
             DType::I32 => 3,
             DType::I64 => 9,
+            DType::Bool => 10,
         }
     }
 
@@ -30,6 +33,7 @@ impl DType {
             1 => Some(DType::F32),
             3 => Some(DType::I32),
             9 => Some(DType::I64),
+            10 => Some(DType::Bool),
             _ => None,
         }
     }
@@ -40,6 +44,7 @@ impl DType {
             DType::F32 => "float32",
             DType::I32 => "int32",
             DType::I64 => "int64",
+            DType::Bool => "bool",
         }
     }
 
@@ -49,13 +54,15 @@ impl DType {
             DType::F32 => "f32",
             DType::I32 => "i32",
             DType::I64 => "i64",
+            DType::Bool => "bool",
         }
     }
 
     /// The element type whose Rust type is `name`.
     pub fn from_rust_name(name: &str) -> Option<DType> {
-        [DType::F32, DType::I32, DType::I64]
-            .into_iter()
+        DType::ALL
+            .iter()
+            .copied()
             .find(|dtype| dtype.rust_name() == name)
     }
 
@@ -65,26 +72,49 @@ impl DType {
             DType::F32 => "F32",
             DType::I32 => "I32",
             DType::I64 => "I64",
+            DType::Bool => "Bool",
         }
     }
+
+    /// The size of one element, in bytes.
+    pub const fn size(self) -> usize {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::I64 => 8,
+            DType::Bool => 1,
+        }
+    }
+
+    /// Whether it is a floating-point type.
+    pub const fn is_float(self) -> bool {
+        matches!(self, DType::F32)
+    }
 }
+
+impl DType {
+    /// Every element type of rxt-tf, in the order tables list them.
+    pub const ALL: &'static [DType] = &[DType::F32, DType::I32, DType::I64, DType::Bool];
+}
+
+/// The largest rank of an rxt-tf tensor (ranks are `0..=MAX_RANK`).
+pub const MAX_RANK: u8 = 4;
 
 /// A tensor type of rxt-tf: element type and rank, on `CPU:0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TensorKind {
     /// Element type.
     pub dtype: DType,
-    /// Rank (1 or 2).
+    /// Rank (`0..=MAX_RANK`).
     pub rank: u8,
 }
 
 impl TensorKind {
-    /// A float32 tensor of `rank`.
-    pub const fn f32(rank: u8) -> TensorKind {
-        TensorKind {
-            dtype: DType::F32,
-            rank,
-        }
+    /// Every tensor type of rxt-tf: each element type at each rank.
+    pub fn all() -> Vec<TensorKind> {
+        DType::ALL
+            .iter()
+            .flat_map(|&dtype| (0..=MAX_RANK).map(move |rank| TensorKind { dtype, rank }))
+            .collect()
     }
 
     /// The Rust type name, e.g. `TensorF32Cpu2D`.
@@ -137,6 +167,9 @@ pub enum ValueKind {
     Ints,
     /// An element type, spelled as the Rust type (`i64`).
     Type,
+    /// Axes: an integer literal, or a list of distinct integer literals
+    /// (`[0, 2]`), each possibly negative (counted from the last axis).
+    Axes,
 }
 
 impl ValueKind {
@@ -148,6 +181,7 @@ impl ValueKind {
             ValueKind::Float => "a float literal",
             ValueKind::Ints => "a list of integer literals",
             ValueKind::Type => "an element type",
+            ValueKind::Axes => "an integer literal or a list of distinct integer literals",
         }
     }
 }
@@ -194,6 +228,7 @@ impl Keyword {
                 | (ValueKind::Float, Value::Float(_))
                 | (ValueKind::Ints, Value::Ints(_))
                 | (ValueKind::Type, Value::Type(_))
+                | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
         );
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
@@ -213,49 +248,159 @@ impl Keyword {
     }
 }
 
-/// One operand slot of a signature.
+/// How an op types its operands and result: one rule for every element
+/// type of [`Op::dtypes`] and every rank it allows. The runtime implements
+/// each rule once, generically (`ops::rules`), the macros derive the typed
+/// keywords from it, and the code generator expands it for the README and
+/// the Rextio plugin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Operand {
-    /// An rxt-tf tensor.
-    Tensor(TensorKind),
-    /// A float32 scalar: a float literal in `tf!` (`tf!(0.5 * x)`), run as
-    /// a scalar constant.
-    Scalar,
+pub enum Rule {
+    /// One tensor of rank `min_rank..=MAX_RANK`; the result has its type.
+    SameRank {
+        /// The smallest rank accepted.
+        min_rank: u8,
+    },
+    /// Two operands of one element type, NumPy broadcasting: the result
+    /// has the larger rank. Either may be a literal, which takes the other
+    /// operand's element type, as TensorFlow converts a Python number.
+    Broadcast,
+    /// Matrix products of ranks 2 to `MAX_RANK` with broadcasting batch
+    /// dimensions: the result has the larger rank. Above rank 2 the op runs
+    /// its [`Op::batched`] kernel.
+    MatMul,
+    /// A tensor of rank 2 to `MAX_RANK` and a rank-1 bias along its last
+    /// axis; the result has the tensor's type.
+    BiasAdd,
+    /// A reduction of a tensor of rank 1 to `MAX_RANK` over the typed
+    /// keyword `axis` (an axis or a list of distinct axes); the result loses
+    /// those axes unless the typed keyword `keepdims` is `true`.
+    Reduce,
+    /// An op along the typed keyword `axis` of a tensor of rank 1 to
+    /// `MAX_RANK` (the op itself works on the last axis; another is moved
+    /// there and back): the result has the tensor's type.
+    AlongAxis,
+    /// The index along the typed keyword `axis` of a tensor of rank 1 to
+    /// `MAX_RANK` (rank − 1), of the element type of the typed keyword
+    /// `output_type`.
+    ArgReduce,
+    /// A permutation of the axes of a tensor of rank 2 to `MAX_RANK` by the
+    /// typed keyword `perm` (one entry per axis; omitted, the axes reversed).
+    Permute,
 }
 
-impl Operand {
-    /// A float32 tensor operand of `rank`.
-    pub const fn f32(rank: u8) -> Operand {
-        Operand::Tensor(TensorKind::f32(rank))
-    }
-
-    /// `rank-2` or `scalar`, for messages.
-    pub fn describe(&self) -> String {
+impl Rule {
+    /// The number of operands.
+    pub const fn arity(self) -> usize {
         match self {
-            Operand::Tensor(kind) => format!("rank-{}", kind.rank),
-            Operand::Scalar => "scalar".to_owned(),
+            Rule::Broadcast | Rule::MatMul | Rule::BiasAdd => 2,
+            _ => 1,
         }
     }
 
-    /// The rank (0 for a scalar literal).
-    pub fn rank(&self) -> u8 {
+    /// The ranks accepted at operand `position` (from 0).
+    pub const fn ranks(self, position: usize) -> (u8, u8) {
+        match (self, position) {
+            (Rule::SameRank { min_rank }, _) => (min_rank, MAX_RANK),
+            (Rule::Broadcast, _) => (0, MAX_RANK),
+            (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
+            (Rule::BiasAdd, _) => (1, 1),
+            (Rule::Reduce | Rule::AlongAxis | Rule::ArgReduce, _) => (1, MAX_RANK),
+        }
+    }
+
+    /// Whether a literal (or run-time scalar) may stand for an operand.
+    pub const fn takes_literals(self) -> bool {
+        matches!(self, Rule::Broadcast)
+    }
+
+    /// The rule's name in tables and in the plugin (`broadcast`).
+    pub const fn name(self) -> &'static str {
         match self {
-            Operand::Tensor(kind) => kind.rank,
-            Operand::Scalar => 0,
+            Rule::SameRank { .. } => "same-rank",
+            Rule::Broadcast => "broadcast",
+            Rule::MatMul => "matmul",
+            Rule::BiasAdd => "bias-add",
+            Rule::Reduce => "reduce",
+            Rule::AlongAxis => "along-axis",
+            Rule::ArgReduce => "arg-reduce",
+            Rule::Permute => "permute",
+        }
+    }
+
+    /// The rule in words, for the README (`r → r`, `a × b → max(a, b)`).
+    pub fn describe(self) -> String {
+        let (low, high) = self.ranks(0);
+        let ranks = if low == high {
+            format!("rank {low}")
+        } else {
+            format!("ranks {low}–{high}")
+        };
+        match self {
+            Rule::SameRank { .. } => format!("{ranks}: r → r"),
+            Rule::Broadcast => format!(
+                "{ranks}, broadcasting: a × b → max(a, b); a literal takes the other's type"
+            ),
+            Rule::MatMul => format!("{ranks}, batch dimensions broadcast: a × b → max(a, b)"),
+            Rule::BiasAdd => format!("{ranks} × 1 → r"),
+            Rule::Reduce => format!("{ranks}: r → r − n for n axes (r with `keepdims = true`)"),
+            Rule::AlongAxis => format!("{ranks}: r → r"),
+            Rule::ArgReduce => format!("{ranks}: r → r − 1, of `output_type`"),
+            Rule::Permute => format!("{ranks}: r → r, `perm` of length r"),
+        }
+    }
+
+    /// The result rank for operands of `ranks` (each accepted) and, for a
+    /// reduction, `axes` axes with `keepdims`.
+    pub fn result_rank(self, ranks: &[u8], axes: usize, keepdims: bool) -> Option<u8> {
+        let first = *ranks.first()?;
+        match self {
+            Rule::Broadcast | Rule::MatMul => ranks.iter().copied().max(),
+            Rule::SameRank { .. } | Rule::BiasAdd | Rule::AlongAxis | Rule::Permute => Some(first),
+            Rule::Reduce if keepdims => Some(first),
+            Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
+            Rule::ArgReduce => first.checked_sub(1),
         }
     }
 }
 
-/// Operand kinds an op accepts together, with the result they give.
+/// Whether `axes` (each in `-rank..rank`, none named twice once negative
+/// axes are counted from the end) fit a tensor of `rank`.
+pub fn axes_fit(axes: &[i64], rank: u8) -> bool {
+    let rank = i64::from(rank);
+    let mut seen = [false; MAX_RANK as usize];
+    for &axis in axes {
+        let normalized = if axis < 0 { axis + rank } else { axis };
+        let Ok(index) = usize::try_from(normalized) else {
+            return false;
+        };
+        if normalized >= rank || seen.get(index).copied().unwrap_or(true) {
+            return false;
+        }
+        seen[index] = true;
+    }
+    true
+}
+
+/// The value of an attribute.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Signature {
-    /// The operands, in order.
-    pub operands: &'static [Operand],
-    /// The result.
-    pub result: TensorKind,
-    /// Values of typed keywords this signature requires (`keepdims` must
-    /// be `true`; `axis` one of `0`, `-1`).
-    pub when: &'static [(&'static str, &'static [Value])],
+pub enum AttrValue {
+    /// This value.
+    Fixed(Value),
+    /// The element type of the call's operands.
+    Element,
+}
+
+/// The kernel an op runs when one of its operands has a rank above 2
+/// (`BatchMatMulV3` for `matmul`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Batched {
+    /// The TensorFlow op.
+    pub tf_op: &'static CStr,
+    /// Its attributes, in place of the op's own.
+    pub attrs: &'static [Attr],
+    /// The attributes the keywords become instead (`transpose_a` is
+    /// `adj_x`), in the op's keyword order.
+    pub keyword_attrs: &'static [&'static CStr],
 }
 
 /// One input of the TensorFlow op, in the op's input order.
@@ -273,7 +418,7 @@ pub struct Attr {
     /// The attribute's name.
     pub name: &'static CStr,
     /// Its value.
-    pub value: Value,
+    pub value: AttrValue,
 }
 
 /// How an op's work is estimated from its inputs, to decide whether the GIL
@@ -361,12 +506,16 @@ pub struct Op {
     pub summary: &'static str,
     /// The TensorFlow op it executes.
     pub tf_op: &'static CStr,
-    /// The operand kinds it accepts, with their results.
-    pub signatures: &'static [Signature],
+    /// How it types operands and result.
+    pub rule: Rule,
+    /// The element types it takes (those TensorFlow's CPU kernels register).
+    pub dtypes: &'static [DType],
     /// Its keywords, in the order `tf!` documents them.
     pub keywords: &'static [Keyword],
     /// Attributes it always sets.
     pub attrs: &'static [Attr],
+    /// The kernel it runs above rank 2, if another.
+    pub batched: Option<Batched>,
     /// The TensorFlow op's inputs, in order.
     pub inputs: &'static [Input],
     /// How its work grows with its inputs.
@@ -378,7 +527,7 @@ pub struct Op {
 impl Op {
     /// The number of operands.
     pub fn arity(&self) -> usize {
-        self.signatures.first().map_or(0, |s| s.operands.len())
+        self.rule.arity()
     }
 
     /// The name of the op's marker type in the runtime's typed dispatch
@@ -421,22 +570,19 @@ impl Op {
         self.keywords.iter().filter(|k| k.typed)
     }
 
-    /// The accepted operand kinds, for messages: `rank-2 × rank-2`, or
-    /// `rank-2 + rank-2, rank-1 + rank-1, …` for operators.
-    pub fn ranks_text(&self) -> String {
-        let separator = match self.operator {
-            Some(operator) if self.arity() == 2 => format!(" {operator} "),
-            _ => " × ".to_owned(),
-        };
-        let mut forms: Vec<String> = Vec::new();
-        for signature in self.signatures {
-            let form: Vec<String> = signature.operands.iter().map(Operand::describe).collect();
-            let form = form.join(&separator);
-            if !forms.contains(&form) {
-                forms.push(form);
-            }
-        }
-        join_or(&forms)
+    /// The accepted operands, for messages: `float32, int32 or int64 at
+    /// ranks 0–4`.
+    pub fn operands_text(&self) -> String {
+        let types: Vec<String> = self.dtypes.iter().map(|d| d.name().to_owned()).collect();
+        let positions: Vec<String> = (0..self.arity())
+            .map(|position| match self.rule.ranks(position) {
+                (low, high) if low == high => format!("rank {low}"),
+                (low, high) => format!("ranks {low}–{high}"),
+            })
+            .collect();
+        let mut ranks = positions.clone();
+        ranks.dedup();
+        format!("{} at {}", join_or(&types), ranks.join(" × "))
     }
 }
 

@@ -9,56 +9,27 @@
 use core::ffi::CStr;
 
 use crate::model::{
-    Attr, Becomes, DType, Input, Keyword, Op, Operand, PythonKeyword, PythonRule, Signature,
-    SiteKind, TensorKind, Value, ValueKind, Work,
+    Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, PythonKeyword, PythonRule, Rule,
+    SiteKind, Value, ValueKind, Work,
 };
 
-const T1: Operand = Operand::f32(1);
-const T2: Operand = Operand::f32(2);
-const S: Operand = Operand::Scalar;
-const R1: TensorKind = TensorKind::f32(1);
-const R2: TensorKind = TensorKind::f32(2);
-const I64_1D: TensorKind = TensorKind {
-    dtype: DType::I64,
-    rank: 1,
-};
+/// Float element types: the ops whose CPU kernels are float-only.
+pub const FLOATS: &[DType] = &[DType::F32];
+/// Numeric element types: the ops whose CPU kernels also take integers.
+pub const NUMBERS: &[DType] = &[DType::F32, DType::I32, DType::I64];
 
-/// `T = float32`, the type attribute of every op here.
-const T_F32: Attr = Attr {
+/// `T`, the element type attribute of every op here.
+const T: Attr = Attr {
     name: c"T",
-    value: Value::Type(DType::F32),
+    value: AttrValue::Element,
 };
 /// `Tidx = int32`: the type of an axis input.
 const TIDX_I32: Attr = Attr {
     name: c"Tidx",
-    value: Value::Type(DType::I32),
+    value: AttrValue::Fixed(Value::Type(DType::I32)),
 };
 const UNARY_INPUTS: &[Input] = &[Input::Operand(0)];
 const BINARY_INPUTS: &[Input] = &[Input::Operand(0), Input::Operand(1)];
-
-const fn signature(operands: &'static [Operand], result: TensorKind) -> Signature {
-    Signature {
-        operands,
-        result,
-        when: &[],
-    }
-}
-
-/// Element-wise ops on one tensor of rank 1 or 2 keep its rank.
-const SAME_RANK: &[Signature] = &[signature(&[T1], R1), signature(&[T2], R2)];
-
-/// TensorFlow broadcasting of two float tensors (the larger rank wins), or
-/// of a tensor and a float literal (the tensor's rank).
-const BROADCAST: &[Signature] = &[
-    signature(&[T2, T2], R2),
-    signature(&[T1, T1], R1),
-    signature(&[T2, T1], R2),
-    signature(&[T1, T2], R2),
-    signature(&[T2, S], R2),
-    signature(&[T1, S], R1),
-    signature(&[S, T2], R2),
-    signature(&[S, T1], R1),
-];
 
 /// The Rextio rule of a call form.
 const fn calls(
@@ -96,17 +67,19 @@ const fn binop(
     }
 }
 
-const UNARY_CONSTRAINT: &str = "one rank-1 or rank-2 float32 CPU tensor, positional, no keywords";
-const BINARY_CONSTRAINT: &str = "two float32 CPU tensors of ranks 2+2, 1+1, 2+1 or 1+2, or one \
-                                 of them and a float literal; no keywords";
-const OPERATOR_CONSTRAINT: &str = "float32 CPU tensors of ranks 2+2, 1+1, 2+1 or 1+2, or one \
-                                   of them and a float literal";
+const UNARY_CONSTRAINT: &str = "one CPU tensor of the op's element types, rank 0–4, positional, \
+                                no keywords";
+const BINARY_CONSTRAINT: &str = "two CPU tensors of one of the op's element types, ranks 0–4 \
+                                 broadcasting, or one of them and a literal; no keywords";
+const OPERATOR_CONSTRAINT: &str = "CPU tensors of one of the op's element types, ranks 0–4 \
+                                   broadcasting, or one of them and a literal";
 
-/// An element-wise op of one tensor with no keywords.
+/// An element-wise op of one tensor with no keywords, on `dtypes`.
 const fn elementwise(
     name: &'static str,
     summary: &'static str,
     tf_op: &'static CStr,
+    dtypes: &'static [DType],
     python: &'static [PythonRule],
 ) -> Op {
     Op {
@@ -114,21 +87,24 @@ const fn elementwise(
         operator: None,
         summary,
         tf_op,
-        signatures: SAME_RANK,
+        rule: Rule::SameRank { min_rank: 0 },
+        dtypes,
         keywords: &[],
-        attrs: &[T_F32],
+        attrs: &[T],
+        batched: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
     }
 }
 
-/// A broadcasting binary op of two tensors, or a tensor and a float literal.
+/// A broadcasting binary op of two tensors, or a tensor and a literal.
 const fn broadcasting(
     name: &'static str,
     operator: Option<&'static str>,
     summary: &'static str,
     tf_op: &'static CStr,
+    dtypes: &'static [DType],
     python: &'static [PythonRule],
 ) -> Op {
     Op {
@@ -136,30 +112,39 @@ const fn broadcasting(
         operator,
         summary,
         tf_op,
-        signatures: BROADCAST,
+        rule: Rule::Broadcast,
+        dtypes,
         keywords: &[],
-        attrs: &[T_F32],
+        attrs: &[T],
+        batched: None,
         inputs: BINARY_INPUTS,
         work: Work::LargerInput,
         python,
     }
 }
 
-/// The axes of a rank-2 tensor.
-const AXES_2D: &[Value] = &[Value::Int(0), Value::Int(1), Value::Int(-1), Value::Int(-2)];
-
-/// The required `axis` of a reduction, a constant int32 input.
-const REDUCTION_AXIS: Keyword = Keyword {
+/// The `axis` of a reduction: an axis or a list of them, a constant int32
+/// input; typed, since the result's rank depends on how many there are.
+const AXES: Keyword = Keyword {
     name: "axis",
-    kind: ValueKind::Int,
-    allowed: AXES_2D,
+    kind: ValueKind::Axes,
+    allowed: &[],
     default: None,
     becomes: Becomes::Input(DType::I32),
-    typed: false,
+    typed: true,
 };
 
-/// A reduction of a rank-2 tensor over one axis; `keepdims = true` keeps
-/// the reduced axis (rank 2), else it is dropped (rank 1).
+/// The `axis` of `argmax`: one axis, a constant int32 input.
+const ONE_AXIS: Keyword = Keyword {
+    name: "axis",
+    kind: ValueKind::Int,
+    allowed: &[],
+    default: None,
+    becomes: Becomes::Input(DType::I32),
+    typed: true,
+};
+
+/// A reduction over `axis`; `keepdims = true` keeps the reduced axes.
 const fn reduction(
     name: &'static str,
     summary: &'static str,
@@ -171,20 +156,10 @@ const fn reduction(
         operator: None,
         summary,
         tf_op,
-        signatures: &[
-            Signature {
-                operands: &[T2],
-                result: R1,
-                when: &[("keepdims", &[Value::Bool(false)])],
-            },
-            Signature {
-                operands: &[T2],
-                result: R2,
-                when: &[("keepdims", &[Value::Bool(true)])],
-            },
-        ],
+        rule: Rule::Reduce,
+        dtypes: NUMBERS,
         keywords: &[
-            REDUCTION_AXIS,
+            AXES,
             Keyword {
                 name: "keepdims",
                 kind: ValueKind::Bool,
@@ -194,16 +169,17 @@ const fn reduction(
                 typed: true,
             },
         ],
-        attrs: &[T_F32, TIDX_I32],
+        attrs: &[T, TIDX_I32],
+        batched: None,
         inputs: &[Input::Operand(0), Input::Keyword("axis")],
         work: Work::FirstInput,
         python,
     }
 }
 
-const REDUCTION_CONSTRAINT: &str = "one rank-2 float32 CPU tensor, a literal axis 0, 1, -1 or -2 \
-                                    (keyword or positional), an optional literal keepdims \
-                                    keyword";
+const REDUCTION_CONSTRAINT: &str = "one CPU tensor of rank 1–4 (float32, int32 or int64), a \
+                                    literal axis or tuple of distinct axes in range (keyword or \
+                                    positional), an optional literal keepdims keyword";
 
 /// The Rextio rule of a reduction: `axis` and `keepdims` also positional.
 const fn reduction_calls(
@@ -223,7 +199,7 @@ const fn reduction_calls(
 }
 
 /// `softmax`-like ops: run on the last axis; `axis` (default `-1`) may name
-/// another one of a rank-2 tensor, which is transposed there and back.
+/// another one, which is moved last and back.
 const fn last_axis(
     name: &'static str,
     summary: &'static str,
@@ -235,36 +211,26 @@ const fn last_axis(
         operator: None,
         summary,
         tf_op,
-        signatures: &[
-            Signature {
-                operands: &[T2],
-                result: R2,
-                when: &[("axis", &[Value::Int(0), Value::Int(1), Value::Int(-1)])],
-            },
-            Signature {
-                operands: &[T1],
-                result: R1,
-                when: &[("axis", &[Value::Int(0), Value::Int(-1)])],
-            },
-        ],
+        rule: Rule::AlongAxis,
+        dtypes: FLOATS,
         keywords: &[Keyword {
             name: "axis",
             kind: ValueKind::Int,
-            allowed: &[Value::Int(0), Value::Int(1), Value::Int(-1)],
+            allowed: &[],
             default: Some(Value::Int(-1)),
             becomes: Becomes::LastAxis,
             typed: true,
         }],
-        attrs: &[T_F32],
+        attrs: &[T],
+        batched: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
     }
 }
 
-const LAST_AXIS_CONSTRAINT: &str =
-    "one float32 CPU tensor: rank 2 with axis 0, 1 or -1, or rank 1 \
-                                    with axis 0 or -1 (literal keyword; default -1)";
+const LAST_AXIS_CONSTRAINT: &str = "one float32 CPU tensor of rank 1–4 and an optional literal \
+                                    axis keyword in range (default -1)";
 
 /// `matmul(a, b)`, optionally `transpose_a` / `transpose_b`.
 pub const MATMUL: Op = Op {
@@ -272,7 +238,8 @@ pub const MATMUL: Op = Op {
     operator: None,
     summary: "matrix product",
     tf_op: c"MatMul",
-    signatures: &[signature(&[T2, T2], R2)],
+    rule: Rule::MatMul,
+    dtypes: NUMBERS,
     keywords: &[
         Keyword {
             name: "transpose_a",
@@ -291,7 +258,25 @@ pub const MATMUL: Op = Op {
             typed: false,
         },
     ],
-    attrs: &[T_F32],
+    attrs: &[T],
+    batched: Some(Batched {
+        tf_op: c"BatchMatMulV3",
+        attrs: &[
+            Attr {
+                name: c"Ta",
+                value: AttrValue::Element,
+            },
+            Attr {
+                name: c"Tb",
+                value: AttrValue::Element,
+            },
+            Attr {
+                name: c"Tout",
+                value: AttrValue::Element,
+            },
+        ],
+        keyword_attrs: &[c"adj_x", c"adj_y"],
+    }),
     inputs: BINARY_INPUTS,
     work: Work::MatMul,
     python: &[
@@ -299,14 +284,14 @@ pub const MATMUL: Op = Op {
             &["tensorflow.matmul", "tensorflow.linalg.matmul"],
             "rxt-tf/matmul-f32-cpu-2d",
             1,
-            "two rank-2 float32 CPU tensors, positional; optional literal transpose_a, \
-             transpose_b",
+            "two CPU tensors of ranks 2–4 (float32, int32 or int64), batch dimensions \
+             broadcasting, positional; optional literal transpose_a, transpose_b",
         ),
         binop(
             &["@"],
             "rxt-tf/matmul-binop-f32-cpu-2d",
             28,
-            "`a @ b` of two rank-2 float32 CPU tensors",
+            "`a @ b` of two CPU tensors of ranks 2–4 (float32, int32 or int64)",
         ),
     ],
 };
@@ -316,6 +301,7 @@ pub const RELU: Op = elementwise(
     "relu",
     "rectified linear unit",
     c"Relu",
+    NUMBERS,
     &[calls(
         &["tensorflow.nn.relu"],
         "rxt-tf/relu-f32-cpu-2d",
@@ -329,6 +315,7 @@ pub const SIGMOID: Op = elementwise(
     "sigmoid",
     "logistic sigmoid",
     c"Sigmoid",
+    FLOATS,
     &[calls(
         &[
             "tensorflow.nn.sigmoid",
@@ -346,6 +333,7 @@ pub const TANH: Op = elementwise(
     "tanh",
     "hyperbolic tangent",
     c"Tanh",
+    FLOATS,
     &[calls(
         &[
             "tensorflow.nn.tanh",
@@ -363,6 +351,7 @@ pub const ABS: Op = elementwise(
     "abs",
     "absolute value",
     c"Abs",
+    NUMBERS,
     &[calls(
         &["tensorflow.abs", "tensorflow.math.abs"],
         "rxt-tf/abs-f32-cpu",
@@ -378,6 +367,7 @@ pub const NEG: Op = Op {
         "neg",
         "numerical negative",
         c"Neg",
+        NUMBERS,
         &[calls(
             &["tensorflow.negative", "tensorflow.math.negative"],
             "rxt-tf/neg-f32-cpu",
@@ -392,6 +382,7 @@ pub const SQUARE: Op = elementwise(
     "square",
     "element-wise square",
     c"Square",
+    NUMBERS,
     &[calls(
         &["tensorflow.square", "tensorflow.math.square"],
         "rxt-tf/square-f32-cpu",
@@ -405,6 +396,7 @@ pub const EXP: Op = elementwise(
     "exp",
     "exponential",
     c"Exp",
+    FLOATS,
     &[calls(
         &["tensorflow.exp", "tensorflow.math.exp"],
         "rxt-tf/exp-f32-cpu",
@@ -418,6 +410,7 @@ pub const LOG: Op = elementwise(
     "log",
     "natural logarithm",
     c"Log",
+    FLOATS,
     &[calls(
         &["tensorflow.math.log"],
         "rxt-tf/log-f32-cpu",
@@ -431,6 +424,7 @@ pub const SQRT: Op = elementwise(
     "sqrt",
     "square root",
     c"Sqrt",
+    FLOATS,
     &[calls(
         &["tensorflow.sqrt", "tensorflow.math.sqrt"],
         "rxt-tf/sqrt-f32-cpu",
@@ -444,6 +438,7 @@ pub const RSQRT: Op = elementwise(
     "rsqrt",
     "reciprocal square root",
     c"Rsqrt",
+    FLOATS,
     &[calls(
         &["tensorflow.math.rsqrt"],
         "rxt-tf/rsqrt-f32-cpu",
@@ -457,6 +452,7 @@ pub const RELU6: Op = elementwise(
     "relu6",
     "rectified linear unit capped at 6",
     c"Relu6",
+    NUMBERS,
     &[calls(
         &["tensorflow.nn.relu6"],
         "rxt-tf/relu6-f32-cpu",
@@ -470,6 +466,7 @@ pub const ELU: Op = elementwise(
     "elu",
     "exponential linear unit",
     c"Elu",
+    FLOATS,
     &[calls(
         &["tensorflow.nn.elu"],
         "rxt-tf/elu-f32-cpu",
@@ -483,6 +480,7 @@ pub const SOFTPLUS: Op = elementwise(
     "softplus",
     "softplus, log(exp(x) + 1)",
     c"Softplus",
+    FLOATS,
     &[calls(
         &["tensorflow.nn.softplus", "tensorflow.math.softplus"],
         "rxt-tf/softplus-f32-cpu",
@@ -505,12 +503,13 @@ pub const LEAKY_RELU: Op = Op {
         "leaky_relu",
         "leaky rectified linear unit",
         c"LeakyRelu",
+        FLOATS,
         &[calls(
             &["tensorflow.nn.leaky_relu"],
             "rxt-tf/leaky-relu-f32-cpu",
             19,
-            "one rank-1 or rank-2 float32 CPU tensor; alpha omitted (0.2): Rextio offers no \
-             site with a float keyword",
+            "one float32 CPU tensor of rank 0–4; alpha omitted (0.2): Rextio offers no site \
+             with a float keyword",
         )],
     )
 };
@@ -521,6 +520,7 @@ pub const ADD: Op = broadcasting(
     Some("+"),
     "element-wise sum, broadcasting",
     c"AddV2",
+    NUMBERS,
     &[
         calls(
             &["tensorflow.add", "tensorflow.math.add"],
@@ -538,6 +538,7 @@ pub const SUB: Op = broadcasting(
     Some("-"),
     "element-wise difference, broadcasting",
     c"Sub",
+    NUMBERS,
     &[
         calls(
             &["tensorflow.subtract", "tensorflow.math.subtract"],
@@ -555,6 +556,7 @@ pub const MUL: Op = broadcasting(
     Some("*"),
     "element-wise product, broadcasting",
     c"Mul",
+    NUMBERS,
     &[
         calls(
             &["tensorflow.multiply", "tensorflow.math.multiply"],
@@ -572,6 +574,7 @@ pub const DIV: Op = broadcasting(
     Some("/"),
     "element-wise quotient, broadcasting",
     c"RealDiv",
+    FLOATS,
     &[
         calls(
             &["tensorflow.divide", "tensorflow.math.divide"],
@@ -589,6 +592,7 @@ pub const MAXIMUM: Op = broadcasting(
     None,
     "element-wise maximum, broadcasting",
     c"Maximum",
+    NUMBERS,
     &[calls(
         &["tensorflow.maximum", "tensorflow.math.maximum"],
         "rxt-tf/maximum-f32-cpu",
@@ -603,6 +607,7 @@ pub const MINIMUM: Op = broadcasting(
     None,
     "element-wise minimum, broadcasting",
     c"Minimum",
+    NUMBERS,
     &[calls(
         &["tensorflow.minimum", "tensorflow.math.minimum"],
         "rxt-tf/minimum-f32-cpu",
@@ -615,17 +620,19 @@ pub const MINIMUM: Op = broadcasting(
 pub const BIAS_ADD: Op = Op {
     name: "bias_add",
     operator: None,
-    summary: "adds a rank-1 bias to each row",
+    summary: "adds a rank-1 bias along the last axis",
     tf_op: c"BiasAdd",
-    signatures: &[signature(&[T2, T1], R2)],
+    rule: Rule::BiasAdd,
+    dtypes: NUMBERS,
     keywords: &[],
     attrs: &[
-        T_F32,
+        T,
         Attr {
             name: c"data_format",
-            value: Value::Str("NHWC"),
+            value: AttrValue::Fixed(Value::Str("NHWC")),
         },
     ],
+    batched: None,
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     python: &[PythonRule {
@@ -637,7 +644,8 @@ pub const BIAS_ADD: Op = Op {
             &["tensorflow.nn.bias_add"],
             "rxt-tf/bias-add-f32-cpu",
             29,
-            "a rank-2 and a rank-1 float32 CPU tensor; data_format omitted or 'NHWC'",
+            "a CPU tensor of rank 2–4 and a rank-1 bias of its element type (float32, int32 or \
+             int64); data_format omitted or 'NHWC'",
         )
     }],
 };
@@ -646,31 +654,36 @@ pub const BIAS_ADD: Op = Op {
 pub const TRANSPOSE: Op = Op {
     name: "transpose",
     operator: None,
-    summary: "swaps the two axes",
+    summary: "permutes the axes (reverses them by default)",
     tf_op: c"Transpose",
-    signatures: &[signature(&[T2], R2)],
+    rule: Rule::Permute,
+    dtypes: DType::ALL,
     keywords: &[Keyword {
         name: "perm",
         kind: ValueKind::Ints,
-        allowed: &[Value::Ints(&[1, 0])],
-        default: Some(Value::Ints(&[1, 0])),
+        allowed: &[],
+        // The empty list stands for the axes reversed, as `tf.transpose`
+        // does without `perm`.
+        default: Some(Value::Ints(&[])),
         becomes: Becomes::Input(DType::I32),
-        typed: false,
+        typed: true,
     }],
     attrs: &[
-        T_F32,
+        T,
         Attr {
             name: c"Tperm",
-            value: Value::Type(DType::I32),
+            value: AttrValue::Fixed(Value::Type(DType::I32)),
         },
     ],
+    batched: None,
     inputs: &[Input::Operand(0), Input::Keyword("perm")],
     work: Work::FirstInput,
     python: &[calls(
         &["tensorflow.transpose"],
         "rxt-tf/transpose-f32-cpu-2d",
         30,
-        "one rank-2 float32 CPU tensor; perm omitted or the literal tuple (1, 0)",
+        "one CPU tensor of rank 2–4; perm omitted (axes reversed) or a literal tuple \
+         permuting its axes",
     )],
 };
 
@@ -752,21 +765,23 @@ pub const LOG_SOFTMAX: Op = last_axis(
 pub const ARGMAX: Op = Op {
     name: "argmax",
     operator: None,
-    summary: "index of the largest value along an axis (int64)",
+    summary: "index of the largest value along an axis (int64, or `output_type`)",
     tf_op: c"ArgMax",
-    signatures: &[signature(&[T2], I64_1D)],
+    rule: Rule::ArgReduce,
+    dtypes: &[DType::F32, DType::I32, DType::I64, DType::Bool],
     keywords: &[
-        REDUCTION_AXIS,
+        ONE_AXIS,
         Keyword {
             name: "output_type",
             kind: ValueKind::Type,
-            allowed: &[Value::Type(DType::I64)],
+            allowed: &[Value::Type(DType::I32), Value::Type(DType::I64)],
             default: Some(Value::Type(DType::I64)),
             becomes: Becomes::Attr(c"output_type"),
-            typed: false,
+            typed: true,
         },
     ],
-    attrs: &[T_F32, TIDX_I32],
+    attrs: &[T, TIDX_I32],
+    batched: None,
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
     // Rextio offers no site with `output_type=tf.int64` (not a literal), so
@@ -777,8 +792,8 @@ pub const ARGMAX: Op = Op {
             &["tensorflow.argmax", "tensorflow.math.argmax"],
             "rxt-tf/argmax-f32-cpu-2d",
             36,
-            "one rank-2 float32 CPU tensor, a literal axis 0, 1, -1 or -2 (keyword or \
-             positional); output_type omitted (int64)",
+            "one CPU tensor of rank 1–4 (float32, int32, int64 or bool), a literal axis in \
+             range (keyword or positional); output_type omitted (int64)",
         )
     }],
 };
@@ -823,26 +838,6 @@ pub const FALLBACK_RULES: &[(&str, SiteKind, u16)] = &[
     ("rxt-tf/unsupported-tensor-surface", SiteKind::Call, 10),
     ("rxt-tf/unsupported-tensor-operator", SiteKind::Binop, 37),
 ];
-
-/// Every tensor type some op takes or returns, operands first.
-pub fn tensor_kinds() -> Vec<TensorKind> {
-    let mut kinds = Vec::new();
-    let operands = OPS
-        .iter()
-        .flat_map(|op| op.signatures)
-        .flat_map(|s| s.operands.iter())
-        .filter_map(|operand| match operand {
-            Operand::Tensor(kind) => Some(*kind),
-            Operand::Scalar => None,
-        });
-    let results = OPS.iter().flat_map(|op| op.signatures).map(|s| s.result);
-    for kind in operands.chain(results) {
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    kinds
-}
 
 /// The op named `name` in `tf!`.
 pub fn lookup(name: &str) -> Option<&'static Op> {

@@ -69,7 +69,7 @@ pub fn eval_with<'py>(
 
 /// Asserts `native` and `eager` agree: same type, dtype and shape; integers
 /// equal; floats with NaN and sign of zero in the same places and within
-/// 1e-6 elsewhere. `what` names the case in failures.
+/// 1e-6 (relative above 1) elsewhere. `what` names the case in failures.
 pub fn assert_matches_eager<'py>(
     py: Python<'py>,
     what: &str,
@@ -79,11 +79,11 @@ pub fn assert_matches_eager<'py>(
     let ok: bool = eval_with(
         py,
         "(type(n) is type(e) and n.dtype == e.dtype and n.shape == e.shape and \
-          (np.array_equal(n.numpy(), e.numpy()) if n.dtype.is_integer else \
+          (np.array_equal(n.numpy(), e.numpy()) if (n.dtype.is_integer or n.dtype.is_bool) else \
            (np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
             and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
             and bool(np.all(np.where(np.isnan(e.numpy()), True, \
-                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6)))))))",
+                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6 * np.maximum(1.0, np.abs(e.numpy())))))))))",
         &[("n", native), ("e", eager)],
     )
     .extract()

@@ -2,7 +2,8 @@
 //!
 //! `cargo run -p xtask -- codegen` writes the files generated from the op
 //! table of `rxt-tf-spec`: the Rextio plugin's table
-//! (`plugin-py/src/rxt_tf_plugin/spec.py`) and the README's op and rule
+//! (`plugin-py/src/rxt_tf_plugin/spec.py`) and annotation markers
+//! (`plugin-py/src/rxt_tf_plugin/types.py`), and the README's op and rule
 //! tables (between `<!-- codegen:… -->` markers). With `--check` it writes
 //! nothing and fails, naming the command, if any of them is stale.
 
@@ -51,11 +52,12 @@ fn root() -> PathBuf {
 /// Regenerates every generated file under `root`; with `check`, writes
 /// nothing and returns the stale ones.
 fn codegen(root: &Path, check: bool) -> Result<Vec<PathBuf>, String> {
-    let spec_py = root.join("plugin-py/src/rxt_tf_plugin/spec.py");
+    let plugin = root.join("plugin-py/src/rxt_tf_plugin");
     let readme = root.join("README.md");
     let current_readme = read(&readme)?;
     let outputs = [
-        (spec_py, python::spec_module()),
+        (plugin.join("spec.py"), python::spec_module()),
+        (plugin.join("types.py"), python::types_module()),
         (readme.clone(), readme::with_tables(&current_readme)?),
     ];
     let mut stale = Vec::new();

@@ -1,32 +1,51 @@
-//! The Rextio plugin's op table, `rxt_tf_plugin/spec.py`: the rows of
-//! `rxt-tf-spec` as Python constructor calls of `rxt_tf_plugin.model`.
+//! The Rextio plugin's generated modules: its op table
+//! (`rxt_tf_plugin/spec.py`, the rows of `rxt-tf-spec` as Python constructor
+//! calls of `rxt_tf_plugin.model`) and its annotation markers
+//! (`rxt_tf_plugin/types.py`, one class per tensor type).
 
 use std::fmt::Write as _;
 
 use rxt_tf_spec::{
-    Keyword, Op, Operand, PythonRule, Signature, Value, ValueKind, FALLBACK_RULES, OPS,
+    axes_fit, DType, Keyword, Op, PythonRule, Rule, TensorKind, Value, ValueKind, FALLBACK_RULES,
+    MAX_RANK, OPS,
 };
 
-/// The whole module.
+/// The header of every generated module.
+const GENERATED: &str = "Do not edit: run ``cargo run -p xtask -- codegen``.";
+
+/// The whole `spec.py`.
 pub(crate) fn spec_module() -> String {
-    let mut out = String::from(
+    let mut out = format!(
         "\"\"\"The op table of rxt-tf, generated from the crate rxt-tf-spec.\n\n\
-         Do not edit: run ``cargo run -p xtask -- codegen``.\n\"\"\"\n\n\
+         {GENERATED}\n\"\"\"\n\n\
          from __future__ import annotations\n\n\
-         from rxt_tf_plugin.model import (\n    FallbackRow,\n    KeywordRow,\n    OpRow,\n    PythonKeywordRow,\n    RuleRow,\n    SignatureRow,\n)\n\n\
-         OPS: tuple[OpRow, ...] = (\n",
+         from rxt_tf_plugin.model import (\n    FallbackRow,\n    KeywordRow,\n    OpRow,\n    \
+         PythonKeywordRow,\n    RuleRow,\n)\n\n"
     );
+    let _ = writeln!(out, "MAX_RANK = {MAX_RANK}");
+    out.push_str("\"\"\"The largest rank of an rxt-tf tensor (ranks are 0 to MAX_RANK).\"\"\"\n\n");
+    let dtypes: Vec<String> = DType::ALL.iter().map(|d| string(d.name())).collect();
+    let _ = writeln!(out, "DTYPES: tuple[str, ...] = {}", tuple(&dtypes));
+    out.push_str("\"\"\"Every element type of rxt-tf, by TensorFlow's name.\"\"\"\n\n");
+    let floats: Vec<String> = DType::ALL
+        .iter()
+        .filter(|d| d.is_float())
+        .map(|d| string(d.name()))
+        .collect();
+    let _ = writeln!(out, "FLOAT_DTYPES: tuple[str, ...] = {}", tuple(&floats));
+    out.push_str("\"\"\"The floating-point element types (a float literal converts only to these).\"\"\"\n\n");
+    out.push_str("OPS: tuple[OpRow, ...] = (\n");
     for op in OPS {
         op_row(&mut out, op);
     }
     out.push_str(")\n\"\"\"Every op `tf!` runs, in table order.\"\"\"\n\n");
     out.push_str("TENSOR_KINDS: tuple[tuple[str, str, str, int], ...] = (\n");
-    for kind in rxt_tf_spec::tensor_kinds() {
+    for kind in TensorKind::all() {
         let _ = writeln!(
             out,
             "    ({}, {}, {}, {}),",
             string(&kind.type_name()),
-            string(&kind.dtype.type_infix().to_lowercase()),
+            string(&short_name(kind.dtype)),
             string(kind.dtype.name()),
             kind.rank
         );
@@ -46,9 +65,16 @@ pub(crate) fn spec_module() -> String {
         );
     }
     out.push_str(
-        ")\n\"\"\"The rules for covered sites whose operands are not rxt-tf tensors.\"\"\"\n",
+        ")\n\"\"\"The rules for covered sites whose operands are not rxt-tf tensors.\"\"\"\n\n",
     );
+    result_ranks(&mut out);
+    axes_fit_rows(&mut out);
     out
+}
+
+/// The short element type of plugin type keys (`f32` in `rxt-tf/tensor-f32-cpu-2d`).
+fn short_name(dtype: DType) -> String {
+    dtype.type_infix().to_lowercase()
 }
 
 fn op_row(out: &mut String, op: &Op) {
@@ -64,16 +90,35 @@ fn op_row(out: &mut String, op: &Op) {
         "        tf_op={},",
         string(&op.tf_op.to_string_lossy())
     );
+    let _ = writeln!(
+        out,
+        "        batched_tf_op={},",
+        op.batched.map_or_else(
+            || "None".to_owned(),
+            |batched| string(&batched.tf_op.to_string_lossy())
+        )
+    );
     let _ = writeln!(out, "        summary={},", string(op.summary));
-    if op.signatures.is_empty() {
-        let _ = writeln!(out, "        signatures=(),");
-    } else {
-        let _ = writeln!(out, "        signatures=(");
-        for signature in op.signatures {
-            signature_row(out, signature);
-        }
-        let _ = writeln!(out, "        ),");
-    }
+    let _ = writeln!(out, "        rule={},", string(op.rule.name()));
+    let ranks: Vec<String> = (0..op.arity())
+        .map(|position| {
+            let (low, high) = op.rule.ranks(position);
+            format!("({low}, {high})")
+        })
+        .collect();
+    let _ = writeln!(out, "        ranks={},", tuple(&ranks));
+    let _ = writeln!(
+        out,
+        "        takes_literals={},",
+        boolean(op.rule.takes_literals())
+    );
+    let dtypes: Vec<String> = op.dtypes.iter().map(|d| string(d.name())).collect();
+    let _ = writeln!(out, "        dtypes={},", tuple(&dtypes));
+    let _ = writeln!(
+        out,
+        "        operands_text={},",
+        string(&op.operands_text())
+    );
     if op.keywords.is_empty() {
         let _ = writeln!(out, "        keywords=(),");
     } else {
@@ -95,33 +140,6 @@ fn op_row(out: &mut String, op: &Op) {
     let _ = writeln!(out, "    ),");
 }
 
-fn signature_row(out: &mut String, signature: &Signature) {
-    let operands: Vec<String> = signature
-        .operands
-        .iter()
-        .map(|operand| match operand {
-            Operand::Tensor(kind) => kind.rank.to_string(),
-            Operand::Scalar => "0".to_owned(),
-        })
-        .collect();
-    let when: Vec<String> = signature
-        .when
-        .iter()
-        .map(|(name, values)| {
-            let values: Vec<String> = values.iter().map(python).collect();
-            format!("({}, {})", string(name), tuple(&values))
-        })
-        .collect();
-    let _ = writeln!(
-        out,
-        "            SignatureRow(operands={}, result={}, result_dtype={}, when={}),",
-        tuple(&operands),
-        signature.result.rank,
-        string(signature.result.dtype.name()),
-        tuple(&when)
-    );
-}
-
 fn keyword_row(out: &mut String, keyword: &Keyword) {
     let kind = match keyword.kind {
         ValueKind::Bool => "bool",
@@ -129,6 +147,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Float => "float",
         ValueKind::Ints => "ints",
         ValueKind::Type => "type",
+        ValueKind::Axes => "axes",
     };
     let allowed: Vec<String> = keyword.allowed.iter().map(python).collect();
     let _ = writeln!(
@@ -141,7 +160,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
             .default
             .as_ref()
             .map_or_else(|| "None".to_owned(), python),
-        if keyword.typed { "True" } else { "False" }
+        boolean(keyword.typed)
     );
 }
 
@@ -175,11 +194,147 @@ fn rule_row(out: &mut String, rule: &PythonRule) {
     );
 }
 
+/// The distinct rules of the table, in first-seen order.
+fn rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = Vec::new();
+    for op in OPS {
+        if !rules.contains(&op.rule) {
+            rules.push(op.rule);
+        }
+    }
+    rules
+}
+
+/// Every accepted operand rank combination of `rule`.
+fn rank_combinations(rule: Rule) -> Vec<Vec<u8>> {
+    let mut combinations = vec![Vec::new()];
+    for position in 0..rule.arity() {
+        let (low, high) = rule.ranks(position);
+        combinations = combinations
+            .into_iter()
+            .flat_map(|prefix| {
+                (low..=high).map(move |rank| {
+                    let mut next = prefix.clone();
+                    next.push(rank);
+                    next
+                })
+            })
+            .collect();
+    }
+    combinations
+}
+
+/// `RESULT_RANKS`: `Rule::result_rank` for every accepted rank combination
+/// of every rule of the table (and, for a reduction, every number of axes
+/// with and without `keepdims`), so the plugin's tests hold its own rule
+/// functions to the crate's.
+fn result_ranks(out: &mut String) {
+    out.push_str(
+        "RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (\n",
+    );
+    for rule in rules() {
+        for ranks in rank_combinations(rule) {
+            let cases: Vec<(usize, bool)> = match rule {
+                Rule::Reduce => (1..=usize::from(ranks[0]))
+                    .flat_map(|axes| [(axes, false), (axes, true)])
+                    .collect(),
+                _ => vec![(0, false)],
+            };
+            for (axes, keepdims) in cases {
+                let operands: Vec<String> = ranks.iter().map(u8::to_string).collect();
+                let result = rule
+                    .result_rank(&ranks, axes, keepdims)
+                    .map_or_else(|| "None".to_owned(), |rank| rank.to_string());
+                let _ = writeln!(
+                    out,
+                    "    ({}, {}, {axes}, {}, {result}),",
+                    string(rule.name()),
+                    tuple(&operands),
+                    boolean(keepdims)
+                );
+            }
+        }
+    }
+    out.push_str(
+        ")\n\"\"\"The crate's result rank (rule, operand ranks, number of axes, keepdims → \
+         rank) for every accepted case: what the plugin's rule functions are tested \
+         against.\"\"\"\n\n",
+    );
+}
+
+/// `AXES_FIT`: `axes_fit` for every single axis and pair of axes in
+/// `-MAX_RANK - 1..=MAX_RANK` (pairs in `-MAX_RANK..MAX_RANK`, unordered) at
+/// every rank from 1, for the plugin's tests.
+fn axes_fit_rows(out: &mut String) {
+    let bound = i64::from(MAX_RANK);
+    let singles = (-bound - 1..=bound).map(|axis| vec![axis]);
+    let pairs =
+        (-bound..bound).flat_map(|first| (first..bound).map(move |second| vec![first, second]));
+    let lists: Vec<Vec<i64>> = singles.chain(pairs).collect();
+    out.push_str("AXES_FIT: tuple[tuple[int, tuple[int, ...], bool], ...] = (\n");
+    for rank in 1..=MAX_RANK {
+        for axes in &lists {
+            let items: Vec<String> = axes.iter().map(i64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "    ({rank}, {}, {}),",
+                tuple(&items),
+                boolean(axes_fit(axes, rank))
+            );
+        }
+    }
+    out.push_str(
+        ")\n\"\"\"The crate's ``axes_fit`` (rank, axes → whether they fit) for single axes and \
+         pairs: what the plugin's check is tested against.\"\"\"\n",
+    );
+}
+
+/// The whole `types.py`: an import-free marker class per tensor type.
+pub(crate) fn types_module() -> String {
+    let mut out = format!(
+        "\"\"\"Import-free annotation markers for functions Rextio compiles with rxt-tf.\n\n\
+         Annotate parameters and returns with these; at run time the values are\n\
+         ordinary ``tf.Tensor`` (EagerTensor) objects. This module imports neither\n\
+         TensorFlow nor Rextio. Generated from the crate rxt-tf-spec: one class per\n\
+         element type and rank.\n\n\
+         {GENERATED}\n\"\"\"\n"
+    );
+    let kinds = TensorKind::all();
+    for kind in &kinds {
+        let _ = write!(
+            out,
+            "\n\nclass {}:\n    \"\"\"{} {} rank-{} tensor on ``CPU:0`` (plugin type \
+             ``rxt-tf/tensor-{}-cpu-{}d``).\"\"\"\n",
+            kind.type_name(),
+            article(kind.dtype),
+            kind.dtype.name(),
+            kind.rank,
+            short_name(kind.dtype),
+            kind.rank
+        );
+    }
+    let mut names: Vec<String> = kinds.iter().map(|kind| kind.type_name()).collect();
+    names.sort();
+    out.push_str("\n\n__all__ = [\n");
+    for name in names {
+        let _ = writeln!(out, "    {},", string(&name));
+    }
+    out.push_str("]\n");
+    out
+}
+
+/// "A" or "An", before the element type's name.
+fn article(dtype: DType) -> &'static str {
+    match dtype.name().chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "An",
+        _ => "A",
+    }
+}
+
 /// A Python value literal.
 fn python(value: &Value) -> String {
     match value {
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
+        Value::Bool(flag) => boolean(*flag).to_owned(),
         Value::Int(int) => int.to_string(),
         Value::Float(float) => format!("{float:?}"),
         Value::Ints(ints) => {
@@ -188,6 +343,15 @@ fn python(value: &Value) -> String {
         }
         Value::Type(dtype) => string(&format!("tf.{}", dtype.name())),
         Value::Str(text) => string(text),
+    }
+}
+
+/// `True` / `False`.
+fn boolean(flag: bool) -> &'static str {
+    if flag {
+        "True"
+    } else {
+        "False"
     }
 }
 

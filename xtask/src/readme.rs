@@ -2,7 +2,7 @@
 //! plugin's rules (`<!-- codegen:rules -->`), each between its begin and end
 //! markers; the rest of the README is kept as written.
 
-use rxt_tf_spec::{join_or, Op, Operand, PythonRule, SiteKind, FALLBACK_RULES, OPS};
+use rxt_tf_spec::{join_or, Op, PythonRule, SiteKind, Value, FALLBACK_RULES, OPS};
 
 /// `readme` with both tables regenerated.
 pub(crate) fn with_tables(readme: &str) -> Result<String, String> {
@@ -25,16 +25,17 @@ fn replace_block(text: &str, name: &str, body: &str) -> Result<String, String> {
 
 fn ops_table() -> String {
     let mut out = String::from(
-        "| `tf!` | operand ranks → result | keywords | TensorFlow op | Python (plugin) |\n\
-         | --- | --- | --- | --- | --- |\n",
+        "| `tf!` | operands | ranks → result | keywords | TensorFlow op | Python (plugin) |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
     );
     for op in OPS {
         out.push_str(&format!(
-            "| {} | {} | {} | `{}` | {} |\n",
+            "| {} | {} | {} | {} | {} | {} |\n",
             forms(op),
-            signatures(op),
+            op.operands_text(),
+            op.rule.describe(),
             keywords(op),
-            op.tf_op.to_string_lossy(),
+            tf_ops(op),
             python_forms(op.python)
         ));
     }
@@ -63,43 +64,13 @@ fn forms(op: &Op) -> String {
     forms.join(", ")
 }
 
-fn signatures(op: &Op) -> String {
-    let rendered: Vec<String> = op
-        .signatures
-        .iter()
-        .map(|signature| {
-            let operands: Vec<String> = signature
-                .operands
-                .iter()
-                .map(|operand| match operand {
-                    Operand::Tensor(kind) => kind.rank.to_string(),
-                    Operand::Scalar => "float literal".to_owned(),
-                })
-                .collect();
-            let when: Vec<String> = signature
-                .when
-                .iter()
-                .map(|(name, values)| {
-                    let values: Vec<String> = values.iter().map(|v| v.rust()).collect();
-                    format!("{name} ∈ {{{}}}", values.join(", "))
-                })
-                .collect();
-            let condition = match op.typed_keywords().count() > 0 && op.signatures.len() > 1 {
-                true => format!(" ({})", when.join(", ")),
-                false => String::new(),
-            };
-            let dtype = match signature.result.dtype {
-                rxt_tf_spec::DType::F32 => String::new(),
-                other => format!(" {}", other.name()),
-            };
-            format!(
-                "{} → {}{dtype}{condition}",
-                operands.join(" × "),
-                signature.result.rank
-            )
-        })
-        .collect();
-    rendered.join("; ")
+/// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV3` above rank 2) ``.
+fn tf_ops(op: &Op) -> String {
+    let own = format!("`{}`", op.tf_op.to_string_lossy());
+    match op.batched {
+        Some(batched) => format!("{own} (`{}` above rank 2)", batched.tf_op.to_string_lossy()),
+        None => own,
+    }
 }
 
 fn keywords(op: &Op) -> String {
@@ -111,6 +82,8 @@ fn keywords(op: &Op) -> String {
         .iter()
         .map(|keyword| {
             let default = match keyword.default {
+                // The empty `perm` stands for the axes reversed.
+                Some(Value::Ints(&[])) => ", omitted: the axes reversed".to_owned(),
                 Some(value) => format!(", default `{}`", value.rust()),
                 None => ", required".to_owned(),
             };

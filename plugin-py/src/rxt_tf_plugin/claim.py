@@ -13,11 +13,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rxt_tf_plugin import spec
 from rxt_tf_plugin.model import KeywordRow, Literal
 from rxt_tf_plugin.ops import FALLBACKS, Op, TensorType, op_for, tensor_of, tensor_type
+from rxt_tf_plugin.shapes import Keywords, Problem
 
 FLOAT = "float"
 """Rextio's type of a float operand (a float literal is never a literal to it)."""
+
+INT = "int"
+"""Rextio's type of an int operand (an int literal is a literal to it)."""
+
+INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
+"""The values an int literal beside an integer tensor may take."""
+
+DTYPE_NOTES = {
+    "div": "tf.divide on integer tensors returns float64, which rxt-tf does not have",
+}
+"""Why a Python form refuses element types the op's kernel lacks, where the
+reason is TensorFlow's Python layer rather than the kernel (``tf.divide`` of
+integers is a true division into float64)."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +54,33 @@ class Verdict:
     keywords: dict[str, Literal] = field(default_factory=dict)
     """The op keywords of a claimed site (given by keyword or position)."""
     scalars: frozenset[int] = frozenset()
-    """Operand positions holding a float literal."""
+    """Operand positions holding a float (a literal, or a run-time float expression)."""
+    ints: dict[int, int] = field(default_factory=dict)
+    """Operand positions holding an int literal, with its value."""
 
 
 NOT_COVERED = Verdict("not-covered")
+
+
+@dataclass(frozen=True)
+class _Operand:
+    """One operand of a claimed form: a plugin tensor, or a number literal."""
+
+    tensor: TensorType | None = None
+    """The tensor's type; ``None`` for a number."""
+    number: str | None = None
+    """``int`` for an int literal, ``float`` for a float; ``None`` for a tensor."""
+    value: int | None = None
+    """An int literal's value."""
+
+    @property
+    def rank(self) -> int:
+        return self.tensor.rank if self.tensor is not None else 0
+
+    def describe(self) -> str:
+        if self.tensor is not None:
+            return self.tensor.describe()
+        return "an int literal" if self.number == INT else "a float literal"
 
 
 def _rejected(op: Op, message: str, suggestion: str, *, code: str | None = None) -> Verdict:
@@ -64,10 +102,9 @@ def decide(site: Any) -> Verdict:
     literals: Sequence[Any] = tuple(getattr(site, "operand_literals", ()) or ())
     if any(key is None for key in operand_types):
         return NOT_COVERED
-    tensors = [tensor_type(key) for key in operand_types[: op.arity]]
     if (
         op.kind == "binop"
-        and not any(tensor is not None for tensor in tensors)
+        and not any(tensor_type(key) is not None for key in operand_types[: op.arity])
         and not any(str(key).startswith("tensorflow.") for key in operand_types[: op.arity])
     ):
         # An operator with no tensor among its operands (`1.0 - 2.0`, ints,
@@ -76,69 +113,120 @@ def decide(site: Any) -> Verdict:
     positional = _positional_keywords(op, operand_types, literals)
     if isinstance(positional, Verdict):
         return positional
-    ranks, scalars = _ranks(op, site, operand_types, literals)
-    if isinstance(ranks, Verdict):
-        return ranks
-    if len(ranks) != op.arity or not op.accepts_ranks(ranks):
-        got = " × ".join(f"rank-{rank}" if rank else "a float literal" for rank in ranks)
-        return _rejected(
-            op,
-            f"needs {op.rank_text()} operands, got {got or 'no operands'}",
-            "pass tensors of the supported ranks",
-        )
+    operands = _operands(op, site, operand_types, literals)
+    if isinstance(operands, Verdict):
+        return operands
+    dtype = _element_type(op, operands)
+    if isinstance(dtype, Verdict):
+        return dtype
     keywords = _keywords(op, tuple(getattr(site, "keywords", ())), positional)
     if isinstance(keywords, Verdict):
         return keywords
-    signature = op.result(ranks, keywords)
-    if signature is None:
-        written = ", ".join(f"{name}={value!r}" for name, value in keywords.items())
-        return _rejected(
-            op,
-            f"does not take {', '.join(f'rank-{r}' for r in ranks)} operands with {written}",
-            "change the keywords to a supported combination",
-        )
-    result = tensor_of(signature.result, signature.result_dtype)
-    return Verdict("claimed", op=op, result=result, keywords=keywords, scalars=scalars)
+    ranks = tuple(operand.rank for operand in operands)
+    typed = op.typing(ranks, Keywords(op.row, keywords))
+    if isinstance(typed, Problem):
+        return _rejected(op, typed.message, typed.suggestion)
+    return Verdict(
+        "claimed",
+        op=op,
+        result=tensor_of(typed.rank, typed.dtype or dtype),
+        keywords=keywords,
+        scalars=frozenset(i for i, operand in enumerate(operands) if operand.number == FLOAT),
+        ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
+    )
 
 
-def _ranks(
+def _operands(
     op: Op, site: Any, operand_types: Sequence[str | None], literals: Sequence[Any]
-) -> tuple[tuple[int, ...] | Verdict, frozenset[int]]:
-    """The operand ranks (0 for a float literal), or the rejection."""
-    ranks: list[int] = []
-    scalars: set[int] = set()
+) -> tuple[_Operand, ...] | Verdict:
+    """The operands: plugin tensors, or number literals where the op takes them."""
+    operands: list[_Operand] = []
     for index, key in enumerate(operand_types[: op.arity]):
         tensor = tensor_type(key)
-        if tensor is not None and tensor.dtype == "float32":
-            ranks.append(tensor.rank)
-        elif key == FLOAT and index in op.scalar_positions() and _is_literal_leaf(site, index):
-            ranks.append(0)
-            scalars.add(index)
-        elif key == "int" and index in op.scalar_positions() and _is_literal(literals, index):
-            return _rejected(
-                op,
-                "integer literal operands are not supported (tensors are float32)",
-                "write the number as a float literal, e.g. `2.0`",
-            ), frozenset()
+        if tensor is not None:
+            operands.append(_Operand(tensor=tensor))
+        elif op.row.takes_literals and key == FLOAT and _is_literal_leaf(site, index):
+            operands.append(_Operand(number=FLOAT))
+        elif op.row.takes_literals and key == INT and _int_literal(literals, index) is not None:
+            operands.append(_Operand(number=INT, value=_int_literal(literals, index)))
         else:
             found = ", ".join(str(key) for key in operand_types[: op.arity])
-            fallback = FALLBACKS[op.kind]
-            accepted = "rxt-tf tensors (TensorF32Cpu2D / TensorF32Cpu1D)"
-            if op.scalar_positions():
-                accepted += " or float literals"
+            accepted = "rxt-tf tensors (rxt_tf_plugin.types markers such as TensorF32Cpu2D)"
+            if op.row.takes_literals:
+                accepted += " or number literals"
             return _rejected(
                 op,
                 f"operands must be {accepted}, got ({found})",
-                "annotate the operands with rxt_tf_plugin.types.TensorF32Cpu2D or TensorF32Cpu1D",
-                code=fallback.code,
-            ), frozenset()
-    return tuple(ranks), frozenset(scalars)
+                "annotate the operands with rxt_tf_plugin.types markers "
+                "(TensorF32Cpu2D, TensorI64Cpu1D, ...)",
+                code=FALLBACKS[op.kind].code,
+            )
+    return tuple(operands)
 
 
-def _is_literal(literals: Sequence[Any], index: int) -> bool:
-    """Whether Rextio reports operand `index` as a literal."""
+def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
+    """The operands' one element type, checked with their ranks against the op's."""
+    got = " × ".join(operand.describe() for operand in operands) or "no operands"
+    tensors = [operand.tensor for operand in operands if operand.tensor is not None]
+    fits = len(operands) == op.arity and all(
+        low <= operand.rank <= high
+        for operand, (low, high) in zip(operands, op.row.ranks, strict=True)
+    )
+    if not tensors or not fits:
+        return _rejected(
+            op,
+            f"needs operands of {op.row.operands_text}, got {got}",
+            "pass tensors of the supported element types and ranks",
+        )
+    dtypes = sorted({tensor.dtype for tensor in tensors})
+    if len(dtypes) > 1:
+        return _rejected(
+            op,
+            f"needs operands of one element type, got {got}",
+            "cast one operand to the other's element type first (tf.cast is not lowered, so "
+            "do it outside this function)",
+        )
+    dtype = dtypes[0]
+    if dtype not in op.row.dtypes:
+        note = DTYPE_NOTES.get(op.row.name)
+        return _rejected(
+            op,
+            f"needs operands of {op.row.operands_text}, got {got}" + (f": {note}" if note else ""),
+            "pass tensors of the supported element types",
+        )
+    for operand in operands:
+        if operand.number is None:
+            continue
+        if dtype == "bool" or (operand.number == FLOAT and dtype not in spec.FLOAT_DTYPES):
+            return _rejected(
+                op,
+                f"{operand.describe()} cannot stand beside {_a(dtype)} tensor (TensorFlow "
+                f"raises TypeError converting it to {dtype}), got {got}",
+                "pass a tensor" if dtype == "bool" else "write an int literal",
+            )
+        low, high = INT_RANGES.get(dtype, (None, None))
+        if operand.value is not None and low is not None and high is not None:
+            if not low <= operand.value <= high:
+                return _rejected(
+                    op,
+                    f"the literal {operand.value} does not fit {dtype}",
+                    f"write a literal between {low} and {high}",
+                )
+    return dtype
+
+
+def _a(dtype: str) -> str:
+    """``a float32``, ``an int32``."""
+    return f"{'an' if dtype[0] in 'aeiou' else 'a'} {dtype}"
+
+
+def _int_literal(literals: Sequence[Any], index: int) -> int | None:
+    """The int literal Rextio reports for operand `index`, if it is one."""
     literal = literals[index] if index < len(literals) else None
-    return bool(getattr(literal, "is_literal", False))
+    if literal is None or not getattr(literal, "is_literal", False):
+        return None
+    value = literal.value
+    return value if type(value) is int else None
 
 
 def _is_literal_leaf(site: Any, index: int) -> bool:
@@ -197,13 +285,17 @@ def _positional_keywords(
     return values
 
 
+_EXAMPLES: dict[str, Literal] = {"bool": True, "int": 0, "axes": 0, "float": 1.0, "ints": (1, 0)}
+"""A value of each keyword kind for suggestions, where the keyword lists none."""
+
+
 def _example(rule: KeywordRow) -> str:
-    """``axis=1``: the keyword with its first accepted value, for messages."""
+    """``axis=0``: the keyword with its first accepted value, for messages."""
     if rule.kind == "type":
         return f"omit {rule.name}"
     if rule.allowed:
         return rule.python(rule.allowed[0])
-    return f"{rule.name}=<{rule.kind} literal>"
+    return rule.python(_EXAMPLES[rule.kind])
 
 
 def _accepted(rule: KeywordRow) -> str:
@@ -257,7 +349,7 @@ def _keywords(
         if rule.required and rule.name not in values:
             return _rejected(
                 op,
-                f"needs the literal keyword `{_example(rule)}`",
+                f"needs the literal keyword `{rule.name}` ({rule.allowed_text()})",
                 f"write `{_example(rule)}`",
             )
     return values

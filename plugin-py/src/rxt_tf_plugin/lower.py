@@ -37,8 +37,7 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
     # Positional keywords (`tf.reduce_sum(x, 0)`) come from the verdict, read
     # from the site's literals; their rendered text is not used.
     rendered = tuple(
-        _scalar(operand) if index in verdict.scalars else _operand(operand)
-        for index, operand in enumerate(operands[: op.arity])
+        _rendered(verdict, index, operand) for index, operand in enumerate(operands[: op.arity])
     )
     return f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
 
@@ -98,6 +97,24 @@ def _scalar(rendered: str) -> str:
             return f"({text})" if text.startswith("-") else text
     value = _NON_FINITE.get(text, f"(({text}) as f32)")
     return f"::{CRATE}::ops::Scalar({value})"
+
+
+def _rendered(verdict: Verdict, index: int, operand: str) -> str:
+    """Operand ``index`` as ``tf!`` takes it: a float, an int literal or a tensor."""
+    if index in verdict.scalars:
+        return _scalar(operand)
+    if index in verdict.ints:
+        return _int(verdict.ints[index])
+    return _operand(operand)
+
+
+def _int(value: int) -> str:
+    """An int literal operand as ``tf!`` takes it: ``2``, ``(-2)``.
+
+    Written from the value the claim read, not from Rextio's rendering (which
+    spells a negative literal as a checked negation call).
+    """
+    return f"({value})" if value < 0 else str(value)
 
 
 def _operand(rendered: str) -> str:

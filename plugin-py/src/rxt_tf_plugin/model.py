@@ -2,25 +2,53 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 Literal = bool | int | float | tuple[int, ...] | str
-"""A literal value: of a keyword, or required by a signature (element types
-are spelled ``tf.int64``)."""
+"""A literal value of a keyword (element types are spelled ``tf.int64``)."""
+
+_KIND_TEXT = {
+    "bool": "a bool literal",
+    "int": "an int literal",
+    "float": "a float literal",
+    "ints": "a tuple of int literals",
+    "axes": "an int literal or a tuple of distinct int literals",
+    "type": "an element type",
+}
+"""How messages name each kind of keyword value, as Python spells it."""
 
 
-@dataclass(frozen=True)
-class SignatureRow:
-    """Operand ranks an op accepts together, and the result they give."""
+def _is_bool(value: object) -> bool:
+    return type(value) is bool
 
-    operands: tuple[int, ...]
-    """The operands' ranks, in order (0 for a float literal)."""
-    result: int
-    """The result's rank."""
-    result_dtype: str
-    """The result's element type (``float32``, ``int64``)."""
-    when: tuple[tuple[str, tuple[Literal, ...]], ...]
-    """Keyword values this signature requires (``keepdims`` must be ``True``)."""
+
+def _is_float(value: object) -> bool:
+    return type(value) is float
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int in Python: compare types exactly so `axis=True` is refused.
+    return type(value) is int
+
+
+def _is_ints(value: object) -> bool:
+    return type(value) is tuple and all(_is_int(item) for item in value)
+
+
+def _is_axes(value: object) -> bool:
+    return _is_int(value) or _is_ints(value)
+
+
+_KIND_CHECKS: dict[str, Callable[[object], bool]] = {
+    "bool": _is_bool,
+    "int": _is_int,
+    "float": _is_float,
+    "ints": _is_ints,
+    "axes": _is_axes,
+}
+"""Whether a Python value is of each keyword kind (an element type never is:
+Rextio reports no ``tf.int64`` literal)."""
 
 
 @dataclass(frozen=True)
@@ -30,13 +58,14 @@ class KeywordRow:
     name: str
     """Its name, in Python and in ``tf!``."""
     kind: str
-    """``bool``, ``int``, ``float``, ``ints`` (a tuple) or ``type``."""
+    """``bool``, ``int``, ``float``, ``ints`` (a tuple), ``axes`` (an int or a tuple of
+    distinct ints) or ``type``."""
     allowed: tuple[Literal, ...]
     """The values accepted; empty means any literal of ``kind``."""
     default: Literal | None
     """The value when omitted; ``None`` makes it required."""
     typed: bool
-    """Whether signatures depend on its value."""
+    """Whether the result's type depends on its value (``keepdims``, ``axis``)."""
 
     @property
     def required(self) -> bool:
@@ -44,18 +73,14 @@ class KeywordRow:
         return self.default is None
 
     def accepts(self, value: object) -> bool:
-        """Whether ``value`` (a Python literal) is accepted."""
-        kinds: dict[str, type] = {"bool": bool, "int": int, "float": float, "ints": tuple}
-        if self.kind not in kinds:
-            # An element type (`tf.int64`) is never a literal Rextio reports.
-            return False
-        # bool is an int in Python: compare types exactly so `axis=True` is refused.
-        if type(value) is not kinds[self.kind]:
+        """Whether ``value`` (a Python literal) is of the kind and among the allowed values."""
+        check = _KIND_CHECKS.get(self.kind)
+        if check is None or not check(value):
             return False
         return not self.allowed or value in self.allowed
 
     def rust(self, value: Literal) -> str:
-        """``name = value`` as ``tf!`` spells it."""
+        """``name = value`` as ``tf!`` spells it (a tuple as a list, ``[0, 2]``)."""
         if isinstance(value, bool):
             text = str(value).lower()
         elif isinstance(value, tuple):
@@ -69,9 +94,9 @@ class KeywordRow:
         return f"{self.name}={value!r}"
 
     def allowed_text(self) -> str:
-        """The accepted values for messages (``1``, ``0, 1 or -1``, ``a float literal``)."""
+        """The accepted values for messages (``False or True``, ``a float literal``)."""
         if not self.allowed:
-            return f"a {self.kind} literal"
+            return _KIND_TEXT[self.kind]
         values = [repr(value) for value in self.allowed]
         return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " or " + values[-1]
 
@@ -128,11 +153,26 @@ class OpRow:
     """The binary operator ``tf!`` also accepts for it."""
     tf_op: str
     """The TensorFlow op it runs."""
+    batched_tf_op: str | None
+    """The kernel it runs above rank 2 (``BatchMatMulV3``), if another."""
     summary: str
     """What it computes."""
-    signatures: tuple[SignatureRow, ...]
-    """Accepted operand ranks, with results."""
+    rule: str
+    """How it types operands and result: ``same-rank``, ``broadcast``, ``matmul``,
+    ``bias-add``, ``reduce``, ``along-axis``, ``arg-reduce`` or ``permute``."""
+    ranks: tuple[tuple[int, int], ...]
+    """The ranks accepted (lowest, highest) at each operand position; one per operand."""
+    takes_literals: bool
+    """Whether a number literal may stand for an operand (it takes the other's type)."""
+    dtypes: tuple[str, ...]
+    """The element types it takes (``float32``, ``int32``, ``int64``, ``bool``)."""
+    operands_text: str
+    """The accepted operands in words, as the macros' messages put them."""
     keywords: tuple[KeywordRow, ...]
     """Its keywords, in order."""
     rules: tuple[RuleRow, ...]
     """The Python forms lowered to it."""
+
+    def keyword(self, name: str) -> KeywordRow | None:
+        """The keyword named ``name``."""
+        return next((keyword for keyword in self.keywords if keyword.name == name), None)

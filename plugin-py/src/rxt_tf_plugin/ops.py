@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rxt_tf_plugin import spec
-from rxt_tf_plugin.model import KeywordRow, Literal, OpRow, RuleRow, SignatureRow
+from rxt_tf_plugin.model import KeywordRow, OpRow, RuleRow
+from rxt_tf_plugin.shapes import RULES, RuleFunction
 
 PLUGIN_ID = "rxt-tf"
 """The plugin id Rextio registers (``[plugins] enabled = ["rxt-tf"]``)."""
@@ -27,9 +28,17 @@ class TensorType:
     """A plugin tensor type: its key, annotation marker, rank and element type."""
 
     key: str
+    """``rxt-tf/tensor-<f32|i32|i64|bool>-cpu-<rank>d``."""
     marker: str
+    """The marker class in :mod:`rxt_tf_plugin.types` and the runtime's type name."""
     rank: int
-    dtype: str = "float32"
+    """Its rank."""
+    dtype: str
+    """Its element type (``float32``, ``int32``, ``int64``, ``bool``)."""
+
+    def describe(self) -> str:
+        """How messages name it: ``float32 rank-2``."""
+        return f"{self.dtype} rank-{self.rank}"
 
     @property
     def annotation(self) -> str:
@@ -57,7 +66,7 @@ def tensor_type(key: str | None) -> TensorType | None:
     return None if key is None else _BY_KEY.get(key)
 
 
-def tensor_of(rank: int, dtype: str = "float32") -> TensorType:
+def tensor_of(rank: int, dtype: str) -> TensorType:
     """The plugin tensor type of this rank and element type."""
     return _BY_KIND[(rank, dtype)]
 
@@ -108,8 +117,8 @@ class Op:
 
     @property
     def arity(self) -> int:
-        """Number of positional tensor operands."""
-        return len(self.row.signatures[0].operands)
+        """Number of positional operands."""
+        return len(self.row.ranks)
 
     @property
     def spelling(self) -> str:
@@ -118,43 +127,10 @@ class Op:
             return f"a {self.targets[0]} b"
         return self.targets[0].replace("tensorflow.", "tf.", 1)
 
-    def result(self, ranks: tuple[int, ...], keywords: dict[str, Literal]) -> SignatureRow | None:
-        """The signature for these operand ranks and keyword values, if any.
-
-        A float literal has rank 0; omitted keywords take their defaults.
-        """
-        values = {k.name: k.default for k in self.keywords}
-        values.update(keywords)
-        for signature in self.row.signatures:
-            if signature.operands == ranks and all(
-                values.get(name) in allowed for name, allowed in signature.when
-            ):
-                return signature
-        return None
-
-    def accepts_ranks(self, ranks: tuple[int, ...]) -> bool:
-        """Whether some signature takes these operand ranks."""
-        return any(signature.operands == ranks for signature in self.row.signatures)
-
-    def scalar_positions(self) -> frozenset[int]:
-        """Operand positions where some signature takes a float literal."""
-        return frozenset(
-            index
-            for signature in self.row.signatures
-            for index, rank in enumerate(signature.operands)
-            if rank == 0
-        )
-
-    def rank_text(self) -> str:
-        """Accepted operand ranks, e.g. ``rank-2 × rank-2``."""
-        forms: list[str] = []
-        for signature in self.row.signatures:
-            form = " × ".join(
-                f"rank-{rank}" if rank else "a float literal" for rank in signature.operands
-            )
-            if form not in forms:
-                forms.append(form)
-        return " or ".join(forms)
+    @property
+    def typing(self) -> RuleFunction:
+        """The function of the op's rule (:mod:`rxt_tf_plugin.shapes`)."""
+        return RULES[self.row.rule]
 
 
 OPS: tuple[Op, ...] = tuple(Op(row, rule) for row in spec.OPS for rule in row.rules)

@@ -58,8 +58,8 @@ def rule_records() -> tuple[RuleRecord, ...]:
                     kind=fallback.kind,
                     pattern=f"covered TensorFlow {what} on non-rxt-tf operands",
                 ),
-                constraint="operands must be TensorF32Cpu2D / TensorF32Cpu1D (or float "
-                "literals where the op takes them)",
+                constraint="operands must be rxt-tf tensors (rxt_tf_plugin.types markers, any "
+                "element type at ranks 0-4), or number literals where the op takes them",
                 outcome="fallback",
                 diagnostic_code=fallback.code,
                 guidance="annotate tensor operands with rxt_tf_plugin.types markers",

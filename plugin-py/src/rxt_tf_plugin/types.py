@@ -2,23 +2,112 @@
 
 Annotate parameters and returns with these; at run time the values are
 ordinary ``tf.Tensor`` (EagerTensor) objects. This module imports neither
-TensorFlow nor Rextio.
+TensorFlow nor Rextio. Generated from the crate rxt-tf-spec: one class per
+element type and rank.
+
+Do not edit: run ``cargo run -p xtask -- codegen``.
 """
 
 
-class TensorF32Cpu2D:
-    """A float32 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-2d``)."""
+class TensorF32Cpu0D:
+    """A float32 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-0d``)."""
 
 
 class TensorF32Cpu1D:
     """A float32 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-1d``)."""
 
 
+class TensorF32Cpu2D:
+    """A float32 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-2d``)."""
+
+
+class TensorF32Cpu3D:
+    """A float32 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-3d``)."""
+
+
+class TensorF32Cpu4D:
+    """A float32 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-4d``)."""
+
+
+class TensorI32Cpu0D:
+    """An int32 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-0d``)."""
+
+
+class TensorI32Cpu1D:
+    """An int32 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-1d``)."""
+
+
+class TensorI32Cpu2D:
+    """An int32 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-2d``)."""
+
+
+class TensorI32Cpu3D:
+    """An int32 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-3d``)."""
+
+
+class TensorI32Cpu4D:
+    """An int32 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-4d``)."""
+
+
+class TensorI64Cpu0D:
+    """An int64 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-0d``)."""
+
+
 class TensorI64Cpu1D:
-    """An int64 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-1d``).
-
-    What ``tf.argmax`` returns.
-    """
+    """An int64 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-1d``)."""
 
 
-__all__ = ["TensorF32Cpu1D", "TensorF32Cpu2D", "TensorI64Cpu1D"]
+class TensorI64Cpu2D:
+    """An int64 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-2d``)."""
+
+
+class TensorI64Cpu3D:
+    """An int64 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-3d``)."""
+
+
+class TensorI64Cpu4D:
+    """An int64 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-4d``)."""
+
+
+class TensorBoolCpu0D:
+    """A bool rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-0d``)."""
+
+
+class TensorBoolCpu1D:
+    """A bool rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-1d``)."""
+
+
+class TensorBoolCpu2D:
+    """A bool rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-2d``)."""
+
+
+class TensorBoolCpu3D:
+    """A bool rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-3d``)."""
+
+
+class TensorBoolCpu4D:
+    """A bool rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-4d``)."""
+
+
+__all__ = [
+    "TensorBoolCpu0D",
+    "TensorBoolCpu1D",
+    "TensorBoolCpu2D",
+    "TensorBoolCpu3D",
+    "TensorBoolCpu4D",
+    "TensorF32Cpu0D",
+    "TensorF32Cpu1D",
+    "TensorF32Cpu2D",
+    "TensorF32Cpu3D",
+    "TensorF32Cpu4D",
+    "TensorI32Cpu0D",
+    "TensorI32Cpu1D",
+    "TensorI32Cpu2D",
+    "TensorI32Cpu3D",
+    "TensorI32Cpu4D",
+    "TensorI64Cpu0D",
+    "TensorI64Cpu1D",
+    "TensorI64Cpu2D",
+    "TensorI64Cpu3D",
+    "TensorI64Cpu4D",
+]

@@ -14,12 +14,17 @@ pub(crate) fn emit(model: InferenceFn) -> TokenStream {
     let InferenceFn {
         mut function,
         options,
-        tensor_parameters,
+        parameter_types,
+        return_type,
     } = model;
     let krate = &options.krate;
-    let assertions = tensor_parameters
+    let parameters = parameter_types
         .iter()
-        .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_tensor::<#ty>();));
+        .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_parameter::<#ty>();));
+    let result = return_type
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_result::<#ty>();));
+    let assertions = parameters.chain(result);
     let guard = unsupported_target_guard();
     let fuse = options.fuse;
     let body = &function.block;

@@ -38,7 +38,7 @@ mod tests {
     }
 
     #[test]
-    fn asserts_each_tensor_parameter_through_the_crate_path() {
+    fn asserts_each_parameter_and_the_result_through_the_crate_path() {
         let out = expand_str(
             quote!(crate = "renamed"),
             quote!(
@@ -48,10 +48,14 @@ mod tests {
             ),
         );
         assert!(
-            out.contains("renamed :: __private :: assert_tensor :: < TensorF32Cpu2D >"),
+            out.contains("renamed :: __private :: assert_parameter :: < TensorF32Cpu2D >"),
             "{out}"
         );
-        assert!(!out.contains("assert_tensor :: < usize >"), "{out}");
+        assert!(out.contains("assert_parameter :: < usize >"), "{out}");
+        assert!(
+            out.contains("assert_result :: < rxt_tf :: Result < TensorF32Cpu2D > >"),
+            "{out}"
+        );
         assert!(out.contains("compile_error"), "the target guard: {out}");
         assert!(out.contains("target_os = \"linux\""), "{out}");
     }
@@ -75,13 +79,13 @@ mod tests {
         let out = expand_str(
             quote!(),
             quote!(
-                fn f<T>(x: String) -> TensorF32Cpu2D {
+                fn f<T>(&mut self, x: String) {
                     x
                 }
             ),
         );
         assert!(out.contains("cannot be generic"), "{out}");
-        assert!(out.contains("unsupported parameter type `String`"), "{out}");
+        assert!(out.contains("take `&self`"), "{out}");
         assert!(out.contains("must return a `Result`"), "{out}");
     }
 

@@ -1,5 +1,5 @@
-//! The typed model of an `#[inference]` function: its options and what each
-//! parameter is.
+//! The typed model of an `#[inference]` function: its options and the
+//! types its expansion checks.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -25,17 +25,6 @@ impl Default for Options {
     }
 }
 
-/// What a parameter is, by its type's last path segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ParameterKind {
-    /// An rxt-tf tensor type.
-    Tensor,
-    /// A plain scalar for control flow.
-    Scalar,
-    /// `Python<'_>`.
-    Python,
-}
-
 /// A checked `#[inference]` function.
 pub(crate) struct InferenceFn {
     /// The function as written.
@@ -43,5 +32,8 @@ pub(crate) struct InferenceFn {
     /// Its options.
     pub(crate) options: Options,
     /// Its tensor parameters' types, in order.
-    pub(crate) tensor_parameters: Vec<Type>,
+    /// The parameter types (checked by trait in the expansion).
+    pub(crate) parameter_types: Vec<Type>,
+    /// The return type (checked to be a `Result` by trait), if written.
+    pub(crate) return_type: Option<Type>,
 }

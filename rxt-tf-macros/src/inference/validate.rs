@@ -7,16 +7,8 @@ use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Pat, ReturnType, Type};
 
 use crate::errors::Errors;
-use crate::inference::model::{InferenceFn, Options, ParameterKind};
+use crate::inference::model::{InferenceFn, Options};
 use crate::inference::parse::AttrArg;
-
-/// Scalar parameter types allowed for control flow.
-const SCALAR_TYPES: &[&str] = &[
-    "bool", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
-    "f32", "f64",
-];
-/// Return types accepted as results (last path segment).
-const RESULT_TYPES: &[&str] = &["Result", "PyResult"];
 
 /// The model of `function` with `args`, recording every problem in `errors`.
 pub(crate) fn inference_fn(
@@ -35,21 +27,27 @@ pub(crate) fn inference_fn(
     if let Some(target) = &options.target {
         check_injected_target(target, errors);
     }
-    let tensor_parameters = function
+    // Types the expansion can name (not `impl Trait`) are checked by trait,
+    // so aliases work and any type the runtime extracts is accepted.
+    let nameable = |ty: &Type| !matches!(ty, Type::ImplTrait(_) | Type::Infer(_));
+    let parameter_types = function
         .sig
         .inputs
         .iter()
         .filter_map(|input| match input {
-            FnArg::Typed(typed) if parameter_kind(&typed.ty) == Some(ParameterKind::Tensor) => {
-                Some((*typed.ty).clone())
-            }
+            FnArg::Typed(typed) if nameable(&typed.ty) => Some((*typed.ty).clone()),
             _ => None,
         })
         .collect();
+    let return_type = match &function.sig.output {
+        ReturnType::Type(_, ty) if nameable(ty) => Some((**ty).clone()),
+        _ => None,
+    };
     InferenceFn {
         function,
         options,
-        tensor_parameters,
+        parameter_types,
+        return_type,
     }
 }
 
@@ -106,10 +104,8 @@ fn check_signature(function: &ItemFn, errors: &mut Errors) {
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         errors.push_at(
             sig.generics.span(),
-            format!(
-                "rxt-tf: #[inference] functions cannot be generic; name the tensor types ({})",
-                tensor_type_names().join(", ")
-            ),
+            "rxt-tf: #[inference] functions cannot be generic; name the tensor types \
+                 (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …)",
         );
     }
     for input in &sig.inputs {
@@ -130,71 +126,14 @@ fn check_signature(function: &ItemFn, errors: &mut Errors) {
                 if !matches!(&*typed.pat, Pat::Ident(_) | Pat::Wild(_)) {
                     errors.push(&typed.pat, "rxt-tf: parameters must be plain names");
                 }
-                if parameter_kind(&typed.ty).is_none() {
-                    errors.push(
-                        &typed.ty,
-                        format!(
-                            "rxt-tf: unsupported parameter type `{}`; expected {}, \
-                             a scalar (`bool`, an integer or a float) or `Python<'_>`",
-                            typed.ty.to_token_stream(),
-                            tensor_type_names().join(", ")
-                        ),
-                    );
-                }
             }
         }
     }
-    let returns_result = match &sig.output {
-        ReturnType::Type(_, ty) => {
-            last_segment(ty).is_some_and(|name| RESULT_TYPES.contains(&name.as_str()))
-        }
-        ReturnType::Default => false,
-    };
-    if !returns_result {
-        let span = match &sig.output {
-            ReturnType::Type(_, ty) => ty.span(),
-            ReturnType::Default => sig.ident.span(),
-        };
+    if let ReturnType::Default = &sig.output {
         errors.push_at(
-            span,
+            sig.ident.span(),
             "rxt-tf: #[inference] functions must return a `Result`, e.g. `rxt_tf::Result<TensorF32Cpu1D>` or `PyResult<...>`, so op errors reach Python",
         );
-    }
-}
-
-/// "`TensorF32Cpu2D`", … : every tensor type of the op table.
-fn tensor_type_names() -> Vec<String> {
-    rxt_tf_spec::tensor_kinds()
-        .iter()
-        .map(|kind| format!("`{}`", kind.type_name()))
-        .collect()
-}
-
-/// What a parameter is, by its type's last path segment.
-pub(crate) fn parameter_kind(ty: &Type) -> Option<ParameterKind> {
-    let name = last_segment(ty)?;
-    if rxt_tf_spec::tensor_kinds()
-        .iter()
-        .any(|kind| kind.type_name() == name)
-    {
-        Some(ParameterKind::Tensor)
-    } else if SCALAR_TYPES.contains(&name.as_str()) {
-        Some(ParameterKind::Scalar)
-    } else if name == "Python" {
-        Some(ParameterKind::Python)
-    } else {
-        None
-    }
-}
-
-fn last_segment(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().map(|s| s.ident.to_string())
-        }
-        Type::Paren(inner) => last_segment(&inner.elem),
-        Type::Group(inner) => last_segment(&inner.elem),
-        _ => None,
     }
 }
 

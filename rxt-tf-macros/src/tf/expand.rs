@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use rxt_tf_spec::Value;
+use rxt_tf_spec::{axes_fit, Keyword, Value, ValueKind, MAX_RANK};
 use syn::spanned::Spanned;
 
 use crate::tf::model::{Invocation, OperandExpr};
@@ -35,12 +35,7 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let marker = quote!(#krate::ops::op::#op);
     let variant: Vec<TokenStream> = invocation
         .typed_values()
-        .map(|value| match value {
-            Value::Bool(flag) => quote!(#private::Flag<#flag>),
-            Value::Int(int) => quote!(#private::Int<#int>),
-            // The spec allows only bools and ints as typed keywords.
-            _ => quote!(()),
-        })
+        .map(|(keyword, value)| typed_value(&private, keyword, value))
         .collect();
     let variant = match variant.is_empty() {
         true => quote!(()),
@@ -57,21 +52,25 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
             let (span, value) = match operand {
                 OperandExpr::Expr(expr) => (expr.span(), quote_spanned!(expr.span()=> &(#expr))),
                 OperandExpr::Float(float, span) => {
-                    let literal = Literal::f32_suffixed(float.abs());
+                    let literal = Literal::f64_suffixed(float.abs());
                     let sign = float.is_sign_negative().then(|| quote!(-));
                     (
                         *span,
-                        quote_spanned!(*span=> &#krate::ops::Scalar(#sign #literal)),
+                        quote_spanned!(*span=> &#private::FloatLiteral(#sign #literal)),
+                    )
+                }
+                OperandExpr::Int(int, span) => {
+                    let literal = Literal::i64_suffixed(int.unsigned_abs() as i64);
+                    let sign = (*int < 0).then(|| quote!(-));
+                    (
+                        *span,
+                        quote_spanned!(*span=> &#private::IntLiteral(#sign #literal)),
                     )
                 }
             };
             let borrowed = quote_spanned!(span=> #private::AsOperand::as_operand(#value));
             quote_spanned! {span=>
-                <_ as #private::OperandOf<
-                    #marker,
-                    <#marker as #private::Slot<#position, #variant>>::Accepts,
-                    #position,
-                >>::checked(#borrowed)
+                <_ as #private::OperandOf<#marker, #position>>::checked(#borrowed)
             }
         });
     let values = invocation
@@ -80,6 +79,35 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
         .map(|value| value_tokens(&private, value));
     quote_spanned! {span=>
         #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
+    }
+}
+
+/// The type that carries the value of a typed keyword: `Flag<true>`,
+/// `Axes<N, FITS>` (how many axes, and the ranks they fit as bits), `Perm<N>`
+/// or `Reversed`, or the element type itself.
+fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> TokenStream {
+    let axes = |axes: &[i64]| {
+        let count = axes.len();
+        let fits: u8 = (1..=MAX_RANK)
+            .filter(|&rank| axes_fit(axes, rank))
+            .fold(0, |mask, rank| mask | 1 << (rank - 1));
+        quote!(#private::Axes<#count, #fits>)
+    };
+    match (keyword.kind, value) {
+        (_, Value::Bool(flag)) => quote!(#private::Flag<#flag>),
+        (_, Value::Int(axis)) => axes(std::slice::from_ref(axis)),
+        (ValueKind::Ints, Value::Ints([])) => quote!(#private::Reversed),
+        (ValueKind::Ints, Value::Ints(perm)) => {
+            let count = perm.len();
+            quote!(#private::Perm<#count>)
+        }
+        (_, Value::Ints(list)) => axes(list),
+        (_, Value::Type(dtype)) => {
+            let name = Ident::new(dtype.rust_name(), Span::call_site());
+            quote!(::core::primitive::#name)
+        }
+        // The spec types no other values (checked by its tests).
+        _ => quote!(()),
     }
 }
 
@@ -110,15 +138,9 @@ mod tests {
 
     /// The check-and-borrow of operand `position` of `marker`.
     fn checked(marker: &str, position: usize, operand: &str) -> String {
-        checked_in(marker, position, "()", operand)
-    }
-
-    /// As [`checked`], under the typed-keyword variant `variant`.
-    fn checked_in(marker: &str, position: usize, variant: &str, operand: &str) -> String {
         format!(
             "< _ as :: rxt_tf :: __private :: OperandOf < :: rxt_tf :: ops :: op :: {marker} , \
-             < :: rxt_tf :: ops :: op :: {marker} as :: rxt_tf :: __private :: Slot < {position}usize , {variant} >> \
-             :: Accepts , {position}usize , >> :: checked \
+             {position}usize >> :: checked \
              (:: rxt_tf :: __private :: AsOperand :: as_operand (& ({operand})))"
         )
     }
@@ -152,14 +174,9 @@ mod tests {
     fn keywords_become_values_and_typed_keywords_types() {
         let want = format!(
             ":: rxt_tf :: __private :: execute :: < :: rxt_tf :: ops :: op :: ReduceMeanOp , _ , \
-             (:: rxt_tf :: __private :: Flag < false > ,) > (({} ,) , \
+             (:: rxt_tf :: __private :: Axes < 1usize , 14u8 > , :: rxt_tf :: __private :: Flag < false > ,) > (({} ,) , \
              & [:: rxt_tf :: __private :: Value :: Int (1i64) , :: rxt_tf :: __private :: Value :: Bool (false)])",
-            checked_in(
-                "ReduceMeanOp",
-                1,
-                "(:: rxt_tf :: __private :: Flag < false > ,)",
-                "h"
-            )
+            checked("ReduceMeanOp", 1, "h")
         );
         assert_eq!(expand_str(quote!(::rxt_tf; reduce_mean(h, axis = 1))), want);
         assert_eq!(
@@ -208,18 +225,25 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("needs the keyword `axis` (`axis` = `0`, `1`, `-1` or `-2`)"),
+            out.contains("needs the keyword `axis` (`axis` = an integer literal or a list"),
             "{out}"
         );
     }
 
     #[test]
     fn negative_and_suffixed_literals_are_read() {
-        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -3)));
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -5)));
         assert!(
-            out.contains("supports `axis` = `0`, `1`, `-1` or `-2`, got `axis = - 3`"),
+            out.contains("axis -5 is out of range for every rank"),
             "{out}"
         );
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = [1, -3])));
+        assert!(
+            out.contains("Axes < 2usize , 4u8 >"),
+            "fits rank 3 only: {out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = [1, 1])));
+        assert!(out.contains("names the axis 1 twice"), "{out}");
         let out = expand_str(quote!(::rxt_tf; reduce_mean(h, axis = -1i64)));
         assert!(out.contains("Value :: Int (- 1i64)"), "{out}");
         let out = expand_str(quote!(::rxt_tf; leaky_relu(h, alpha = -0.25f32)));
@@ -227,17 +251,19 @@ mod tests {
     }
 
     #[test]
-    fn float_literal_operands_become_scalars() {
+    fn number_literal_operands_become_literals() {
         let out = expand_str(quote!(::rxt_tf; h * -3.0));
         assert!(out.contains(":: op :: MulOp"), "{out}");
-        assert!(out.contains("Scalar (- 3f32)"), "{out}");
+        assert!(out.contains("FloatLiteral (- 3f64)"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; ids + 2));
+        assert!(out.contains("IntLiteral (2i64)"), "{out}");
         let out = expand_str(quote!(::rxt_tf; -h));
         assert!(out.contains(":: op :: NegOp"), "{out}");
         let out = expand_str(quote!(::rxt_tf; 2.0 - 1.0));
         assert!(out.contains("needs a tensor operand"), "{out}");
-        let out = expand_str(quote!(::rxt_tf; h / 2));
+        let out = expand_str(quote!(::rxt_tf; h / 2u8));
         assert!(
-            out.contains("integer literal operands are not supported"),
+            out.contains("is not an integer literal `tf!` takes"),
             "{out}"
         );
     }

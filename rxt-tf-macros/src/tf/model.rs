@@ -1,15 +1,19 @@
 //! The typed model `tf!` expands: one validated op invocation.
 
 use proc_macro2::Span;
-use rxt_tf_spec::{Op, Value};
+use rxt_tf_spec::{Keyword, Op, Value};
 use syn::Expr;
 
 /// One operand of an invocation.
 pub(crate) enum OperandExpr {
     /// Any expression, borrowed (a tensor or a reference to one).
     Expr(Expr),
-    /// A float literal, run as a float32 scalar, written at `span`.
-    Float(f32, Span),
+    /// A float literal, written at `span`: it takes the other operand's
+    /// element type.
+    Float(f64, Span),
+    /// An integer literal, written at `span`: it takes the other operand's
+    /// element type.
+    Int(i64, Span),
 }
 
 /// A validated `tf!` invocation.
@@ -27,12 +31,11 @@ pub(crate) struct Invocation {
 
 impl Invocation {
     /// The values of the row's typed keywords, in row order.
-    pub(crate) fn typed_values(&self) -> impl Iterator<Item = &Value> {
+    pub(crate) fn typed_values(&self) -> impl Iterator<Item = (&'static Keyword, &Value)> {
         self.op
             .keywords
             .iter()
             .zip(&self.keywords)
             .filter(|(keyword, _)| keyword.typed)
-            .map(|(_, value)| value)
     }
 }

@@ -64,7 +64,9 @@ pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
         // An expression forwarded through a `macro_rules!` `$e:expr`.
         Expr::Group(inner) => syntax(&inner.expr),
         Expr::Binary(binary) => Syntax::Operator(&binary.op, &binary.left, &binary.right),
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) && float_literal(expr).is_none() => {
+        Expr::Unary(unary)
+            if matches!(unary.op, UnOp::Neg(_)) && number_literal(expr).is_none() =>
+        {
             Syntax::Negation(&unary.op, &unary.expr)
         }
         Expr::Call(call) => {
@@ -87,20 +89,22 @@ pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
 pub(crate) enum NumberLiteral {
     /// `0.5`, `-3.0`, `2.0f32`.
     Float(f64),
-    /// `2`, `-1`.
-    Int,
+    /// `2`, `-1`, `3i64`.
+    Int(i64),
+    /// An integer literal too large for an `i64`, or with another suffix.
+    Unsupported,
 }
 
 /// `expr` as a number literal (a leading `-` allowed), if it is one.
-pub(crate) fn float_literal(expr: &Expr) -> Option<NumberLiteral> {
+pub(crate) fn number_literal(expr: &Expr) -> Option<NumberLiteral> {
     let (negative, lit) = match expr {
         Expr::Lit(lit) => (false, &lit.lit),
         Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
             Expr::Lit(lit) => (true, &lit.lit),
             _ => return None,
         },
-        Expr::Paren(inner) => return float_literal(&inner.expr),
-        Expr::Group(inner) => return float_literal(&inner.expr),
+        Expr::Paren(inner) => return number_literal(&inner.expr),
+        Expr::Group(inner) => return number_literal(&inner.expr),
         _ => return None,
     };
     match lit {
@@ -112,7 +116,15 @@ pub(crate) fn float_literal(expr: &Expr) -> Option<NumberLiteral> {
                 magnitude
             }))
         }
-        Lit::Int(_) => Some(NumberLiteral::Int),
+        Lit::Int(int) if matches!(int.suffix(), "" | "i32" | "i64") => {
+            let magnitude: i64 = int.base10_parse().ok()?;
+            Some(NumberLiteral::Int(if negative {
+                -magnitude
+            } else {
+                magnitude
+            }))
+        }
+        Lit::Int(_) => Some(NumberLiteral::Unsupported),
         _ => None,
     }
 }

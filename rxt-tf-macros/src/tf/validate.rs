@@ -4,13 +4,13 @@
 //! `ops::dispatch`), which report them at the operand.
 
 use quote::ToTokens;
-use rxt_tf_spec::{join_or, DType, Keyword, Op, Value, ValueKind, OPS};
+use rxt_tf_spec::{axes_fit, join_or, DType, Keyword, Op, Value, ValueKind, MAX_RANK, OPS};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
 
 use crate::errors::Errors;
 use crate::tf::model::{Invocation, OperandExpr};
-use crate::tf::parse::{float_literal, Arg, NumberLiteral, Syntax};
+use crate::tf::parse::{number_literal, Arg, NumberLiteral, Syntax};
 
 /// Validates one `tf!` expression.
 pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
@@ -79,36 +79,36 @@ fn operators() -> String {
     join_or(&operators)
 }
 
-/// The operands as the model holds them: float literals become scalars
-/// (where the op takes them, the types decide); integer literals and
-/// all-literal operand lists are rejected here, with what to write instead.
+/// The operands as the model holds them: number literals become literal
+/// operands (they take the other operand's element type; where the op takes
+/// them, the types decide); all-literal operand lists are rejected here.
 fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
     let mut operands = Vec::new();
     let mut literals = 0;
     for expr in exprs {
-        match float_literal(expr) {
+        match number_literal(expr) {
             Some(NumberLiteral::Float(value)) => {
                 literals += 1;
-                let narrow = value as f32;
-                if !narrow.is_finite() {
+                if !value.is_finite() {
                     errors.push(
                         expr,
-                        format!(
-                            "rxt-tf: `{}` does not fit a float32",
-                            expr.to_token_stream()
-                        ),
+                        format!("rxt-tf: `{}` is not a finite float", expr.to_token_stream()),
                     );
                 }
-                operands.push(OperandExpr::Float(narrow, expr.span()));
+                operands.push(OperandExpr::Float(value, expr.span()));
             }
-            Some(NumberLiteral::Int) => {
+            Some(NumberLiteral::Int(value)) => {
+                literals += 1;
+                operands.push(OperandExpr::Int(value, expr.span()));
+            }
+            Some(NumberLiteral::Unsupported) => {
                 literals += 1;
                 errors.push(
                     expr,
                     format!(
-                        "rxt-tf: integer literal operands are not supported; write a float \
-                         literal such as `{}.0` (tensors are float32)",
-                        expr.to_token_stream().to_string().replace(' ', "")
+                        "rxt-tf: `{}` is not an integer literal `tf!` takes: write an `i64` \
+                         literal without a suffix (or with `i32` / `i64`)",
+                        expr.to_token_stream()
                     ),
                 );
             }
@@ -217,7 +217,7 @@ fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mu
     let message = format!(
         "rxt-tf: `{}` takes {arity} tensor operand{s} ({}), got {}",
         op.name,
-        op.ranks_text(),
+        op.operands_text(),
         operands.len()
     );
     match operands.get(arity..) {
@@ -240,6 +240,7 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Float => "0.5".to_owned(),
             ValueKind::Ints => "[1, 0]".to_owned(),
             ValueKind::Type => "i64".to_owned(),
+            ValueKind::Axes => "[0, 1]".to_owned(),
         },
     }
 }
@@ -316,7 +317,7 @@ fn literal_text(keyword: &Keyword) -> String {
 /// The literal `value` of `keyword`, if it is one the row accepts.
 fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) -> Option<Value> {
     if let (ValueKind::Float, Some(NumberLiteral::Float(float))) =
-        (keyword.kind, float_literal(value))
+        (keyword.kind, number_literal(value))
     {
         if !(float as f32).is_finite() {
             errors.push(
@@ -330,15 +331,11 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
         }
     }
     let parsed = match keyword.kind {
-        // A list is accepted as the row's own value (which is `'static`).
-        ValueKind::Ints => int_list(value).map(|ints| {
-            keyword
-                .allowed
-                .iter()
-                .copied()
-                .find(|allowed| matches!(allowed, Value::Ints(known) if *known == ints.as_slice()))
-                .unwrap_or(Value::Ints(&[]))
-        }),
+        ValueKind::Ints => int_list(value).map(|ints| Value::Ints(leak(ints))),
+        ValueKind::Axes => match int_list(value) {
+            Some(ints) => Some(Value::Ints(leak(ints))),
+            None => literal(ValueKind::Int, value),
+        },
         kind => literal(kind, value),
     };
     let Some(parsed) = parsed else {
@@ -355,23 +352,90 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
         );
         return None;
     };
-    if keyword.accepts(&parsed) {
-        return Some(parsed);
+    if !keyword.accepts(&parsed) {
+        let supported = match keyword.allowed {
+            [only] => format!("supports only `{} = {}`", keyword.name, only.rust()),
+            _ => format!("supports `{}` = {}", keyword.name, keyword.allowed_text()),
+        };
+        errors.push(
+            value,
+            format!(
+                "rxt-tf: `{}` {supported}, got `{} = {}`",
+                op.name,
+                keyword.name,
+                value.to_token_stream()
+            ),
+        );
+        return None;
     }
-    let supported = match keyword.allowed {
-        [only] => format!("supports only `{} = {}`", keyword.name, only.rust()),
-        _ => format!("supports `{}` = {}", keyword.name, keyword.allowed_text()),
+    match check_axes(keyword, &parsed) {
+        Ok(()) => Some(parsed),
+        Err(message) => {
+            errors.push(value, format!("rxt-tf: `{}`: {message}", op.name));
+            None
+        }
+    }
+}
+
+/// Axis lists and permutations that no rank could take: an axis beyond
+/// every rank, an axis or entry named twice, a `perm` that is not a
+/// permutation.
+fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
+    let max = i64::from(MAX_RANK);
+    let (axes, is_perm): (&[i64], bool) = match (keyword.kind, value) {
+        (ValueKind::Axes | ValueKind::Int, Value::Int(axis)) if keyword.typed => {
+            (std::slice::from_ref(axis), false)
+        }
+        (ValueKind::Axes, Value::Ints(axes)) => (axes, false),
+        (ValueKind::Ints, Value::Ints(perm)) => (perm, true),
+        _ => return Ok(()),
     };
-    errors.push(
-        value,
-        format!(
-            "rxt-tf: `{}` {supported}, got `{} = {}`",
-            op.name,
+    if is_perm {
+        let n = i64::try_from(axes.len()).unwrap_or(i64::MAX);
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        let identity: Vec<i64> = (0..n).collect();
+        if axes.len() > usize::from(MAX_RANK) || sorted != identity {
+            return Err(format!(
+                "`perm = {}` is not a permutation of the axes (each of 0..{n} once; tensors have \
+                 at most {max} axes)",
+                value.rust()
+            ));
+        }
+        return Ok(());
+    }
+    if axes.is_empty() {
+        return Err(format!("`{} = []` names no axis", keyword.name));
+    }
+    if let Some(axis) = axes.iter().find(|axis| !(-max..max).contains(*axis)) {
+        return Err(format!(
+            "`{} = {}`: axis {axis} is out of range for every rank (tensors have at most {max} axes)",
             keyword.name,
-            value.to_token_stream()
-        ),
-    );
-    None
+            value.rust()
+        ));
+    }
+    for (index, axis) in axes.iter().enumerate() {
+        if axes[..index].contains(axis) {
+            return Err(format!(
+                "`{} = {}` names the axis {axis} twice",
+                keyword.name,
+                value.rust()
+            ));
+        }
+    }
+    if !(1..=MAX_RANK).any(|rank| axes_fit(axes, rank)) {
+        return Err(format!(
+            "`{} = {}` names one axis twice for every rank",
+            keyword.name,
+            value.rust()
+        ));
+    }
+    Ok(())
+}
+
+/// `ints` kept for the rest of the expansion (a keyword value is `'static`).
+fn leak(ints: Vec<i64>) -> &'static [i64] {
+    Box::leak(ints.into_boxed_slice())
 }
 
 /// `value` as a literal of `kind` (a leading `-` allowed on numbers).
@@ -381,7 +445,7 @@ fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
             let name = path.path.get_ident()?.to_string();
             return DType::from_rust_name(&name).map(Value::Type);
         }
-        (ValueKind::Ints | ValueKind::Type, _) => return None,
+        (ValueKind::Ints | ValueKind::Type | ValueKind::Axes, _) => return None,
         _ => {}
     }
     let (negative, lit) = match value {

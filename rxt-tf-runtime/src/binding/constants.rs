@@ -1,12 +1,12 @@
 //! The constant inputs ops take, made once per context and reused: axes and
-//! permutations from keywords (a set the op table bounds), and float32
-//! scalars (literals of `tf!`, or values known only at run time), of which
+//! permutations from keywords (a set the op table bounds), and scalars (literals of `tf!`, or values known only at run time), of which
 //! only the most recently used are kept.
 
 use std::sync::Arc;
 
 use crate::safe::constant::ConstantKey;
 use crate::safe::handle::OwnedHandle;
+use crate::safe::host::ScalarBits;
 
 /// How many scalars a context keeps: a program's literals are far fewer, and
 /// values that change from call to call must not grow the cache.
@@ -19,7 +19,7 @@ pub(crate) struct Constants {
     keyword: Vec<(ConstantKey, Arc<OwnedHandle>)>,
     /// By the scalar's bits (so `-0.0` and `0.0` differ); least recently
     /// used first.
-    scalars: Vec<(u32, Arc<OwnedHandle>)>,
+    scalars: Vec<(ScalarBits, Arc<OwnedHandle>)>,
 }
 
 impl Constants {
@@ -41,10 +41,9 @@ impl Constants {
     /// least recently used scalar makes room.
     pub(crate) fn scalar(
         &mut self,
-        value: f32,
+        bits: ScalarBits,
         make: impl FnOnce() -> crate::Result<OwnedHandle>,
     ) -> crate::Result<Arc<OwnedHandle>> {
-        let bits = value.to_bits();
         if let Some(index) = self.scalars.iter().position(|(known, _)| *known == bits) {
             let entry = self.scalars.remove(index);
             let handle = Arc::clone(&entry.1);

@@ -17,7 +17,7 @@ use crate::binding::wheel::Wheel;
 use crate::error::{Error, Result};
 use crate::safe::constant::ConstantKey;
 use crate::safe::handle::OwnedHandle;
-use crate::safe::host;
+use crate::safe::host::{self, ScalarBits};
 use crate::sys::TFE_Context;
 
 /// `CPU_DEVICE` as a C string, for `TFE_OpSetDevice`.
@@ -170,11 +170,11 @@ impl BoundContext {
         self.constants().keyword(key, |key| key.make(api))
     }
 
-    /// The float32 scalar `value` as a tensor, kept while recently used.
-    pub(crate) fn scalar(&self, value: f32) -> Result<Arc<OwnedHandle>> {
+    /// The scalar `bits` as a tensor, kept while recently used.
+    pub(crate) fn scalar(&self, bits: ScalarBits) -> Result<Arc<OwnedHandle>> {
         let api = self.wheel.api();
-        self.constants().scalar(value, || {
-            host::new_handle(api, "scalar", DType::F32, &[], &value.to_ne_bytes())
+        self.constants().scalar(bits, || {
+            host::new_handle(api, "scalar", bits.dtype, &[], bits.bytes())
         })
     }
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use rxt_tf_spec::{Op, Value};
 
 use crate::binding::context::BoundContext;
+use crate::eager::{malformed, run_op, Call};
 use crate::error::Result;
-use crate::ops::execute::{attributes, malformed, run_op};
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -27,21 +27,22 @@ pub(crate) enum Arg {
 /// Inputs of one op at most (operands and constants).
 pub(crate) const MAX_ARGS: usize = 4;
 
-/// One recorded op: its row, keyword values and inputs in the row's order.
+/// One recorded op: its planned call, keyword values and inputs in the
+/// op's order.
 pub(crate) struct Node {
-    pub(crate) row: &'static Op,
+    pub(crate) call: Call,
     pub(crate) keywords: Vec<Value>,
     /// The first `arg_count` are its inputs.
     pub(crate) args: [Arg; MAX_ARGS],
     pub(crate) arg_count: usize,
-    /// The `[1, 0]` permutation when the op's axis is moved last and back
-    /// (softmax on axis 0).
+    /// The permutation constant when the op's axis is moved last and back
+    /// (softmax on axis 0; the permutation is the call's `swap`).
     pub(crate) swap: Option<Arg>,
     /// Estimated work, in the units of the GIL policy.
     pub(crate) work: i64,
 }
 
-/// A sink for nodes: builds (or runs) one op of `row` on `inputs`.
+/// A sink for nodes: builds (or runs) one op of `call` on `inputs`.
 pub(crate) trait Emitter {
     /// What a node produces.
     type Value: Clone;
@@ -49,7 +50,7 @@ pub(crate) trait Emitter {
     fn emit(
         &mut self,
         name: &str,
-        row: &'static Op,
+        call: &Call,
         keywords: &[Value],
         inputs: &[Self::Value],
         work: i64,
@@ -67,7 +68,7 @@ pub(crate) fn emit_all<E: Emitter>(
     let mut values: Vec<E::Value> = Vec::with_capacity(nodes.len());
     for (index, node) in nodes.iter().enumerate() {
         let lookup = |arg: &Arg| -> Result<E::Value> {
-            argument(arg, inputs, constants, &values, node.row).cloned()
+            argument(arg, inputs, constants, &values, node.call.row).cloned()
         };
         let value = emit_node(emitter, index, node, lookup)?;
         values.push(value);
@@ -90,9 +91,9 @@ pub(crate) fn emit_each<E: Emitter>(
             match *arg {
                 Arg::Node(n) => match values.get(n as usize) {
                     Some(result) => result.clone(),
-                    None => Err(malformed(node.row)),
+                    None => Err(malformed(node.call.row)),
                 },
-                _ => argument(arg, inputs, constants, &[], node.row).cloned(),
+                _ => argument(arg, inputs, constants, &[], node.call.row).cloned(),
             }
         };
         let value = emit_node(emitter, index, node, from_inputs);
@@ -126,30 +127,37 @@ fn emit_node<E: Emitter>(
     node: &Node,
     lookup: impl Fn(&Arg) -> Result<E::Value>,
 ) -> Result<E::Value> {
-    const PERM: &[Value] = &[Value::Ints(&[1, 0])];
-    let transpose = &rxt_tf_spec::ops::TRANSPOSE;
+    let row = node.call.row;
     let used = node
         .args
         .get(..node.arg_count)
-        .ok_or_else(|| malformed(node.row))?;
+        .ok_or_else(|| malformed(row))?;
     let mut args = used.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
-    let name = format!("n{index}_{}", node.row.name);
-    match node.swap {
-        None => emitter.emit(&name, node.row, &node.keywords, &args, node.work),
-        Some(perm) => {
-            let perm = lookup(&perm)?;
-            let first = args.first_mut().ok_or_else(|| malformed(node.row))?;
-            let moved = [first.clone(), perm.clone()];
-            *first = emitter.emit(&format!("{name}_in"), transpose, PERM, &moved, node.work)?;
-            let output = emitter.emit(&name, node.row, &node.keywords, &args, node.work)?;
+    let name = format!("n{index}_{}", row.name);
+    match (node.swap, node.call.swap) {
+        (Some(perm_arg), Some(perm)) => {
+            let perm_value = lookup(&perm_arg)?;
+            let transpose = Call::transpose(node.call.element, perm);
+            let keywords = [Value::Ints(perm)];
+            let first = args.first_mut().ok_or_else(|| malformed(row))?;
+            let moved = [first.clone(), perm_value.clone()];
+            *first = emitter.emit(
+                &format!("{name}_in"),
+                &transpose,
+                &keywords,
+                &moved,
+                node.work,
+            )?;
+            let output = emitter.emit(&name, &node.call, &node.keywords, &args, node.work)?;
             emitter.emit(
                 &format!("{name}_out"),
-                transpose,
-                PERM,
-                &[output, perm],
+                &transpose,
+                &keywords,
+                &[output, perm_value],
                 node.work,
             )
         }
+        _ => emitter.emit(&name, &node.call, &node.keywords, &args, node.work),
     }
 }
 
@@ -165,14 +173,14 @@ impl Emitter for GraphEmitter<'_> {
     fn emit(
         &mut self,
         name: &str,
-        row: &'static Op,
+        call: &Call,
         keywords: &[Value],
         inputs: &[GraphOutput],
         _work: i64,
     ) -> Result<GraphOutput> {
-        let mut node = self.graph.node(row.tf_op, name, row.name)?;
-        for (attr, value) in attributes(row, keywords) {
-            node.set_attr(attr, value)?;
+        let mut node = self.graph.node(call.tf_op, name, call.row.name)?;
+        for (attr, value) in call.attributes(keywords) {
+            node.set_attr(attr, &value)?;
         }
         for &input in inputs {
             node.add_input(input)?;
@@ -192,12 +200,12 @@ impl Emitter for EagerEmitter<'_> {
     fn emit(
         &mut self,
         _name: &str,
-        row: &'static Op,
+        call: &Call,
         keywords: &[Value],
         inputs: &[Arc<OwnedHandle>],
         work: i64,
     ) -> Result<Arc<OwnedHandle>> {
-        run_op(self.context, row, keywords, work, |op| {
+        run_op(self.context, call, keywords, work, |op| {
             inputs.iter().try_for_each(|input| op.add_input(input))
         })
         .map(Arc::new)

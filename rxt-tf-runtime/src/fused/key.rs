@@ -17,8 +17,9 @@ pub(crate) enum Part {
     Op(&'static str),
     /// One of its keyword values.
     Keyword(KeyValue),
-    /// A new input of this dtype (inputs are numbered by first use).
-    NewInput(DType),
+    /// A new input of this dtype and rank (inputs are numbered by first
+    /// use); the ranks decide the kernels and permutations of the nodes.
+    NewInput(DType, u8),
     /// An operand: input `n`.
     Input(u32),
     /// An operand: constant `n` (its value is in the node's keywords).

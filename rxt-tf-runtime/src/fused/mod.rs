@@ -26,9 +26,9 @@ use std::sync::{Arc, OnceLock};
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
+use crate::eager::Input;
 use crate::error::Result;
-use crate::ops::execute::Input;
-use crate::tensor::Tensor;
+use crate::tensor::Untyped;
 
 pub use library::{stats, Stats, TRACE_CAPACITY};
 pub(crate) use trace::Pending;
@@ -159,7 +159,7 @@ pub(crate) fn record(
     operands: &[Input<'_>],
     keywords: &[Value],
     kind: TensorKind,
-) -> Option<Result<Tensor>> {
+) -> Option<Result<Untyped>> {
     // The batches are taken out of the thread's state while the op is
     // recorded (which may run other code: reading a tensor of another
     // batch, dropping a context), and put back after.

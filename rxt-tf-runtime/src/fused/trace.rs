@@ -9,21 +9,19 @@
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
 
-use rxt_tf_spec::{Becomes, DType, Input as RowInput, Op, TensorKind, Value};
+use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
+use crate::eager::{malformed, operand_handle, shared_context, Call, Input, Slot};
 use crate::error::Result;
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library;
-use crate::ops::execute::{
-    check_keywords, keyword_constant, malformed, needs_last_axis_swap, shared_context, Input,
-};
 use crate::ops::work::{estimate, output_dims, Dims};
 use crate::python::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
-use crate::tensor::Tensor;
+use crate::tensor::Untyped;
 
 /// Ops in one trace at most: a batch this long runs at once.
 pub(crate) const MAX_NODES: usize = 256;
@@ -140,13 +138,12 @@ impl Batch {
     /// batch ran meanwhile (the caller starts a new one).
     fn record(
         self: &Arc<Batch>,
-        row: &'static Op,
+        call: &Call,
         operands: &[Input<'_>],
         keywords: &[Value],
         kind: TensorKind,
-        swap: bool,
-    ) -> Option<Result<Tensor>> {
-        let sources = match self.sources(row, operands, keywords, swap) {
+    ) -> Option<Result<Untyped>> {
+        let sources = match self.sources(call, operands, keywords) {
             Ok(sources) => sources,
             Err(err) => return Some(Err(err)),
         };
@@ -155,7 +152,7 @@ impl Batch {
             return None;
         }
         let mark = recording.mark();
-        let pushed = recording.push(self, row, keywords, kind, sources);
+        let pushed = recording.push(self, call, keywords, kind, sources);
         if pushed.is_err() {
             // Nothing of a node that failed to record stays in the trace.
             recording.rewind(mark);
@@ -170,50 +167,46 @@ impl Batch {
         Some(pushed)
     }
 
-    /// The node's inputs in the row's order (operands and constants), then
+    /// The node's inputs in the op's order (operands and constants), then
     /// the permutation when its axis is swapped.
     fn sources(
         self: &Arc<Batch>,
-        row: &'static Op,
+        call: &Call,
         operands: &[Input<'_>],
         keywords: &[Value],
-        swap: bool,
     ) -> Result<(Vec<Source>, Option<Arc<OwnedHandle>>)> {
         let context = &self.context;
+        let row = call.row;
         let mut sources = Vec::with_capacity(row.inputs.len());
-        for input in row.inputs {
-            let source = match *input {
-                RowInput::Operand(index) => match operands.get(index) {
-                    Some(Input::Scalar(value)) => Source::Scalar(context.scalar(*value)?),
-                    Some(Input::Tensor(tensor, _)) => match tensor.as_pending() {
-                        Some(pending)
-                            if Arc::ptr_eq(&pending.batch, self)
-                                && pending.slot.get().is_none() =>
-                        {
-                            Source::Node(pending.node)
-                        }
-                        _ => Source::Handle(tensor.shared_handle()?),
-                    },
-                    None => return Err(malformed(row)),
-                },
-                RowInput::Keyword(name) => {
-                    Source::Constant(keyword_constant(context, row, keywords, name)?)
+        for slot in call.inputs(keywords) {
+            let source = match slot? {
+                Slot::Operand(index) => {
+                    let operand = operands.get(index).ok_or_else(|| malformed(row))?;
+                    match operand {
+                        Input::Tensor(tensor, _) => match tensor.as_pending() {
+                            Some(pending)
+                                if Arc::ptr_eq(&pending.batch, self)
+                                    && pending.slot.get().is_none() =>
+                            {
+                                Source::Node(pending.node)
+                            }
+                            _ => Source::Handle(tensor.shared_handle()?),
+                        },
+                        _ => Source::Scalar(
+                            operand_handle(context, call, operand)?
+                                .ok_or_else(|| malformed(row))?,
+                        ),
+                    }
+                }
+                Slot::Constant(value, dtype) => {
+                    Source::Constant(context.constant(row.name, &value, dtype)?)
                 }
             };
             sources.push(source);
         }
-        let perm = if swap {
-            let transpose = &rxt_tf_spec::ops::TRANSPOSE;
-            let keyword = transpose
-                .keywords
-                .first()
-                .ok_or_else(|| malformed(transpose))?;
-            let Becomes::Input(dtype) = keyword.becomes else {
-                return Err(malformed(transpose));
-            };
-            Some(context.constant(transpose.name, &Value::Ints(&[1, 0]), dtype)?)
-        } else {
-            None
+        let perm = match call.swap {
+            Some(perm) => Some(context.constant(row.name, &Value::Ints(perm), DType::I32)?),
+            None => None,
         };
         Ok((sources, perm))
     }
@@ -355,11 +348,12 @@ impl Recording {
     fn push(
         &mut self,
         batch: &Arc<Batch>,
-        row: &'static Op,
+        call: &Call,
         keywords: &[Value],
         kind: TensorKind,
         (sources, perm): (Vec<Source>, Option<Arc<OwnedHandle>>),
-    ) -> Result<Tensor> {
+    ) -> Result<Untyped> {
+        let row = call.row;
         let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
         self.key.push(Part::Op(row.name));
         self.key.extend(
@@ -412,7 +406,7 @@ impl Recording {
         );
         self.work = self.work.saturating_add(work);
         self.nodes.push(Node {
-            row,
+            call: *call,
             keywords: keywords.to_vec(),
             args,
             arg_count,
@@ -429,7 +423,7 @@ impl Recording {
             dtype: kind.dtype,
             dims: result,
         });
-        Ok(Tensor::pending(pending, Arc::clone(&batch.context)))
+        Ok(Untyped::pending(pending, Arc::clone(&batch.context)))
     }
 
     /// The constant `handle` as an argument, added on first use (its value
@@ -477,7 +471,8 @@ impl Recording {
         let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
         let status = Status::new(context.wheel().api(), row.name)?;
         let dims = Dims::of(&handle, &status, row.name)?;
-        self.key.push(Part::NewInput(dtype));
+        let rank = u8::try_from(handle.rank(&status, row.name)?).map_err(|_| malformed(row))?;
+        self.key.push(Part::NewInput(dtype, rank));
         self.inputs.push(handle);
         self.input_types.push(dtype);
         self.input_dims.push(dims);
@@ -514,10 +509,9 @@ pub(crate) fn record(
     operands: &[Input<'_>],
     keywords: &[Value],
     kind: TensorKind,
-) -> Result<Tensor> {
+) -> Result<Untyped> {
     let context = shared_context(row, operands)?;
-    check_keywords(row, keywords)?;
-    let swap = needs_last_axis_swap(row, operands, keywords)?;
+    let call = Call::plan(row, operands, keywords)?;
     loop {
         let batch = match current {
             Some(batch) if batch.accepts(context) => Arc::clone(batch),
@@ -527,7 +521,7 @@ pub(crate) fn record(
                 batch
             }
         };
-        if let Some(recorded) = batch.record(row, operands, keywords, kind, swap) {
+        if let Some(recorded) = batch.record(&call, operands, keywords, kind) {
             return recorded;
         }
         *current = None;

@@ -1,58 +1,118 @@
-//! Typed dispatch: the traits through which every op row is checked at
+//! Typed dispatch: the traits through which every op call is checked at
 //! compile time and run. The build script implements them from the op table
-//! (`OUT_DIR/ops.rs`): one marker type per op in [`op`](super::op), one
-//! accepted-operand set per distinct set in [`accepts`](super::accepts), and
-//! a [`Signature`] impl per accepted combination of operands and typed
-//! keywords. `tf!` expands to one [`execute`] whose operands are each
-//! checked through [`OperandOf`] at their own span.
+//! (`OUT_DIR/ops.rs`): one marker type per op in [`op`](super::op) with its
+//! rule, the element types ([`ElementOf`]) and ranks ([`RankOf`]) it takes
+//! at each operand, and the rank arithmetic of the rules. Each rule's
+//! [`Signature`] is implemented once, generically, in
+//! [`rules`](super::rules). `tf!` expands to one [`execute`] whose operands
+//! are each checked through [`OperandOf`] at their own span.
 
 use rxt_tf_spec::{Op, Value};
 
 use crate::error::Result;
-use crate::ops::execute::{run_row, Input};
-use crate::tensor::{TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D, TensorType};
+use crate::ops::execute::{run_row, Input, Number};
+use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
 /// An op of the table, as a type.
 pub trait OpRow {
     /// Its row.
     const ROW: &'static Op;
+    /// Its rule (a type of [`rules`](super::rules)).
+    type Rule;
 }
 
-/// What an op accepts as its operand number `POSITION` (from 1) when its
-/// typed keywords are `Variant`.
-pub trait Slot<const POSITION: usize, Variant> {
-    /// The set of operand types accepted there (a type of `accepts`).
-    type Accepts;
-}
-
-/// Operand types accepted at one position of one op: implemented for each
-/// member of each accepted set.
+/// The element types `Op` takes.
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: `{Op}` needs a `{Accepts}` as operand {POSITION}; `{Self}` is not one",
-    label = "expected a `{Accepts}`",
-    note = "`TensorF32Cpu2D` is a rank-2 and `TensorF32Cpu1D` a rank-1 float32 CPU tensor"
+    message = "rxt-tf: `{Op}` does not take `{Self}` tensors",
+    label = "element type `{Self}` not accepted here",
+    note = "the README's op table lists each op's element types; TensorFlow has no CPU kernel \
+            of this op for `{Self}` (or, for `div` of integers, returns float64)"
 )]
-pub trait OperandOf<Op, Accepts, const POSITION: usize> {
+pub trait ElementOf<Op> {}
+
+/// The ranks `Op` takes as its operand number `POSITION` (from 1).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Op}` does not take a tensor of `{Self}` as operand {POSITION}",
+    label = "rank not accepted here",
+    note = "the README's op table lists each op's ranks"
+)]
+pub trait RankOf<Op, const POSITION: usize> {}
+
+/// Ops whose operands may be literals (`tf!(x * 2)`).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` takes no literal operands",
+    label = "a literal is not accepted here",
+    note = "pass a tensor (`TensorF32Cpu0D::from_slice(py, &[v], [])` makes a scalar tensor)"
+)]
+pub trait TakesLiterals {}
+
+/// Operand types accepted at one position of one op: a tensor of an element
+/// type and rank the op takes there, a literal, or a run-time scalar.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not an operand `{Op}` takes at position {POSITION}",
+    label = "not accepted here",
+    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …), numeric \
+            literals, or `rxt_tf::ops::Scalar(value)` for a value known at run time"
+)]
+pub trait OperandOf<Op, const POSITION: usize> {
     /// The operand itself, once accepted.
     type Checked: OperandInput;
     /// The operand, as its checked type.
     fn checked(&self) -> &Self::Checked;
 }
 
-/// The result of an op for a tuple of operand types and the values of its
-/// typed keywords (`()`, or a tuple of [`Flag`] / [`Int`]).
+impl<Op, const P: usize, T, const R: usize> OperandOf<Op, P> for Tensor<T, R>
+where
+    T: Element + ElementOf<Op>,
+    Rank<R>: SupportedRank + RankOf<Op, P>,
+{
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op, const P: usize, T> OperandOf<Op, P> for Scalar<T>
+where
+    T: Element + ElementOf<Op>,
+    Rank<0>: RankOf<Op, P>,
+{
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for IntLiteral {
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for FloatLiteral {
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+/// The result of an op (`Op`, following its rule `Self`) for a tuple of
+/// operand types and the values of its typed keywords (`()`, or a tuple of
+/// [`Flag`], [`Axes`], [`Perm`], [`Reversed`] or an element type).
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: `{Self}` does not accept operands `{Operands}` with keywords `{Variant}`",
+    message = "rxt-tf: `{Op}` does not accept operands `{Operands}` with keywords `{Variant}`",
     label = "unsupported combination of operands and keywords",
-    note = "each op's accepted ranks and keywords are listed in the README's op table"
+    note = "each op's element types, ranks and keywords are listed in the README's op table"
 )]
-pub trait Signature<Operands, Variant> {
+pub trait Signature<Op, Operands, Variant> {
     /// The result tensor type.
     type Output: TensorType;
 }
 
 /// The result type of `Op` on `Operands` with typed keywords `Variant`.
-pub type Output<Op, Operands, Variant> = <Op as Signature<Operands, Variant>>::Output;
+pub type Output<Op, Operands, Variant> =
+    <<Op as OpRow>::Rule as Signature<Op, Operands, Variant>>::Output;
 
 /// The operand type behind `T` (through any references).
 pub type OperandType<T> = <T as AsOperand>::Operand;
@@ -60,15 +120,28 @@ pub type OperandType<T> = <T as AsOperand>::Operand;
 /// A boolean typed-keyword value.
 pub struct Flag<const VALUE: bool>;
 
-/// An integer typed-keyword value.
-pub struct Int<const VALUE: i64>;
+/// The typed value of an `axis` keyword: `N` axes, and in `FITS` bit
+/// `r − 1` set when they fit a tensor of rank `r` (in range, none twice).
+pub struct Axes<const N: usize, const FITS: u8>;
 
-/// Something `tf!` can take as an operand: an rxt-tf tensor or a reference
-/// to one (any depth).
+/// Axes given at run time (the plain functions of [`crate::ops`]): checked
+/// against the operand's rank when the op runs.
+pub type RuntimeAxes<const N: usize> = Axes<N, { u8::MAX }>;
+
+/// A `perm` of `N` entries (a permutation, checked by `tf!`).
+pub struct Perm<const N: usize>;
+
+/// `perm` omitted: the axes reversed.
+pub struct Reversed;
+
+/// Something `tf!` can take as an operand: an rxt-tf tensor, a literal, a
+/// run-time scalar, or a reference to one (any depth).
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` is not an rxt-tf tensor",
     label = "expected an rxt-tf tensor",
-    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorF32Cpu1D`), float literals such as `0.5`, or `rxt_tf::ops::Scalar(value)` for an `f32` known at run time"
+    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …), numeric \
+            literals such as `0.5` or `2`, or `rxt_tf::ops::Scalar(value)` for a value known at \
+            run time"
 )]
 pub trait AsOperand {
     /// The operand behind any references.
@@ -90,41 +163,77 @@ pub trait OperandInput {
     fn input(&self) -> Input<'_>;
 }
 
-macro_rules! tensor_operand {
-    ($($tensor:ty),*) => {$(
-        impl AsOperand for $tensor {
-            type Operand = $tensor;
-            fn as_operand(&self) -> &$tensor {
-                self
-            }
-        }
-
-        impl OperandInput for $tensor {
-            fn input(&self) -> Input<'_> {
-                Input::Tensor(self.core(), <$tensor as TensorType>::KIND.rank)
-            }
-        }
-    )*};
-}
-tensor_operand!(TensorF32Cpu2D, TensorF32Cpu1D, TensorI64Cpu1D);
-
-/// A float32 scalar operand, run as a scalar constant as eager TensorFlow
-/// converts a Python float. `tf!` makes one of a float literal
-/// (`tf!(0.5 * x)`); wrap a value known only at run time to pass it:
-/// `tf!(x * Scalar(scale))`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Scalar(pub f32);
-
-impl AsOperand for Scalar {
-    type Operand = Scalar;
-    fn as_operand(&self) -> &Scalar {
+impl<T: Element, const R: usize> AsOperand for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    type Operand = Self;
+    fn as_operand(&self) -> &Self {
         self
     }
 }
 
-impl OperandInput for Scalar {
+impl<T: Element, const R: usize> OperandInput for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
     fn input(&self) -> Input<'_> {
-        Input::Scalar(self.0)
+        Input::Tensor(self.core(), <Self as TensorType>::KIND)
+    }
+}
+
+/// A scalar operand known at run time, of any element type, run as a
+/// scalar constant: `tf!(x * Scalar(scale))`, `tf!(ids + Scalar(offset))`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scalar<T>(pub T);
+
+impl<T: Element> AsOperand for Scalar<T> {
+    type Operand = Scalar<T>;
+    fn as_operand(&self) -> &Scalar<T> {
+        self
+    }
+}
+
+impl<T: Element> OperandInput for Scalar<T> {
+    fn input(&self) -> Input<'_> {
+        Input::Scalar(T::DTYPE, self.0.number())
+    }
+}
+
+/// An integer literal of `tf!` (`tf!(ids + 1)`, `tf!(x * 2)`): it takes the
+/// other operand's element type, as TensorFlow converts a Python `int`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntLiteral(pub i64);
+
+/// A float literal of `tf!` (`tf!(x * 0.5)`): it takes the other operand's
+/// element type, which must be a float type (TensorFlow raises `TypeError`
+/// converting `0.5` to an integer tensor).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloatLiteral(pub f64);
+
+impl AsOperand for IntLiteral {
+    type Operand = IntLiteral;
+    fn as_operand(&self) -> &IntLiteral {
+        self
+    }
+}
+
+impl OperandInput for IntLiteral {
+    fn input(&self) -> Input<'_> {
+        Input::Literal(Number::Int(self.0))
+    }
+}
+
+impl AsOperand for FloatLiteral {
+    type Operand = FloatLiteral;
+    fn as_operand(&self) -> &FloatLiteral {
+        self
+    }
+}
+
+impl OperandInput for FloatLiteral {
+    fn input(&self) -> Input<'_> {
+        Input::Literal(Number::Float(self.0))
     }
 }
 
@@ -152,13 +261,14 @@ operand_list!((A), (A, B));
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the
-/// typed keywords' values, so the result type follows from the signature.
+/// typed keywords' values, so the result type follows from the rule.
 pub fn execute<Op, Operands, Variant>(
     operands: Operands,
     keywords: &[Value],
-) -> Result<<Op as Signature<Operands::Types, Variant>>::Output>
+) -> Result<Output<Op, Operands::Types, Variant>>
 where
-    Op: OpRow + Signature<Operands::Types, Variant>,
+    Op: OpRow,
+    Op::Rule: Signature<Op, Operands::Types, Variant>,
     Operands: OperandList,
 {
     operands
@@ -167,4 +277,31 @@ where
             run_row(Op::ROW, inputs, keywords, kind)
         })
         .map(TensorType::from_core)
+}
+
+/// `axes` (a run-time axis list or permutation of a plain function) as a
+/// keyword value: lists are kept for the life of the process, each distinct
+/// one once; at most `MAX_RANK` entries in `-MAX_RANK..MAX_RANK`, so what is
+/// kept stays small and bounded.
+pub fn interned(axes: &[i64]) -> Result<Value> {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());
+    let max = i64::from(rxt_tf_spec::MAX_RANK);
+    if axes.len() > usize::from(rxt_tf_spec::MAX_RANK)
+        || axes.iter().any(|a| !(-max..max).contains(a))
+    {
+        return Err(crate::Error::Keyword {
+            op: "axes",
+            message: format!("`{axes:?}` is not a list of at most {max} axes in -{max}..{max}"),
+        });
+    }
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = known.iter().find(|known| **known == axes) {
+        return Ok(Value::Ints(found));
+    }
+    let kept: &'static [i64] = Box::leak(axes.to_vec().into_boxed_slice());
+    known.push(kept);
+    Ok(Value::Ints(kept))
 }

@@ -3,18 +3,18 @@
 //! multiply-adds for a matmul, elements for the others. The per-op path and
 //! fused calls (which add up their ops') use the same estimate.
 
-use rxt_tf_spec::{Op, TensorKind, Value, Work};
+use rxt_tf_spec::{Op, TensorKind, Value, Work, MAX_RANK};
 
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 
-/// Sizes of the first two dimensions, known or estimated: what the GIL
+/// The sizes of a tensor's dimensions, known or estimated: what the GIL
 /// policy needs to estimate the work of an op or of a fused call.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Dims {
     rank: usize,
-    sizes: [i64; 2],
+    sizes: [i64; MAX_RANK as usize],
 }
 
 impl Dims {
@@ -22,8 +22,8 @@ impl Dims {
     pub(crate) fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Dims> {
         let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
         let mut dims = Dims {
-            rank: rank.min(2),
-            sizes: [1, 1],
+            rank: rank.min(MAX_RANK as usize),
+            sizes: [1; MAX_RANK as usize],
         };
         for index in 0..dims.rank {
             dims.sizes[index] = handle.dim(index as i32, status, op)?;
@@ -38,13 +38,12 @@ impl Dims {
             .fold(1_i64, |count, &size| count.saturating_mul(size.max(0)))
     }
 
-    /// The size of dimension `index` (1 beyond the rank).
-    pub(crate) fn size(&self, index: usize) -> i64 {
-        if index < self.rank {
-            self.sizes[index]
-        } else {
-            1
-        }
+    /// The size of dimension `from_end` counted from the last (0), 1
+    /// beyond the rank.
+    pub(crate) fn size_from_end(&self, from_end: usize) -> i64 {
+        self.rank
+            .checked_sub(1 + from_end)
+            .map_or(1, |index| self.sizes[index])
     }
 }
 
@@ -62,7 +61,7 @@ pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
         // Multiply-adds: elements of `a` × columns of the product.
         Work::MatMul => first
             .elements()
-            .saturating_mul(second.size(usize::from(!flag(row, keywords, "transpose_b")))),
+            .saturating_mul(second.size_from_end(usize::from(flag(row, keywords, "transpose_b")))),
         Work::FirstInput => first.elements(),
         Work::LargerInput => first.elements().max(second.elements()),
     }
@@ -75,30 +74,37 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
     let first = dims.first().copied().unwrap_or_default();
     let second = dims.get(1).copied().unwrap_or_default();
     match row.work {
-        Work::MatMul => Dims {
-            rank: 2,
-            sizes: [
-                first.size(usize::from(flag(row, keywords, "transpose_a"))),
-                second.size(usize::from(!flag(row, keywords, "transpose_b"))),
-            ],
-        },
+        Work::MatMul => {
+            let mut output = broadcast(&first, &second);
+            let rank = output.rank;
+            if rank >= 2 {
+                output.sizes[rank - 2] =
+                    first.size_from_end(usize::from(!flag(row, keywords, "transpose_a")));
+                output.sizes[rank - 1] =
+                    second.size_from_end(usize::from(flag(row, keywords, "transpose_b")));
+            }
+            output
+        }
         Work::FirstInput => Dims {
             rank: usize::from(kind.rank).min(first.rank),
             sizes: first.sizes,
         },
-        Work::LargerInput => {
-            let rank = first.rank.max(second.rank);
-            let mut output = Dims {
-                rank,
-                sizes: [1, 1],
-            };
-            for index in 0..rank {
-                // Aligned from the last dimension, as broadcasting does.
-                let from_end = rank - 1 - index;
-                let of = |d: &Dims| d.rank.checked_sub(1 + from_end).map_or(1, |i| d.sizes[i]);
-                output.sizes[index] = of(&first).max(of(&second));
-            }
-            output
-        }
+        Work::LargerInput => broadcast(&first, &second),
     }
+}
+
+/// The dims of `first` and `second` broadcast (aligned from the last).
+fn broadcast(first: &Dims, second: &Dims) -> Dims {
+    let rank = first.rank.max(second.rank);
+    let mut output = Dims {
+        rank,
+        sizes: [1; MAX_RANK as usize],
+    };
+    for index in 0..rank {
+        let from_end = rank - 1 - index;
+        output.sizes[index] = first
+            .size_from_end(from_end)
+            .max(second.size_from_end(from_end));
+    }
+    output
 }

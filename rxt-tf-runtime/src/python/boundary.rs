@@ -13,14 +13,14 @@ use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use rxt_tf_spec::TensorKind;
 
-use crate::tensor::{Tensor, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D, TensorType};
+use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
 
 const EXTRACT: &str = "extract";
 
 /// Takes an owned reference to the tensor behind `obj`, checked to be an
 /// exact EagerTensor of `kind` (element type and rank), on `CPU:0`, and not
 /// watched by a gradient tape.
-pub(crate) fn extract(obj: &Bound<'_, PyAny>, kind: TensorKind) -> Result<Tensor> {
+pub(crate) fn extract(obj: &Bound<'_, PyAny>, kind: TensorKind) -> Result<Untyped> {
     let py = obj.py();
     let context = BoundContext::current(py)?;
     extract_on(obj, kind, context)
@@ -31,7 +31,7 @@ pub(crate) fn extract_on(
     obj: &Bound<'_, PyAny>,
     kind: TensorKind,
     context: Arc<BoundContext>,
-) -> Result<Tensor> {
+) -> Result<Untyped> {
     let wheel = context.wheel();
     let api = wheel.api();
     // SAFETY: the GIL is held (`obj` is bound) and `obj` is a live object.
@@ -53,7 +53,7 @@ pub(crate) fn extract_on(
     checks::dtype(kind.dtype, handle.dtype())?;
     checks::rank(usize::from(kind.rank), handle.rank(&status, EXTRACT)?)?;
     handle.with_device(&status, EXTRACT, checks::device)??;
-    Ok(Tensor::ready(handle, context))
+    Ok(Untyped::ready(handle, context))
 }
 
 /// Fails closed if an active `tf.GradientTape` or
@@ -110,7 +110,7 @@ fn python_type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// Hands `tensor`'s handle to a new EagerTensor.
-pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Tensor) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Untyped) -> PyResult<Bound<'py, PyAny>> {
     let api = tensor.context.wheel().api();
     let raw = tensor.into_handle()?.into_raw();
     // SAFETY: the GIL is held; `raw` is an owned handle whose ownership
@@ -125,28 +125,26 @@ pub(crate) fn materialize<'py>(py: Python<'py>, tensor: Tensor) -> PyResult<Boun
     unsafe { Bound::from_owned_ptr_or_err(py, obj) }
 }
 
-macro_rules! boundary {
-    ($name:ident) => {
-        impl<'a, 'py> FromPyObject<'a, 'py> for $name {
-            type Error = Error;
+impl<'a, 'py, T: Element, const R: usize> FromPyObject<'a, 'py> for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    type Error = Error;
 
-            fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
-                extract(&obj, <$name as TensorType>::KIND).map($name)
-            }
-        }
-
-        impl<'py> IntoPyObject<'py> for $name {
-            type Target = PyAny;
-            type Output = Bound<'py, PyAny>;
-            type Error = PyErr;
-
-            fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                materialize(py, self.0)
-            }
-        }
-    };
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
+        extract(&obj, <Self as TensorType>::KIND).map(Self::from_core)
+    }
 }
 
-boundary!(TensorF32Cpu2D);
-boundary!(TensorF32Cpu1D);
-boundary!(TensorI64Cpu1D);
+impl<'py, T: Element, const R: usize> IntoPyObject<'py> for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        materialize(py, self.core)
+    }
+}

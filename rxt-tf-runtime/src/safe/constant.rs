@@ -60,10 +60,10 @@ impl ConstantKey {
                 }
                 DType::I64 => key.push(&int.to_ne_bytes()),
                 // Constant inputs are axes and permutations: integers.
-                DType::F32 => {
+                DType::F32 | DType::Bool => {
                     return Err(Error::Keyword {
                         op,
-                        message: format!("{int} cannot become a float32 constant input"),
+                        message: format!("{int} cannot become a {} constant input", dtype.name()),
                     })
                 }
             }

@@ -10,33 +10,7 @@ use crate::error::{Error, Result};
 use crate::safe::handle::{null_handle, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::Api;
-
-/// An element type a tensor can hold in host memory.
-///
-/// # Safety
-/// Implementors are plain numbers: no padding, and every bit pattern of
-/// their size is a valid value, so they can be copied to and from bytes.
-pub(crate) unsafe trait Element: Copy + Default + 'static {
-    /// The tensor element type.
-    const DTYPE: DType;
-}
-
-// SAFETY: `f32` has no padding and every bit pattern is a valid `f32`.
-unsafe impl Element for f32 {
-    const DTYPE: DType = DType::F32;
-}
-
-// SAFETY: `i64` has no padding and every bit pattern is a valid `i64`.
-unsafe impl Element for i64 {
-    const DTYPE: DType = DType::I64;
-}
-
-/// The bytes of `data`.
-pub(crate) fn bytes_of<T: Element>(data: &[T]) -> &[u8] {
-    // SAFETY: `T: Element` has no padding, so all `size_of_val(data)` bytes
-    // of the slice are initialised; `u8` has no alignment requirement.
-    unsafe { std::slice::from_raw_parts(data.as_ptr().cast::<u8>(), std::mem::size_of_val(data)) }
-}
+use crate::tensor::Element;
 
 /// A new host tensor handle of `dtype` and `dims` holding a copy of `bytes`,
 /// whose length must be the element count times the element size.
@@ -95,23 +69,75 @@ pub(crate) fn read<T: Element>(
     }
     // SAFETY: `tensor` is a live host tensor.
     let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
-    let count = bytes / std::mem::size_of::<T>();
-    let mut values = vec![T::default(); count];
-    if count > 0 {
+    let count = bytes / T::DTYPE.size();
+    let values = T::read(count, |out| {
+        if out.is_empty() {
+            return;
+        }
         // SAFETY: `tensor` is live.
         let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
-        // SAFETY: the buffer holds `bytes` bytes; `values` has room for
-        // `count * size_of::<T>() <= bytes` bytes, and any bytes are valid
-        // `T`s (`T: Element`); the regions do not overlap.
-        unsafe {
-            std::ptr::copy_nonoverlapping(
-                data,
-                values.as_mut_ptr().cast::<u8>(),
-                count * std::mem::size_of::<T>(),
-            )
-        };
-    }
+        // SAFETY: the buffer holds `bytes` bytes and `out` is `count *
+        // size <= bytes` bytes long; the regions do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(data, out.as_mut_ptr(), out.len()) };
+    });
     // SAFETY: the resolved tensor is ours and released once.
     unsafe { (api.TF_DeleteTensor)(tensor) };
     Ok(values)
+}
+
+/// A scalar value as `tf!` or a run-time [`Scalar`](crate::ops::Scalar)
+/// gives it, before it takes an element type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// An integer.
+    Int(i64),
+    /// A float.
+    Float(f64),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// A scalar of one element type, by its native bytes: what a scalar
+/// constant is made of and cached by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScalarBits {
+    pub(crate) dtype: DType,
+    bits: [u8; 8],
+}
+
+impl ScalarBits {
+    /// `number` as a `dtype` scalar, converted as TensorFlow converts a
+    /// Python number: an error when it does not fit (a float for an integer
+    /// type, an integer out of range, a number for a bool).
+    pub(crate) fn new(op: &'static str, number: Number, dtype: DType) -> Result<ScalarBits> {
+        let mut bits = [0_u8; 8];
+        let misfit = || Error::Data {
+            op,
+            message: format!(
+                "the scalar {number:?} does not fit a {} tensor",
+                dtype.name()
+            ),
+        };
+        match (dtype, number) {
+            (DType::F32, Number::Float(float)) => {
+                bits[..4].copy_from_slice(&(float as f32).to_ne_bytes());
+            }
+            (DType::F32, Number::Int(int)) => {
+                bits[..4].copy_from_slice(&(int as f32).to_ne_bytes())
+            }
+            (DType::I32, Number::Int(int)) => {
+                let narrow = i32::try_from(int).map_err(|_| misfit())?;
+                bits[..4].copy_from_slice(&narrow.to_ne_bytes());
+            }
+            (DType::I64, Number::Int(int)) => bits.copy_from_slice(&int.to_ne_bytes()),
+            (DType::Bool, Number::Bool(flag)) => bits[0] = u8::from(flag),
+            _ => return Err(misfit()),
+        }
+        Ok(ScalarBits { dtype, bits })
+    }
+
+    /// The scalar's bytes, as its tensor holds them.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bits[..self.dtype.size()]
+    }
 }

@@ -1,0 +1,170 @@
+"""How each rule of the op table types a site: one small function per rule.
+
+An op row names its rule (``OpRow.rule``) and the ranks it accepts at each
+operand position (``OpRow.ranks``, from ``Rule::ranks``); the claim checks
+those. The rule's function here then checks the typed keywords against the
+operand ranks and gives the result's rank (and element type, where the rule
+fixes it), as ``Rule::result_rank`` and ``axes_fit`` of rxt-tf-spec do; the
+tests hold them to the crate's values (``spec.RESULT_RANKS``, ``spec.AXES_FIT``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from rxt_tf_plugin.model import Literal, OpRow
+
+
+@dataclass(frozen=True)
+class Typed:
+    """The result of a site a rule accepts."""
+
+    rank: int
+    """Its rank."""
+    dtype: str | None = None
+    """Its element type; ``None`` for the operands' own."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a rule refuses a site's keywords."""
+
+    message: str
+    """What is wrong."""
+    suggestion: str
+    """What to write instead."""
+
+
+@dataclass(frozen=True)
+class Keywords:
+    """The keyword values of a site: the given ones, else the op's defaults."""
+
+    row: OpRow
+    """The op."""
+    given: Mapping[str, Literal]
+    """The values the site gives (by keyword or position)."""
+
+    def value(self, name: str) -> Literal | None:
+        """The value of keyword ``name``: given, else its default."""
+        if name in self.given:
+            return self.given[name]
+        keyword = self.row.keyword(name)
+        return None if keyword is None else keyword.default
+
+
+RuleFunction = Callable[[tuple[int, ...], Keywords], Typed | Problem]
+"""A rule: operand ranks (each accepted at its position) and keywords → result."""
+
+
+def axes_fit(axes: tuple[int, ...], rank: int) -> bool:
+    """Whether ``axes`` fit a tensor of ``rank``.
+
+    Each must be in ``-rank..rank`` and none named twice once negative axes
+    are counted from the end.
+    """
+    seen: set[int] = set()
+    for axis in axes:
+        normalized = axis + rank if axis < 0 else axis
+        if not 0 <= normalized < rank or normalized in seen:
+            return False
+        seen.add(normalized)
+    return True
+
+
+def _axes(value: Literal | None) -> tuple[int, ...]:
+    """An ``axis`` value as a tuple of axes (``1`` is ``(1,)``)."""
+    if isinstance(value, tuple):
+        return value
+    return (value,) if isinstance(value, int) and not isinstance(value, bool) else ()
+
+
+def _misfit(value: Literal | None, rank: int) -> Problem:
+    return Problem(
+        f"`axis={value!r}` does not fit a rank-{rank} tensor: each axis must be in "
+        f"{-rank}..{rank - 1} and named once",
+        f"write axes between {-rank} and {rank - 1}",
+    )
+
+
+def same_rank(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``same-rank``: one tensor; the result has its type."""
+    del keywords
+    return Typed(ranks[0])
+
+
+def broadcast(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``broadcast``: two operands (a literal is rank 0); the result has the larger rank."""
+    del keywords
+    return Typed(max(ranks))
+
+
+def matmul(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``matmul``: batch dimensions broadcast; the result has the larger rank."""
+    del keywords
+    return Typed(max(ranks))
+
+
+def bias_add(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``bias-add``: a tensor and a rank-1 bias; the result has the tensor's type."""
+    del keywords
+    return Typed(ranks[0])
+
+
+def reduce(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``reduce``: loses the ``axis`` axes, unless ``keepdims`` is ``True``."""
+    rank = ranks[0]
+    value = keywords.value("axis")
+    axes = _axes(value)
+    if not axes:
+        return Problem(
+            f"`axis={value!r}` names no axis", f"name at least one axis, e.g. `axis={rank - 1}`"
+        )
+    if not axes_fit(axes, rank):
+        return _misfit(value, rank)
+    keepdims = keywords.value("keepdims") is True
+    return Typed(rank if keepdims else rank - len(axes))
+
+
+def along_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``along-axis``: works along ``axis`` (in range); the result has the tensor's type."""
+    rank = ranks[0]
+    value = keywords.value("axis")
+    if not axes_fit(_axes(value), rank):
+        return _misfit(value, rank)
+    return Typed(rank)
+
+
+def arg_reduce(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``arg-reduce``: the index along ``axis`` (rank - 1), of ``output_type``."""
+    rank = ranks[0]
+    value = keywords.value("axis")
+    if not axes_fit(_axes(value), rank):
+        return _misfit(value, rank)
+    return Typed(rank - 1, str(keywords.value("output_type")).removeprefix("tf."))
+
+
+def permute(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``permute``: ``perm`` omitted (axes reversed) or a permutation of the axes."""
+    rank = ranks[0]
+    perm = keywords.given.get("perm")
+    if perm is not None and (not isinstance(perm, tuple) or sorted(perm) != list(range(rank))):
+        reversed_axes = tuple(range(rank - 1, -1, -1))
+        return Problem(
+            f"`perm={perm!r}` is not a permutation of the {rank} axes of a rank-{rank} tensor",
+            f"write a permutation of 0..{rank - 1}, e.g. `perm={reversed_axes!r}`",
+        )
+    return Typed(rank)
+
+
+RULES: dict[str, RuleFunction] = {
+    "same-rank": same_rank,
+    "broadcast": broadcast,
+    "matmul": matmul,
+    "bias-add": bias_add,
+    "reduce": reduce,
+    "along-axis": along_axis,
+    "arg-reduce": arg_reduce,
+    "permute": permute,
+}
+"""Every rule of the op table, by ``OpRow.rule``."""

@@ -1,0 +1,348 @@
+//! Planning one op call: the TensorFlow op of the row (or its batched
+//! kernel), the element type, its attributes and inputs, and the axis moved
+//! last for ops that work on the last axis only. Pure: nothing runs here.
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use rxt_tf_spec::{
+    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, TensorKind, Value, MAX_RANK,
+};
+
+use crate::binding::context::BoundContext;
+use crate::eager::malformed;
+use crate::error::{Error, Result};
+use crate::safe::host::Number;
+use crate::tensor::Untyped;
+
+/// One operand of a call.
+pub enum Input<'a> {
+    /// A tensor, with the kind its type gives it.
+    Tensor(&'a Untyped, TensorKind),
+    /// A run-time scalar of an element type.
+    Scalar(DType, Number),
+    /// A literal of `tf!`: it takes the call's element type.
+    Literal(Number),
+}
+
+impl Input<'_> {
+    /// The tensor, unless the input is a scalar.
+    pub(crate) fn tensor(&self) -> Option<&Untyped> {
+        match self {
+            Input::Tensor(tensor, _) => Some(tensor),
+            _ => None,
+        }
+    }
+
+    /// The rank (0 for a scalar).
+    fn rank(&self) -> u8 {
+        match self {
+            Input::Tensor(_, kind) => kind.rank,
+            _ => 0,
+        }
+    }
+
+    /// The element type, unless it is a literal.
+    fn dtype(&self) -> Option<DType> {
+        match self {
+            Input::Tensor(_, kind) => Some(kind.dtype),
+            Input::Scalar(dtype, _) => Some(*dtype),
+            Input::Literal(_) => None,
+        }
+    }
+}
+
+/// One input of the TensorFlow op, in its order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Slot {
+    /// Operand `n` of the call.
+    Operand(usize),
+    /// A constant of this value and element type (a keyword's).
+    Constant(Value, DType),
+}
+
+/// One op call, planned: what TensorFlow runs for it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Call {
+    /// The row.
+    pub(crate) row: &'static Op,
+    /// The TensorFlow op.
+    pub(crate) tf_op: &'static CStr,
+    /// The element type of the operands.
+    pub(crate) element: DType,
+    /// Whether the row's batched kernel runs.
+    batched: bool,
+    /// The rank of the first operand.
+    rank: u8,
+    /// The permutation that moves the op's axis last (and back), when the
+    /// op works on the last axis only and another was asked for.
+    pub(crate) swap: Option<&'static [i64]>,
+}
+
+impl Call {
+    /// Plans `row` on `operands` with `keywords` (one value per row keyword,
+    /// in order), checking the values against the operands' ranks: `tf!`
+    /// checked them at compile time, the plain functions of
+    /// [`crate::ops`] pass them at run time.
+    pub(crate) fn plan(
+        row: &'static Op,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+    ) -> Result<Call> {
+        check_keywords(row, keywords)?;
+        if operands.len() != row.arity() {
+            return Err(malformed(row));
+        }
+        let element = operands
+            .iter()
+            .find_map(Input::dtype)
+            .ok_or_else(|| malformed(row))?;
+        let rank = operands.first().map_or(0, Input::rank);
+        let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
+        let mut swap = None;
+        for (keyword, value) in row.keywords.iter().zip(keywords) {
+            match (keyword.becomes, value) {
+                (Becomes::LastAxis, Value::Int(axis)) => {
+                    let axis = fitting_axis(row, keyword.name, &[*axis], rank)?;
+                    if axis + 1 != usize::from(rank) {
+                        swap = Some(swapped(rank, axis));
+                    }
+                }
+                (_, Value::Int(_) | Value::Ints(_))
+                    if keyword.kind == rxt_tf_spec::ValueKind::Axes
+                        || (keyword.typed && keyword.kind == rxt_tf_spec::ValueKind::Int) =>
+                {
+                    let axes: &[i64] = match value {
+                        Value::Int(axis) => std::slice::from_ref(axis),
+                        Value::Ints(axes) => axes,
+                        _ => &[],
+                    };
+                    fitting_axis(row, keyword.name, axes, rank)?;
+                }
+                (_, Value::Ints(perm)) if keyword.kind == rxt_tf_spec::ValueKind::Ints => {
+                    check_permutation(row, perm, rank)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(Call {
+            row,
+            tf_op: match (batched, row.batched) {
+                (true, Some(kernel)) => kernel.tf_op,
+                _ => row.tf_op,
+            },
+            element,
+            batched,
+            rank,
+            swap,
+        })
+    }
+
+    /// The transpose that moves an axis by `perm`, on `element`s.
+    pub(crate) fn transpose(element: DType, perm: &'static [i64]) -> Call {
+        Call {
+            row: &rxt_tf_spec::ops::TRANSPOSE,
+            tf_op: rxt_tf_spec::ops::TRANSPOSE.tf_op,
+            element,
+            batched: false,
+            rank: u8::try_from(perm.len()).unwrap_or(MAX_RANK),
+            swap: None,
+        }
+    }
+
+    /// The attributes of the call with `keywords`: its fixed ones, then
+    /// those its keywords become.
+    pub(crate) fn attributes<'k>(
+        &self,
+        keywords: &'k [Value],
+    ) -> impl Iterator<Item = (&'static CStr, Value)> + 'k {
+        let element = self.element;
+        let (attrs, renames) = match (self.batched, self.row.batched) {
+            (true, Some(kernel)) => (kernel.attrs, kernel.keyword_attrs),
+            _ => (self.row.attrs, &[][..]),
+        };
+        let fixed = attrs.iter().map(move |attr| {
+            let value = match attr.value {
+                AttrValue::Fixed(value) => value,
+                AttrValue::Element => Value::Type(element),
+            };
+            (attr.name, value)
+        });
+        let keyword = self
+            .row
+            .keywords
+            .iter()
+            .zip(keywords)
+            .enumerate()
+            .filter_map(move |(index, (keyword, value))| match keyword.becomes {
+                Becomes::Attr(attr) => Some((renames.get(index).copied().unwrap_or(attr), *value)),
+                _ => None,
+            });
+        fixed.chain(keyword)
+    }
+
+    /// The inputs of the call with `keywords`, in the op's order.
+    pub(crate) fn inputs<'k>(
+        &self,
+        keywords: &'k [Value],
+    ) -> impl Iterator<Item = Result<Slot>> + 'k {
+        let (row, rank) = (self.row, self.rank);
+        row.inputs.iter().map(move |input| match *input {
+            RowInput::Operand(index) => Ok(Slot::Operand(index)),
+            RowInput::Keyword(name) => {
+                let index = row
+                    .keywords
+                    .iter()
+                    .position(|k| k.name == name)
+                    .ok_or_else(|| malformed(row))?;
+                let Becomes::Input(dtype) = row.keywords[index].becomes else {
+                    return Err(malformed(row));
+                };
+                match keywords.get(index) {
+                    // An empty permutation: the axes reversed.
+                    Some(Value::Ints([])) => Ok(Slot::Constant(Value::Ints(reversed(rank)), dtype)),
+                    Some(value) => Ok(Slot::Constant(*value, dtype)),
+                    None => Err(malformed(row)),
+                }
+            }
+        })
+    }
+}
+
+/// The context of the operands' tensors, which must all share it.
+pub(crate) fn shared_context<'a>(
+    row: &Op,
+    operands: &'a [Input<'_>],
+) -> Result<&'a Arc<BoundContext>> {
+    let mut tensors = operands.iter().filter_map(Input::tensor);
+    let first = tensors.next().ok_or_else(|| malformed(row))?;
+    if tensors.any(|tensor| !Arc::ptr_eq(&tensor.context, &first.context)) {
+        return Err(Error::MixedContexts { op: row.name });
+    }
+    Ok(&first.context)
+}
+
+/// Every keyword value present and of the kind its keyword takes.
+fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
+    if keywords.len() != row.keywords.len() {
+        return Err(malformed(row));
+    }
+    for (keyword, value) in row.keywords.iter().zip(keywords) {
+        if !keyword.accepts(value) {
+            return Err(Error::Keyword {
+                op: row.name,
+                message: format!(
+                    "`{} = {}` is not supported; `{}` must be {}",
+                    keyword.name,
+                    value.rust(),
+                    keyword.name,
+                    keyword.allowed_text()
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The first of `axes`, counted from the front, if they fit `rank`.
+fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
+    if !axes_fit(axes, rank) {
+        return Err(Error::Keyword {
+            op: row.name,
+            message: format!(
+                "`{name} = {axes:?}` does not fit a rank-{rank} tensor: each axis is in \
+                 -{rank}..{rank}, once"
+            ),
+        });
+    }
+    let first = axes.first().copied().unwrap_or(0);
+    let normalized = if first < 0 {
+        first + i64::from(rank)
+    } else {
+        first
+    };
+    usize::try_from(normalized).map_err(|_| malformed(row))
+}
+
+/// `perm` is empty (the axes reversed) or a permutation of `0..rank`.
+fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
+    let mut seen = [false; MAX_RANK as usize];
+    let fits = perm.is_empty()
+        || (perm.len() == usize::from(rank)
+            && perm.iter().all(|&axis| {
+                let slot = usize::try_from(axis).ok().and_then(|i| seen.get_mut(i));
+                match slot {
+                    Some(seen) if !*seen && axis < i64::from(rank) => {
+                        *seen = true;
+                        true
+                    }
+                    _ => false,
+                }
+            }));
+    if fits {
+        return Ok(());
+    }
+    Err(Error::Keyword {
+        op: row.name,
+        message: format!("`perm = {perm:?}` is not a permutation of the {rank} axes"),
+    })
+}
+
+/// Every permutation `swapped` and `reversed` return, by rank.
+static PERMS: [[[i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1] = perms();
+
+/// `[rank][axis]`: axis `axis` and the last swapped; `[rank][rank]`: the
+/// axes reversed.
+const fn perms() -> [[[i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1] {
+    let mut out = [[[0_i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1];
+    let mut rank = 0;
+    while rank <= MAX_RANK as usize {
+        let mut axis = 0;
+        while axis <= rank {
+            let mut index = 0;
+            while index < rank {
+                out[rank][axis][index] = if axis == rank {
+                    (rank - 1 - index) as i64
+                } else if index == axis {
+                    (rank - 1) as i64
+                } else if index == rank - 1 {
+                    axis as i64
+                } else {
+                    index as i64
+                };
+                index += 1;
+            }
+            axis += 1;
+        }
+        rank += 1;
+    }
+    out
+}
+
+/// The permutation of `rank` axes swapping `axis` and the last (its own
+/// inverse).
+fn swapped(rank: u8, axis: usize) -> &'static [i64] {
+    let rank = usize::from(rank);
+    PERMS
+        .get(rank)
+        .and_then(|by_axis| by_axis.get(axis))
+        .map_or(&[], |perm| &perm[..rank])
+}
+
+/// The permutation reversing `rank` axes.
+fn reversed(rank: u8) -> &'static [i64] {
+    swapped(rank, usize::from(rank))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations() {
+        assert_eq!(swapped(2, 0), &[1, 0]);
+        assert_eq!(swapped(4, 1), &[0, 3, 2, 1]);
+        assert_eq!(reversed(3), &[2, 1, 0]);
+        assert_eq!(reversed(0), &[] as &[i64]);
+    }
+}

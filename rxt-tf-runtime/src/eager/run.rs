@@ -1,0 +1,122 @@
+//! Running planned calls as eager ops: one `TFE_Op` each, on `CPU:0` of the
+//! operands' context, attributes before inputs, through `TFE_Execute`.
+
+use std::sync::Arc;
+
+use rxt_tf_spec::Value;
+
+use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::eager::call::{Call, Input, Slot};
+use crate::eager::malformed;
+use crate::error::Result;
+use crate::ops::work::{estimate, Dims};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::host::ScalarBits;
+use crate::safe::op::OwnedOp;
+use crate::safe::status::Status;
+use crate::tensor::Untyped;
+
+/// The handle of a scalar or literal operand of `call` (a cached constant),
+/// or `None` for a tensor.
+pub(crate) fn operand_handle(
+    context: &BoundContext,
+    call: &Call,
+    input: &Input<'_>,
+) -> Result<Option<Arc<OwnedHandle>>> {
+    let (dtype, number) = match *input {
+        Input::Tensor(..) => return Ok(None),
+        Input::Scalar(dtype, number) => (dtype, number),
+        Input::Literal(number) => (call.element, number),
+    };
+    let bits = ScalarBits::new(call.row.name, number, dtype)?;
+    context.scalar(bits).map(Some)
+}
+
+/// Runs `call` on `operands` with `keywords` as eager ops: the op itself,
+/// and around it the transposes that move its axis last and back.
+pub(crate) fn run_call(
+    context: &Arc<BoundContext>,
+    call: &Call,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<Untyped> {
+    let status = Status::new(context.wheel().api(), call.row.name)?;
+    let mut dims = [Dims::default(); 2];
+    let mut scalars: [Option<Arc<OwnedHandle>>; 2] = [None, None];
+    for ((dims, scalar), operand) in dims.iter_mut().zip(&mut scalars).zip(operands) {
+        match operand.tensor() {
+            Some(tensor) => *dims = Dims::of(tensor.handle()?, &status, call.row.name)?,
+            None => *scalar = operand_handle(context, call, operand)?,
+        }
+    }
+    let dims = &dims[..operands.len().min(2)];
+    let work = estimate(call.row, keywords, dims);
+    let handle_of = |index: usize| -> Result<&OwnedHandle> {
+        match (operands.get(index), scalars.get(index)) {
+            (Some(Input::Tensor(tensor, _)), _) => tensor.handle(),
+            (_, Some(Some(scalar))) => Ok(scalar),
+            _ => Err(malformed(call.row)),
+        }
+    };
+    let Some(perm) = call.swap else {
+        let handle = run_op(context, call, keywords, work, |op| {
+            for slot in call.inputs(keywords) {
+                match slot? {
+                    Slot::Operand(index) => op.add_input(handle_of(index)?)?,
+                    Slot::Constant(value, dtype) => {
+                        op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        return Ok(Untyped::ready(handle, Arc::clone(context)));
+    };
+    // The op works on the last axis only: move the requested one there and
+    // back, as TensorFlow's Python layer does (same kernels).
+    let transpose = Call::transpose(call.element, perm);
+    let perm_value = [Value::Ints(perm)];
+    let perm_handle =
+        context.constant(transpose.row.name, &perm_value[0], rxt_tf_spec::DType::I32)?;
+    let swap = |input: &OwnedHandle| {
+        run_op(context, &transpose, &perm_value, work, |op| {
+            op.add_input(input)?;
+            op.add_input(&perm_handle)
+        })
+    };
+    let moved = swap(handle_of(0)?)?;
+    let output = run_op(context, call, keywords, work, |op| op.add_input(&moved))?;
+    let back = swap(&output)?;
+    Ok(Untyped::ready(back, Arc::clone(context)))
+}
+
+/// Runs one `TFE_Op` of `call` on `CPU:0` of `context`: its attributes from
+/// `keywords`, its inputs added by `add_inputs`, with the GIL released when
+/// `work` says so. The one place an eager op is built.
+pub(crate) fn run_op(
+    context: &Arc<BoundContext>,
+    call: &Call,
+    keywords: &[Value],
+    work: i64,
+    add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
+) -> Result<OwnedHandle> {
+    let api = context.wheel().api();
+    let name = call.row.name;
+    let status = Status::new(api, name)?;
+    // SAFETY: the context lives while `context` does, which outlives the op.
+    let mut op = unsafe {
+        OwnedOp::new(
+            api,
+            context.as_ptr(),
+            call.tf_op,
+            CPU_DEVICE_C,
+            &status,
+            name,
+        )
+    }?;
+    for (attr, value) in call.attributes(keywords) {
+        op.set_attr(attr, &value)?;
+    }
+    add_inputs(&mut op)?;
+    op.execute(work)
+}

@@ -1,0 +1,240 @@
+//! The typing rules of the op table (`rxt_tf_spec::Rule`), each one generic
+//! [`Signature`] implementation: every op of a rule types its operands and
+//! result the same way, whatever its element types and ranks. The rank
+//! arithmetic they use ([`BroadcastWith`], [`MatMulWith`], [`ReduceBy`],
+//! [`AxesFit`]) is implemented by the build script, for every rank.
+
+use crate::ops::dispatch::{
+    Axes, Flag, FloatLiteral, IntLiteral, Perm, Reversed, Scalar, Signature,
+};
+use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
+
+/// One tensor; the result has its type (`relu`, `exp`, …).
+pub struct SameRank;
+/// Two operands broadcasting (`add`, `mul`, …).
+pub struct Broadcast;
+/// Matrix products with broadcasting batch dimensions (`matmul`).
+pub struct MatMul;
+/// A tensor and a rank-1 bias (`bias_add`).
+pub struct BiasAdd;
+/// Reductions over axes (`reduce_mean`, …).
+pub struct Reduce;
+/// Ops along one axis (`softmax`, …).
+pub struct AlongAxis;
+/// Indices along one axis (`argmax`).
+pub struct ArgReduce;
+/// Axis permutations (`transpose`).
+pub struct Permute;
+
+/// The other operand of a binary op has the same element type.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: mixed element types `{Self}` and `{T}`; both operands need one element type",
+    label = "`{Self}` here, `{T}` in the other operand",
+    note = "TensorFlow does not promote element types: cast one operand first"
+)]
+pub trait SameElement<T> {}
+
+impl<T: Element> SameElement<T> for T {}
+
+/// Element types an integer literal converts to (as a Python `int` does).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: an integer literal cannot be a `{Self}` operand",
+    label = "the literal's type would be `{Self}`",
+    note = "bool tensors take no numeric literals"
+)]
+pub trait FromIntLiteral: Element {}
+
+/// Element types a float literal converts to.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a float literal cannot be a `{Self}` operand (TensorFlow raises TypeError)",
+    label = "the literal's type would be `{Self}`",
+    note = "write an integer literal, or cast the tensor to a float type first"
+)]
+pub trait FromFloatLiteral: Element {}
+
+/// The element types of indices (`argmax`'s `output_type`).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `output_type` must be `i32` or `i64`, not `{Self}`",
+    label = "not an index type"
+)]
+pub trait IndexElement: Element {}
+
+impl IndexElement for i32 {}
+impl IndexElement for i64 {}
+
+/// The rank of two broadcast operands: the larger.
+pub trait BroadcastWith<const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// The rank of a matrix product of ranks 2 to 4: the larger.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `matmul` takes ranks 2 to 4 on both sides, not `{Self}` × rank {B}",
+    label = "unsupported ranks"
+)]
+pub trait MatMulWith<const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// The rank after reducing `N` axes (kept with `KEEP`).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a tensor of `{Self}` has fewer than {N} axes to reduce",
+    label = "too many axes"
+)]
+pub trait ReduceBy<const N: usize, const KEEP: bool> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// Axes that fit a tensor of rank `R`: each in `-R..R`, none twice.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `axis` is out of range for a rank-{R} tensor, or names an axis twice",
+    label = "the axes do not fit the operand's rank {R}",
+    note = "an axis of a rank-{R} tensor is in -{R}..{R}; negative axes count from the last"
+)]
+pub trait AxesFit<const R: usize> {}
+
+/// A `perm` that fits a tensor of rank `R`: one entry per axis.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `perm` needs one entry per axis of the rank-{R} tensor; `{Self}` has another length",
+    label = "wrong `perm` length"
+)]
+pub trait PermFits<const R: usize> {}
+
+impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for SameRank
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>
+    for Broadcast
+where
+    A: Element,
+    B: Element + SameElement<A>,
+    Rank<RA>: BroadcastWith<RB>,
+{
+    type Output = <Rank<RA> as BroadcastWith<RB>>::Output<A>;
+}
+
+impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Tensor<T, R>, Scalar<U>), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Scalar<U>, Tensor<T, R>), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (Tensor<T, R>, IntLiteral), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (IntLiteral, Tensor<T, R>), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (Tensor<T, R>, FloatLiteral), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (FloatLiteral, Tensor<T, R>), ()>
+    for Broadcast
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>
+    for MatMul
+where
+    A: Element,
+    B: Element + SameElement<A>,
+    Rank<RA>: MatMulWith<RB>,
+{
+    type Output = <Rank<RA> as MatMulWith<RB>>::Output<A>;
+}
+
+impl<Op, T, U, const R: usize> Signature<Op, (Tensor<T, R>, Tensor<U, 1>), ()> for BiasAdd
+where
+    T: Element,
+    U: Element + SameElement<T>,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T, const R: usize, const N: usize, const FITS: u8, const KEEP: bool>
+    Signature<Op, (Tensor<T, R>,), (Axes<N, FITS>, Flag<KEEP>)> for Reduce
+where
+    T: Element,
+    Axes<N, FITS>: AxesFit<R>,
+    Rank<R>: ReduceBy<N, KEEP>,
+{
+    type Output = <Rank<R> as ReduceBy<N, KEEP>>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>,)>
+    for AlongAxis
+where
+    T: Element,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T, O, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>, O)>
+    for ArgReduce
+where
+    T: Element,
+    O: IndexElement,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: ReduceBy<1, false>,
+{
+    type Output = <Rank<R> as ReduceBy<1, false>>::Output<O>;
+}
+
+impl<Op, T, const R: usize, const N: usize> Signature<Op, (Tensor<T, R>,), (Perm<N>,)> for Permute
+where
+    T: Element,
+    Perm<N>: PermFits<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T, const R: usize> Signature<Op, (Tensor<T, R>,), (Reversed,)> for Permute
+where
+    T: Element,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
+
+include!(concat!(env!("OUT_DIR"), "/rules.rs"));

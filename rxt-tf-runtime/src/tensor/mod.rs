@@ -1,0 +1,173 @@
+//! CPU tensors: the generic [`Tensor`] (element type and rank in the type)
+//! and its aliases (`TensorF32Cpu2D`, …), over one untyped core: a handle,
+//! or the pending output of a fused call (computed when first needed), plus
+//! the context it belongs to.
+
+mod element;
+mod typed;
+
+pub use element::Element;
+pub use typed::{Rank, SupportedRank, Tensor, TensorType};
+
+/// The public names of the tensor types: `Tensor{F32,I32,I64,Bool}Cpu{0..4}D`,
+/// generated from the element types and ranks of the op table.
+pub mod aliases {
+    include!(concat!(env!("OUT_DIR"), "/tensors.rs"));
+}
+
+use std::sync::Arc;
+
+use pyo3::Python;
+
+use crate::binding::context::BoundContext;
+use crate::error::{Error, Result};
+use crate::fused::Pending;
+use crate::safe::handle::OwnedHandle;
+use crate::safe::host;
+use crate::safe::status::Status;
+
+/// The untyped core of every tensor type (not public API).
+#[doc(hidden)]
+pub struct Untyped {
+    state: State,
+    pub(crate) context: Arc<BoundContext>,
+}
+
+/// Computed, or to be computed by a fused call.
+enum State {
+    Ready(Arc<OwnedHandle>),
+    Pending(Arc<Pending>),
+}
+
+impl Untyped {
+    /// A computed tensor.
+    pub(crate) fn ready(handle: OwnedHandle, context: Arc<BoundContext>) -> Untyped {
+        Untyped {
+            state: State::Ready(Arc::new(handle)),
+            context,
+        }
+    }
+
+    /// A tensor a fused call has yet to compute.
+    pub(crate) fn pending(pending: Arc<Pending>, context: Arc<BoundContext>) -> Untyped {
+        Untyped {
+            state: State::Pending(pending),
+            context,
+        }
+    }
+
+    /// The pending output behind the tensor, if it is one.
+    pub(crate) fn as_pending(&self) -> Option<&Arc<Pending>> {
+        match &self.state {
+            State::Pending(pending) => Some(pending),
+            State::Ready(_) => None,
+        }
+    }
+
+    /// Whether the tensor's value exists (it is not pending, or its fused
+    /// call has run).
+    pub(crate) fn is_computed(&self) -> bool {
+        match &self.state {
+            State::Ready(_) => true,
+            State::Pending(pending) => pending.has_run(),
+        }
+    }
+
+    /// The tensor's handle, computing it first if it is pending (which runs
+    /// the fused call that produces it, or returns that call's error).
+    pub(crate) fn handle(&self) -> Result<&OwnedHandle> {
+        self.shared_handle_ref().map(|handle| &**handle)
+    }
+
+    /// As [`Tensor::handle`], shared.
+    pub(crate) fn shared_handle(&self) -> Result<Arc<OwnedHandle>> {
+        self.shared_handle_ref().map(Arc::clone)
+    }
+
+    fn shared_handle_ref(&self) -> Result<&Arc<OwnedHandle>> {
+        match &self.state {
+            State::Ready(handle) => Ok(handle),
+            State::Pending(pending) => pending.resolve(),
+        }
+    }
+
+    /// The handle, owned: taken when no one else shares it, else a new
+    /// reference to the same tensor.
+    pub(crate) fn into_handle(self) -> Result<OwnedHandle> {
+        let shared = self.shared_handle()?;
+        drop(self.state);
+        match Arc::try_unwrap(shared) {
+            Ok(handle) => Ok(handle),
+            Err(shared) => {
+                const OP: &str = "materialize";
+                let status = Status::new(self.context.wheel().api(), OP)?;
+                shared.share(&status, OP)
+            }
+        }
+    }
+
+    /// The tensor's shape.
+    pub(crate) fn shape(&self, rank: usize) -> Result<Vec<i64>> {
+        const OP: &str = "shape";
+        let status = Status::new(self.context.wheel().api(), OP)?;
+        (0..rank)
+            .map(|index| {
+                let index = i32::try_from(index).unwrap_or(i32::MAX);
+                self.handle()?.dim(index, &status, OP)
+            })
+            .collect()
+    }
+
+    /// A new tensor on Python's current context holding a copy of `data`,
+    /// of `shape` (whose product must be `data.len()`).
+    pub(crate) fn from_slice<T: Element>(
+        py: Python<'_>,
+        data: &[T],
+        shape: &[usize],
+    ) -> Result<Untyped> {
+        const OP: &str = "from_slice";
+        let mismatch = || Error::Data {
+            op: OP,
+            message: format!("{} values do not fill the shape {shape:?}", data.len()),
+        };
+        let count = shape
+            .iter()
+            .try_fold(1_usize, |count, &size| count.checked_mul(size))
+            .ok_or_else(mismatch)?;
+        if count != data.len() {
+            return Err(Error::Data {
+                op: OP,
+                message: format!(
+                    "{} values do not fill the shape {shape:?} ({count} values)",
+                    data.len()
+                ),
+            });
+        }
+        let dims = shape
+            .iter()
+            .map(|&size| i64::try_from(size))
+            .collect::<std::result::Result<Vec<i64>, _>>()
+            .map_err(|_| mismatch())?;
+        let context = BoundContext::current(py)?;
+        let api = context.wheel().api();
+        let handle = host::new_handle(api, OP, T::DTYPE, &dims, T::bytes(data))?;
+        Ok(Untyped::ready(handle, context))
+    }
+
+    /// A copy of the elements, row-major.
+    pub(crate) fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        host::read(self.context.wheel().api(), self.handle()?, "to_vec")
+    }
+
+    /// Another reference to the same tensor.
+    pub(crate) fn share(&self) -> Result<Untyped> {
+        let state = match &self.state {
+            State::Ready(handle) => State::Ready(Arc::clone(handle)),
+            State::Pending(pending) => State::Pending(Arc::clone(pending)),
+        };
+        Ok(Untyped {
+            state,
+            context: Arc::clone(&self.context),
+        })
+    }
+}

@@ -1,0 +1,304 @@
+//! `tf!` on every element type and rank the rules take, against eager
+//! TensorFlow: element-wise ops at ranks 0–4, broadcasting across ranks,
+//! batched matmuls, reductions over negative and multiple axes, softmax on
+//! any axis, argmax with both output types, permutations, literals taking
+//! the other operand's type, zero sizes, NaN and ±inf. `make test` runs it
+//! per op and again with every op fused (`RXT_TF_TEST_FUSED=1`).
+
+mod common;
+
+use common::{assert_matches_eager, eval_with, to_python, with_python};
+use pyo3::prelude::*;
+use rxt_tf::ops::Scalar;
+use rxt_tf::{tf, Element, Tensor};
+
+/// The inputs, as Python code: `name = expression`, one per line.
+const INPUTS: &str = "
+f0 = tf.constant(-2.5)
+f1 = tf.constant([1.5, -0.0, float('nan'), float('inf'), -3.0])
+f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
+f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
+f4 = tf.reshape(tf.range(-24.0, 24.0), (2, 2, 3, 4)) / 7.0
+w2 = tf.reshape(tf.range(0.0, 20.0), (4, 5)) / 10.0
+w3 = tf.reshape(tf.range(0.0, 40.0), (2, 4, 5)) / 10.0
+w4 = tf.reshape(tf.range(0.0, 80.0), (2, 2, 4, 5)) / 10.0
+z3 = tf.zeros((2, 0, 4))
+b4 = tf.constant([0.5, -1.0, 2.0, 0.25])
+i0 = tf.constant(7)
+i1 = tf.constant([3, -1, 0, 2147483647, -5])
+i2 = tf.reshape(tf.range(-6, 6), (3, 4))
+i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
+i4 = tf.reshape(tf.range(-24, 24), (2, 2, 3, 4))
+j2 = tf.reshape(tf.range(0, 20), (4, 5))
+l1 = tf.constant([4, -9, 0], dtype=tf.int64)
+l3 = tf.reshape(tf.range(-12, 12, dtype=tf.int64), (2, 3, 4))
+k4 = tf.constant([1, 2, 3, 4], dtype=tf.int64)
+m2 = tf.constant([[True, False], [False, True]])
+m4 = tf.reshape(tf.range(24) % 3 == 0, (2, 2, 3, 2))
+";
+
+/// Every input by name, with its Python object.
+fn inputs(py: Python<'_>) -> Vec<(String, Bound<'_, PyAny>)> {
+    let globals = pyo3::types::PyDict::new(py);
+    globals
+        .set_item("tf", py.import("tensorflow").expect("tf"))
+        .expect("tf");
+    let code = std::ffi::CString::new(INPUTS).expect("no NUL");
+    py.run(&code, Some(&globals), None).expect("inputs");
+    INPUTS
+        .lines()
+        .filter_map(|line| line.split_once(" = "))
+        .map(|(name, _)| {
+            let value = globals.get_item(name).expect("get").expect("defined");
+            (name.to_owned(), value)
+        })
+        .collect()
+}
+
+/// The input `name` as a tensor of `T` and rank `R`.
+fn input<T: Element, const R: usize>(
+    inputs: &[(String, Bound<'_, PyAny>)],
+    name: &str,
+) -> Tensor<T, R>
+where
+    for<'a, 'py> Tensor<T, R>: FromPyObject<'a, 'py, Error = rxt_tf::Error>,
+{
+    let (_, value) = inputs.iter().find(|(n, _)| n == name).expect("an input");
+    value
+        .extract()
+        .unwrap_or_else(|err| panic!("{name}: {err}"))
+}
+
+/// Compares each `tf!` result with the eager expression, evaluated with the
+/// inputs in scope.
+macro_rules! same {
+    ($py:expr, $inputs:expr, $( $eager:literal => $native:expr ),+ $(,)?) => {{
+        let names: Vec<(&str, &Bound<'_, PyAny>)> =
+            $inputs.iter().map(|(n, o)| (n.as_str(), o)).collect();
+        $(
+            let native = to_python($py, $eager, $native);
+            let eager = eval_with($py, $eager, &names);
+            assert_matches_eager($py, $eager, &native, &eager);
+        )+
+    }};
+}
+
+#[test]
+fn element_wise_ops_at_every_rank_and_element_type() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f3, f4) = (input::<f32, 3>(&i, "f3"), input::<f32, 4>(&i, "f4"));
+        let (i0, i2) = (input::<i32, 0>(&i, "i0"), input::<i32, 2>(&i, "i2"));
+        let (i4, l3) = (input::<i32, 4>(&i, "i4"), input::<i64, 3>(&i, "l3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, i,
+            "tf.nn.relu(f0)" => tf!(relu(f0)),
+            "tf.exp(f1)" => tf!(exp(f1)),
+            "tf.math.log(f1)" => tf!(log(f1)),
+            "tf.sigmoid(f3)" => tf!(sigmoid(f3)),
+            "tf.tanh(f4)" => tf!(tanh(f4)),
+            "tf.math.rsqrt(f4)" => tf!(rsqrt(f4)),
+            "tf.nn.leaky_relu(f3, alpha=0.1)" => tf!(leaky_relu(f3, alpha = 0.1)),
+            "tf.square(z3)" => tf!(square(z3)),
+            "tf.abs(i0)" => tf!(abs(i0)),
+            "-i2" => tf!(-i2),
+            "tf.square(i4)" => tf!(square(i4)),
+            "tf.nn.relu(l3)" => tf!(relu(l3)),
+            "tf.nn.relu6(i2)" => tf!(relu6(i2)),
+            "tf.abs(l3)" => tf!(abs(l3)),
+        );
+    });
+}
+
+#[test]
+fn broadcasting_across_ranks_and_literals_of_the_other_type() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, b4) = (input::<f32, 4>(&i, "f4"), input::<f32, 1>(&i, "b4"));
+        let (i0, i1) = (input::<i32, 0>(&i, "i0"), input::<i32, 1>(&i, "i1"));
+        let (i2, i3) = (input::<i32, 2>(&i, "i2"), input::<i32, 3>(&i, "i3"));
+        let (l1, l3) = (input::<i64, 1>(&i, "l1"), input::<i64, 3>(&i, "l3"));
+        let (k4, i4) = (input::<i64, 1>(&i, "k4"), input::<i32, 4>(&i, "i4"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, i,
+            "f0 + f4" => tf!(f0 + f4),
+            "f4 - f0" => tf!(f4 - f0),
+            "f3 * b4" => tf!(f3 * b4),
+            "b4 / f4" => tf!(b4 / f4),
+            "tf.maximum(f2, f4)" => tf!(maximum(f2, f4)),
+            "tf.minimum(f3, f2)" => tf!(minimum(f3, f2)),
+            "f1 * f0" => tf!(f1 * f0),
+            "f4 * 2" => tf!(f4 * 2),
+            "0.5 - f3" => tf!(0.5 - f3),
+            "f1 / 0.0" => tf!(f1 / 0.0),
+            "z3 + b4" => tf!(z3 + b4),
+            "i0 + i4" => tf!(i0 + i4),
+            "i3 * i2" => tf!(i3 * i2),
+            "i1 - i1" => tf!(i1 - i1),
+            "tf.maximum(i2, 0)" => tf!(maximum(i2, 0)),
+            "i3 + 1" => tf!(i3 + 1),
+            "-3 * i4" => tf!(-3 * i4),
+            "(l3 - 0) + 4" => tf!(tf!(l3 - 0).expect("sub") + 4),
+            "tf.minimum(l3, k4)" => tf!(minimum(l3, k4)),
+            "f2 * np.float32(1.5)" => tf!(f2 * Scalar(1.5_f32)),
+            "i3 + np.int32(-2)" => tf!(i3 + Scalar(-2_i32)),
+            "l1 * np.int64(3)" => tf!(l1 * Scalar(3_i64)),
+        );
+    });
+}
+
+#[test]
+fn matmuls_of_ranks_two_to_four_broadcast_batch_dimensions() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f2, f3, f4) = (
+            input::<f32, 2>(&i, "f2"),
+            input::<f32, 3>(&i, "f3"),
+            input::<f32, 4>(&i, "f4"),
+        );
+        let (w2, w3, w4) = (
+            input::<f32, 2>(&i, "w2"),
+            input::<f32, 3>(&i, "w3"),
+            input::<f32, 4>(&i, "w4"),
+        );
+        let (i2, j2) = (input::<i32, 2>(&i, "i2"), input::<i32, 2>(&i, "j2"));
+        same!(py, i,
+            "tf.matmul(f2, w2)" => tf!(matmul(f2, w2)),
+            "tf.matmul(f3, w2)" => tf!(matmul(f3, w2)),
+            "tf.matmul(f2, w3)" => tf!(matmul(f2, w3)),
+            "tf.matmul(f3, w3)" => tf!(matmul(f3, w3)),
+            "tf.matmul(f4, w4)" => tf!(matmul(f4, w4)),
+            "tf.matmul(f4, w3)" => tf!(matmul(f4, w3)),
+            "tf.matmul(f4, f4, transpose_b=True)" => tf!(matmul(f4, f4, transpose_b = true)),
+            "tf.matmul(f3, f3, transpose_a=True)" => tf!(matmul(f3, f3, transpose_a = true)),
+            "tf.matmul(i2, j2)" => tf!(matmul(i2, j2)),
+        );
+    });
+}
+
+#[test]
+fn reductions_softmax_argmax_and_transpose_on_any_axes() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f1, f2) = (input::<f32, 1>(&i, "f1"), input::<f32, 2>(&i, "f2"));
+        let (f3, f4) = (input::<f32, 3>(&i, "f3"), input::<f32, 4>(&i, "f4"));
+        let (i3, l3) = (input::<i32, 3>(&i, "i3"), input::<i64, 3>(&i, "l3"));
+        let (m2, m4) = (input::<bool, 2>(&i, "m2"), input::<bool, 4>(&i, "m4"));
+        let b4 = input::<f32, 1>(&i, "b4");
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, i,
+            "tf.reduce_mean(f4, axis=[0, 2])" => tf!(reduce_mean(f4, axis = [0, 2])),
+            "tf.reduce_sum(f3, axis=-1)" => tf!(reduce_sum(f3, axis = -1)),
+            "tf.reduce_max(f3, axis=[-1, 0], keepdims=True)" => tf!(reduce_max(f3, axis = [-1, 0], keepdims = true)),
+            "tf.reduce_min(f1, axis=0)" => tf!(reduce_min(f1, axis = 0)),
+            "tf.reduce_sum(f4, axis=[0, 1, 2, 3])" => tf!(reduce_sum(f4, axis = [0, 1, 2, 3])),
+            "tf.reduce_sum(i3, axis=[1, 2])" => tf!(reduce_sum(i3, axis = [1, 2])),
+            "tf.reduce_max(l3, axis=1, keepdims=True)" => tf!(reduce_max(l3, axis = 1, keepdims = true)),
+            "tf.reduce_mean(i3, axis=0)" => tf!(reduce_mean(i3, axis = 0)),
+            "tf.reduce_sum(z3, axis=1)" => tf!(reduce_sum(z3, axis = 1)),
+            "tf.nn.softmax(f4, axis=1)" => tf!(softmax(f4, axis = 1)),
+            "tf.nn.softmax(f3)" => tf!(softmax(f3)),
+            "tf.nn.log_softmax(f3, axis=0)" => tf!(log_softmax(f3, axis = 0)),
+            "tf.nn.log_softmax(f2, axis=-2)" => tf!(log_softmax(f2, axis = -2)),
+            "tf.nn.softmax(f1)" => tf!(softmax(f1)),
+            "tf.argmax(f4, axis=2)" => tf!(argmax(f4, axis = 2)),
+            "tf.argmax(f1, axis=0, output_type=tf.int32)" => tf!(argmax(f1, axis = 0, output_type = i32)),
+            "tf.argmax(l3, axis=-1)" => tf!(argmax(l3, axis = -1)),
+            "tf.argmax(m4, axis=3)" => tf!(argmax(m4, axis = 3)),
+            "tf.transpose(f3)" => tf!(transpose(f3)),
+            "tf.transpose(f4, perm=[0, 2, 1, 3])" => tf!(transpose(f4, perm = [0, 2, 1, 3])),
+            "tf.transpose(m2)" => tf!(transpose(m2)),
+            "tf.transpose(i3, perm=[2, 0, 1])" => tf!(transpose(i3, perm = [2, 0, 1])),
+            "tf.nn.bias_add(f4, b4)" => tf!(bias_add(f4, b4)),
+        );
+    });
+}
+
+#[test]
+fn plain_functions_check_run_time_keywords_against_the_rank() {
+    with_python(|py| {
+        let i = inputs(py);
+        let f3 = input::<f32, 3>(&i, "f3");
+        let names: Vec<(&str, &Bound<'_, PyAny>)> =
+            i.iter().map(|(n, o)| (n.as_str(), o)).collect();
+        let native = to_python(
+            py,
+            "reduce_sum",
+            rxt_tf::ops::reduce_sum::<2, false, _>(&f3, [0, -1]),
+        );
+        let eager = eval_with(py, "tf.reduce_sum(f3, axis=[0, -1])", &names);
+        assert_matches_eager(py, "plain reduce_sum", &native, &eager);
+        let repeated = rxt_tf::ops::reduce_sum::<2, false, _>(&f3, [1, -2]);
+        let err = repeated.expect_err("axis 1 twice");
+        assert!(
+            err.to_string().contains("does not fit a rank-3 tensor"),
+            "{err}"
+        );
+        let perm = rxt_tf::ops::transpose(&f3, [0, 1, 1]).expect_err("not a permutation");
+        assert!(perm.to_string().contains("is not a permutation"), "{perm}");
+        let native = to_python(py, "argmax", rxt_tf::ops::argmax::<i32, _>(&f3, -2));
+        let eager = eval_with(py, "tf.argmax(f3, axis=-2, output_type=tf.int32)", &names);
+        assert_matches_eager(py, "plain argmax", &native, &eager);
+    });
+}
+
+#[test]
+fn every_alias_crosses_the_boundary_with_the_seeds_checks() {
+    with_python(|py| {
+        let i = inputs(py);
+        let names: Vec<(&str, &Bound<'_, PyAny>)> =
+            i.iter().map(|(n, o)| (n.as_str(), o)).collect();
+        // Round trips keep dtype, shape and data.
+        for name in ["f0", "f4", "i1", "l3", "m2", "m4"] {
+            let value = eval_with(py, name, &names);
+            let back = match name {
+                "f0" => value
+                    .extract::<rxt_tf::TensorF32Cpu0D>()
+                    .map(|t| t.into_pyobject(py)),
+                "f4" => value
+                    .extract::<rxt_tf::TensorF32Cpu4D>()
+                    .map(|t| t.into_pyobject(py)),
+                "i1" => value
+                    .extract::<rxt_tf::TensorI32Cpu1D>()
+                    .map(|t| t.into_pyobject(py)),
+                "l3" => value
+                    .extract::<rxt_tf::TensorI64Cpu3D>()
+                    .map(|t| t.into_pyobject(py)),
+                "m2" => value
+                    .extract::<rxt_tf::TensorBoolCpu2D>()
+                    .map(|t| t.into_pyobject(py)),
+                _ => value
+                    .extract::<rxt_tf::TensorBoolCpu4D>()
+                    .map(|t| t.into_pyobject(py)),
+            };
+            let back = back.expect("extract").expect("materialize");
+            assert_matches_eager(py, name, &back, &value);
+        }
+        // A wrong element type or rank is a ValueError naming both.
+        let err = eval_with(py, "i2", &names)
+            .extract::<rxt_tf::TensorF32Cpu2D>()
+            .expect_err("int32 is not float32");
+        assert!(err.to_string().contains("int32"), "{err}");
+        let err = eval_with(py, "m2", &names)
+            .extract::<rxt_tf::TensorBoolCpu3D>()
+            .expect_err("rank 2 is not rank 3");
+        assert!(err.to_string().contains('3'), "{err}");
+        // Host data of every element type.
+        let b = rxt_tf::TensorBoolCpu1D::from_slice(py, &[true, false, true], [3]).expect("bools");
+        assert_eq!(b.to_vec().expect("read"), vec![true, false, true]);
+        let s = rxt_tf::TensorF32Cpu0D::from_slice(py, &[2.5], []).expect("scalar");
+        assert_eq!(
+            (s.to_vec().expect("read"), s.shape().expect("shape")),
+            (vec![2.5], vec![])
+        );
+        let l = rxt_tf::TensorI64Cpu4D::from_slice(py, &[1, 2, 3, 4], [1, 2, 1, 2]).expect("i64");
+        assert_eq!(l.shape().expect("shape"), vec![1, 2, 1, 2]);
+        assert_eq!(
+            l.try_clone().expect("clone").to_vec().expect("read"),
+            vec![1, 2, 3, 4]
+        );
+    });
+}

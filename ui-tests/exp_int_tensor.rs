@@ -1,0 +1,7 @@
+use rxt_tf::{tf, TensorI32Cpu3D};
+
+fn f(x: TensorI32Cpu3D) -> rxt_tf::Result<TensorI32Cpu3D> {
+    tf!(exp(x))
+}
+
+fn main() {}

@@ -1,7 +1,0 @@
-use rxt_tf::{tf, TensorF32Cpu2D};
-
-fn f(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    tf!(transpose(x, perm = [0, 1]))
-}
-
-fn main() {}
