@@ -768,7 +768,7 @@ pub const ARGMAX: Op = Op {
     summary: "index of the largest value along an axis (int64, or `output_type`)",
     tf_op: c"ArgMax",
     rule: Rule::ArgReduce,
-    dtypes: &[DType::F32, DType::I32, DType::I64, DType::Bool],
+    dtypes: DType::ALL,
     keywords: &[
         ONE_AXIS,
         Keyword {

@@ -50,22 +50,21 @@ impl ConstantKey {
             }
         };
         for &int in ints {
-            match dtype {
-                DType::I32 => {
-                    let narrow = i32::try_from(int).map_err(|_| Error::Keyword {
-                        op,
-                        message: format!("{int} does not fit an int32 constant"),
-                    })?;
-                    key.push(&narrow.to_ne_bytes());
-                }
-                DType::I64 => key.push(&int.to_ne_bytes()),
-                // Constant inputs are axes and permutations: integers.
-                DType::F32 | DType::Bool => {
-                    return Err(Error::Keyword {
-                        op,
-                        message: format!("{int} cannot become a {} constant input", dtype.name()),
-                    })
-                }
+            // Constant inputs are axes and permutations: integers.
+            if dtype.is_float() || dtype == DType::Bool {
+                return Err(Error::Keyword {
+                    op,
+                    message: format!("{int} cannot become a {} constant input", dtype.name()),
+                });
+            }
+            if dtype.size() == 8 {
+                key.push(&int.to_ne_bytes());
+            } else {
+                let narrow = i32::try_from(int).map_err(|_| Error::Keyword {
+                    op,
+                    message: format!("{int} does not fit an int32 constant"),
+                })?;
+                key.push(&narrow.to_ne_bytes());
             }
         }
         Ok(key)

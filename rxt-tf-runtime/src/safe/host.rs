@@ -118,19 +118,32 @@ impl ScalarBits {
                 dtype.name()
             ),
         };
-        match (dtype, number) {
-            (DType::F32, Number::Float(float)) => {
-                bits[..4].copy_from_slice(&(float as f32).to_ne_bytes());
+        // By kind and width, so an element type needs no arm of its own.
+        let wide = dtype.size() == 8;
+        match number {
+            Number::Float(float) if dtype.is_float() => {
+                if wide {
+                    bits.copy_from_slice(&float.to_ne_bytes());
+                } else {
+                    bits[..4].copy_from_slice(&(float as f32).to_ne_bytes());
+                }
             }
-            (DType::F32, Number::Int(int)) => {
-                bits[..4].copy_from_slice(&(int as f32).to_ne_bytes())
+            Number::Int(int) if dtype.is_float() => {
+                if wide {
+                    bits.copy_from_slice(&(int as f64).to_ne_bytes());
+                } else {
+                    bits[..4].copy_from_slice(&(int as f32).to_ne_bytes());
+                }
             }
-            (DType::I32, Number::Int(int)) => {
-                let narrow = i32::try_from(int).map_err(|_| misfit())?;
-                bits[..4].copy_from_slice(&narrow.to_ne_bytes());
+            Number::Int(int) if dtype != DType::Bool => {
+                if wide {
+                    bits.copy_from_slice(&int.to_ne_bytes());
+                } else {
+                    let narrow = i32::try_from(int).map_err(|_| misfit())?;
+                    bits[..4].copy_from_slice(&narrow.to_ne_bytes());
+                }
             }
-            (DType::I64, Number::Int(int)) => bits.copy_from_slice(&int.to_ne_bytes()),
-            (DType::Bool, Number::Bool(flag)) => bits[0] = u8::from(flag),
+            Number::Bool(flag) if dtype == DType::Bool => bits[0] = u8::from(flag),
             _ => return Err(misfit()),
         }
         Ok(ScalarBits { dtype, bits })

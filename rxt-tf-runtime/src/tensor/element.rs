@@ -12,12 +12,12 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// The Rust type of a tensor element type: `f32`, `i32`, `i64` or `bool`.
-/// Implemented by this crate only.
+/// The Rust type of a tensor element type (`f32`, `i32`, …: the element
+/// types of the `Tensor*Cpu*D` aliases). Implemented by this crate only.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` is not a tensor element type",
     label = "not an element type of rxt-tf",
-    note = "the element types are `f32`, `i32`, `i64` and `bool`"
+    note = "the element types are those of the `Tensor*Cpu*D` aliases (`f32` of `TensorF32Cpu2D`, …)"
 )]
 pub trait Element: sealed::Sealed + Copy + Debug + PartialEq + Send + Sync + 'static {
     /// The TensorFlow element type.
