@@ -35,6 +35,12 @@ l3 = tf.reshape(tf.range(-12, 12, dtype=tf.int64), (2, 3, 4))
 k4 = tf.constant([1, 2, 3, 4], dtype=tf.int64)
 m2 = tf.constant([[True, False], [False, True]])
 m4 = tf.reshape(tf.range(24) % 3 == 0, (2, 2, 3, 2))
+d0 = tf.constant(0.1, dtype=tf.float64)
+d1 = tf.constant([1e-300, -0.0, float('nan'), float('-inf'), 3.0], dtype=tf.float64)
+d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
+d4 = tf.reshape(tf.range(0.0, 40.0, dtype=tf.float64), (2, 1, 4, 5)) / 3.0
+e1 = tf.constant([0.5, -1.0, 2.0, 1e-9], dtype=tf.float64)
+e3 = tf.reshape(tf.range(0.0, 40.0, dtype=tf.float64), (2, 4, 5)) / 9.0
 ";
 
 /// Every input by name, with its Python object.
@@ -301,4 +307,48 @@ fn every_alias_crosses_the_boundary_with_the_seeds_checks() {
             vec![1, 2, 3, 4]
         );
     });
+}
+
+#[test]
+fn float64_through_every_rule() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (d0, d1) = (input::<f64, 0>(&i, "d0"), input::<f64, 1>(&i, "d1"));
+        let (d3, d4) = (input::<f64, 3>(&i, "d3"), input::<f64, 4>(&i, "d4"));
+        let (e1, e3) = (input::<f64, 1>(&i, "e1"), input::<f64, 3>(&i, "e3"));
+        same!(py, i,
+            "tf.exp(d1)" => tf!(exp(d1)),
+            "tf.sigmoid(d3)" => tf!(sigmoid(d3)),
+            "tf.nn.relu(d0)" => tf!(relu(d0)),
+            "-d3" => tf!(-d3),
+            "d0 * d3" => tf!(d0 * d3),
+            "d3 + e1" => tf!(d3 + e1),
+            "tf.reduce_sum(d4, axis=[0, 1, 3])" => tf!(reduce_sum(d4, axis = [0, 1, 3])),
+            "d3 / 3" => tf!(d3 / 3),
+            "d3 * 0.1" => tf!(d3 * 0.1),
+            "tf.maximum(d1, 0.5)" => tf!(maximum(d1, 0.5)),
+            "tf.matmul(d3, e3)" => tf!(matmul(d3, e3)),
+            "tf.nn.bias_add(d3, e1)" => tf!(bias_add(d3, e1)),
+            "tf.reduce_max(d4, axis=1)" => tf!(reduce_max(d4, axis = 1)),
+            "tf.reduce_mean(d4, axis=[-1, 1], keepdims=True)" => tf!(reduce_mean(d4, axis = [-1, 1], keepdims = true)),
+            "tf.nn.softmax(d3, axis=1)" => tf!(softmax(d3, axis = 1)),
+            "tf.nn.log_softmax(d4)" => tf!(log_softmax(d4)),
+            "tf.argmax(d3, axis=-1, output_type=tf.int32)" => tf!(argmax(d3, axis = -1, output_type = i32)),
+            "tf.transpose(d4)" => tf!(transpose(d4)),
+        );
+        let made = rxt_tf::TensorF64Cpu2D::from_slice(py, &[0.1, 1e300, -2.5, 4.0], [2, 2])
+            .expect("an f64 tensor");
+        assert_eq!(made.to_vec().expect("read"), vec![0.1, 1e300, -2.5, 4.0]);
+        assert_eq!(made.shape().expect("shape"), vec![2, 2]);
+        let err = d1_as_f32(&i).expect_err("float64 is not float32");
+        assert!(err.contains("float64"), "{err}");
+    });
+}
+
+/// `d1` (float64) extracted as a float32 tensor: the boundary's error.
+fn d1_as_f32(inputs: &[(String, Bound<'_, PyAny>)]) -> Result<rxt_tf::TensorF32Cpu1D, String> {
+    let (_, value) = inputs.iter().find(|(n, _)| n == "d1").expect("d1");
+    value
+        .extract()
+        .map_err(|err: rxt_tf::Error| err.to_string())
 }

@@ -29,6 +29,8 @@ def tensor(short: str, rank: int) -> str:
 
 T0, T1, T2, T3, T4 = (tensor("f32", rank) for rank in range(5))
 """float32 tensors of ranks 0 to 4."""
+D0, D1, D2, D3, D4 = (tensor("f64", rank) for rank in range(5))
+"""float64 tensors of ranks 0 to 4."""
 I32_0, I32_1, I32_2, I32_3, I32_4 = (tensor("i32", rank) for rank in range(5))
 """int32 tensors of ranks 0 to 4."""
 I64_0, I64, I64_2, I64_3, I64_4 = (tensor("i64", rank) for rank in range(5))
@@ -38,7 +40,13 @@ B0, B1, B2, B3, B4 = (tensor("bool", rank) for rank in range(5))
 
 SHORT = {
     tensor(short, rank): f"{prefix}{rank}"
-    for short, prefix in (("f32", "T"), ("i32", "I32_"), ("i64", "I64_"), ("bool", "B"))
+    for short, prefix in (
+        ("f32", "T"),
+        ("f64", "D"),
+        ("i32", "I32_"),
+        ("i64", "I64_"),
+        ("bool", "B"),
+    )
     for rank in range(5)
 }
 """Short names of the type keys, for test ids."""

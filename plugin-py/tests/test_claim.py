@@ -22,6 +22,11 @@ from sites import (
     B2,
     B3,
     B4,
+    D0,
+    D1,
+    D2,
+    D3,
+    D4,
     FVAR,
     I32_0,
     I32_1,
@@ -49,7 +54,7 @@ from sites import (
     positional_bool,
 )
 
-from rxt_tf_plugin.ops import OPS
+from rxt_tf_plugin.ops import OPS, TENSOR_TYPES
 from rxt_tf_plugin.plugin import plugin
 
 P = plugin()
@@ -197,7 +202,7 @@ SOFTMAX = "rxt-tf/softmax-f32-cpu"
 
 ACCEPTED = [
     # (site, rule id, result type)
-    # matmul: ranks 2 to 4 each (batch dimensions broadcast), float32, int32 or int64.
+    # matmul: ranks 2 to 4 each (batch dimensions broadcast), float32, float64, int32 or int64.
     (call("tensorflow.matmul", T2, T2), MATMUL, T2),
     (call("tensorflow.linalg.matmul", T2, T2), MATMUL, T2),
     (call("tensorflow.matmul", T3, T2), MATMUL, T3),
@@ -311,6 +316,15 @@ ACCEPTED = [
     (call("tensorflow.argmax", B1, lit(0)), ARGMAX, I64_0),
     (call("tensorflow.math.argmax", I32_1, keywords=(kw("axis", 0),)), ARGMAX, I64_0),
     (call("tensorflow.argmax", I64, lit(0)), ARGMAX, I64_0),
+    # float64 through every rule.
+    *((call("tensorflow.nn.relu", t), "rxt-tf/relu-f32-cpu-2d", t) for t in (D0, D1, D2, D3, D4)),
+    (call("tensorflow.exp", D3), "rxt-tf/exp-f32-cpu", D3),
+    (call("tensorflow.matmul", D3, D2), MATMUL, D3),
+    (binop("*", D2, F), "rxt-tf/mul-binop-f32-cpu", D2),
+    (binop("+", lit(1), D4), "rxt-tf/add-binop-f32-cpu", D4),
+    (binop("/", D1, D0), "rxt-tf/div-binop-f32-cpu", D1),
+    (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
+    (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
 ]
 
 
@@ -344,11 +358,9 @@ def test_the_accepted_table_covers_every_spelling_of_every_rule() -> None:
 
 def test_the_accepted_table_claims_every_tensor_type() -> None:
     operands = {key for site, _, _ in ACCEPTED for key in site.operand_types}
-    for short in ("f32", "i32", "i64", "bool"):
-        for rank in range(5):
-            key = f"rxt-tf/tensor-{short}-cpu-{rank}d"
-            # No op takes a bool scalar (argmax needs rank 1, transpose rank 2).
-            assert key in operands or key == B0, key
+    for tensor in TENSOR_TYPES:
+        # No op takes a bool scalar (argmax needs rank 1, transpose rank 2).
+        assert tensor.key in operands or tensor.key == B0, tensor.key
 
 
 def test_argmax_returns_the_i64_plugin_type() -> None:
@@ -362,7 +374,8 @@ def ranks(low: int, high: int) -> str:
     return f"ranks {low}\N{EN DASH}{high}"
 
 
-NUMBERS = "float32, int32 or int64"
+NUMBERS = "float32, float64, int32 or int64"
+EVERY_TYPE = "float32, float64, int32, int64 or bool"
 TENSORS_ONLY = (
     "operands must be rxt-tf tensors (rxt_tf_plugin.types markers such as TensorF32Cpu2D), got"
 )
@@ -388,7 +401,7 @@ REJECTED = [
     (
         binop("@", T2, T1),
         "RXTP-RXTTF-028",
-        f"cannot lower `a @ b`: needs operands of float32, int32 or int64 at {ranks(2, 4)}, "
+        f"cannot lower `a @ b`: needs operands of {NUMBERS} at {ranks(2, 4)}, "
         "got float32 rank-2 × float32 rank-1",
     ),
     (call("tensorflow.matmul", I32_0, I32_2), "RXTP-RXTTF-001", "got int32 rank-0 × int32 rank-2"),
@@ -412,7 +425,7 @@ REJECTED = [
     (
         call("tensorflow.transpose", T1),
         "RXTP-RXTTF-030",
-        f"needs operands of float32, int32, int64 or bool at {ranks(2, 4)}, got float32 rank-1",
+        f"needs operands of {EVERY_TYPE} at {ranks(2, 4)}, got float32 rank-1",
     ),
     (
         call("tensorflow.reduce_mean", T0, keywords=(kw("axis", 0),)),
@@ -428,12 +441,12 @@ REJECTED = [
     (
         call("tensorflow.nn.softmax", T0),
         "RXTP-RXTTF-034",
-        f"float32 at {ranks(1, 4)}, got float32 rank-0",
+        f"float32 or float64 at {ranks(1, 4)}, got float32 rank-0",
     ),
     (
         call("tensorflow.argmax", I32_0, keywords=(kw("axis", 0),)),
         "RXTP-RXTTF-036",
-        f"needs operands of float32, int32, int64 or bool at {ranks(1, 4)}, got int32 rank-0",
+        f"needs operands of {EVERY_TYPE} at {ranks(1, 4)}, got int32 rank-0",
     ),
     # Element types the op does not take.
     (
@@ -444,7 +457,7 @@ REJECTED = [
     (
         call("tensorflow.exp", I32_3),
         "RXTP-RXTTF-012",
-        f"needs operands of float32 at {ranks(0, 4)}, got int32 rank-3",
+        f"needs operands of float32 or float64 at {ranks(0, 4)}, got int32 rank-3",
     ),
     (call("tensorflow.nn.sigmoid", I64), "RXTP-RXTTF-005", "got int64 rank-1"),
     (call("tensorflow.nn.softmax", I32_2), "RXTP-RXTTF-034", "got int32 rank-2"),
@@ -822,7 +835,7 @@ REJECTED = [
     (call("tensorflow.matmul", T2, "int"), "RXTP-RXTTF-010", f"{TENSORS_ONLY} ({T2}, int)"),
     (call("tensorflow.matmul", T2, "float"), "RXTP-RXTTF-010", f"{TENSORS_ONLY} ({T2}, float)"),
     (
-        call("tensorflow.nn.relu", "rxt-tf/tensor-f64-cpu-2d"),
+        call("tensorflow.nn.relu", "rxt-tf/tensor-f16-cpu-2d"),
         "RXTP-RXTTF-010",
         TENSORS_ONLY,
     ),

@@ -82,7 +82,13 @@ def test_rextio_loads_the_plugin(version: str) -> None:
             [f"rxt_tf_plugin.types.Tensor{infix}Cpu{rank}D"],
             f"::rxt_tf::Tensor{infix}Cpu{rank}D",
         ]
-        for short, infix in (("f32", "F32"), ("i32", "I32"), ("i64", "I64"), ("bool", "Bool"))
+        for short, infix in (
+            ("f32", "F32"),
+            ("f64", "F64"),
+            ("i32", "I32"),
+            ("i64", "I64"),
+            ("bool", "Bool"),
+        )
         for rank in range(5)
     ]
     assert [
@@ -143,9 +149,15 @@ def test_markers_import_nothing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
-    assert len(types.__all__) == 20
+    assert len(types.__all__) == 25
     assert types.__all__ == sorted(types.__all__)
-    for name in ("TensorF32Cpu0D", "TensorI32Cpu3D", "TensorI64Cpu1D", "TensorBoolCpu4D"):
+    for name in (
+        "TensorF32Cpu0D",
+        "TensorF64Cpu2D",
+        "TensorI32Cpu3D",
+        "TensorI64Cpu1D",
+        "TensorBoolCpu4D",
+    ):
         assert name in types.__all__
     for name in types.__all__:
         marker = getattr(types, name)

@@ -8,6 +8,8 @@ use core::ffi::CStr;
 pub enum DType {
     /// `float32` (`TF_FLOAT`).
     F32,
+    /// `float64` (`TF_DOUBLE`).
+    F64,
     /// `int32` (`TF_INT32`).
     I32,
     /// `int64` (`TF_INT64`).
@@ -21,6 +23,7 @@ impl DType {
     pub const fn code(self) -> i32 {
         match self {
             DType::F32 => 1,
+            DType::F64 => 2,
             DType::I32 => 3,
             DType::I64 => 9,
             DType::Bool => 10,
@@ -31,6 +34,7 @@ impl DType {
     pub const fn from_code(code: i32) -> Option<DType> {
         match code {
             1 => Some(DType::F32),
+            2 => Some(DType::F64),
             3 => Some(DType::I32),
             9 => Some(DType::I64),
             10 => Some(DType::Bool),
@@ -42,6 +46,7 @@ impl DType {
     pub const fn name(self) -> &'static str {
         match self {
             DType::F32 => "float32",
+            DType::F64 => "float64",
             DType::I32 => "int32",
             DType::I64 => "int64",
             DType::Bool => "bool",
@@ -52,6 +57,7 @@ impl DType {
     pub const fn rust_name(self) -> &'static str {
         match self {
             DType::F32 => "f32",
+            DType::F64 => "f64",
             DType::I32 => "i32",
             DType::I64 => "i64",
             DType::Bool => "bool",
@@ -70,6 +76,7 @@ impl DType {
     pub const fn type_infix(self) -> &'static str {
         match self {
             DType::F32 => "F32",
+            DType::F64 => "F64",
             DType::I32 => "I32",
             DType::I64 => "I64",
             DType::Bool => "Bool",
@@ -80,20 +87,21 @@ impl DType {
     pub const fn size(self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
-            DType::I64 => 8,
+            DType::F64 | DType::I64 => 8,
             DType::Bool => 1,
         }
     }
 
     /// Whether it is a floating-point type.
     pub const fn is_float(self) -> bool {
-        matches!(self, DType::F32)
+        matches!(self, DType::F32 | DType::F64)
     }
 }
 
 impl DType {
     /// Every element type of rxt-tf, in the order tables list them.
-    pub const ALL: &'static [DType] = &[DType::F32, DType::I32, DType::I64, DType::Bool];
+    pub const ALL: &'static [DType] =
+        &[DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool];
 }
 
 /// The largest rank of an rxt-tf tensor (ranks are `0..=MAX_RANK`).

@@ -14,9 +14,9 @@ use crate::model::{
 };
 
 /// Float element types: the ops whose CPU kernels are float-only.
-pub const FLOATS: &[DType] = &[DType::F32];
+pub const FLOATS: &[DType] = &[DType::F32, DType::F64];
 /// Numeric element types: the ops whose CPU kernels also take integers.
-pub const NUMBERS: &[DType] = &[DType::F32, DType::I32, DType::I64];
+pub const NUMBERS: &[DType] = &[DType::F32, DType::F64, DType::I32, DType::I64];
 
 /// `T`, the element type attribute of every op here.
 const T: Attr = Attr {

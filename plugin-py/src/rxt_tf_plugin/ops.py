@@ -28,13 +28,13 @@ class TensorType:
     """A plugin tensor type: its key, annotation marker, rank and element type."""
 
     key: str
-    """``rxt-tf/tensor-<f32|i32|i64|bool>-cpu-<rank>d``."""
+    """``rxt-tf/tensor-<element>-cpu-<rank>d`` (``rxt-tf/tensor-i32-cpu-2d``)."""
     marker: str
     """The marker class in :mod:`rxt_tf_plugin.types` and the runtime's type name."""
     rank: int
     """Its rank."""
     dtype: str
-    """Its element type (``float32``, ``int32``, ``int64``, ``bool``)."""
+    """Its element type, by TensorFlow's name (``float32``, ``int32``, …)."""
 
     def describe(self) -> str:
         """How messages name it: ``float32 rank-2``."""

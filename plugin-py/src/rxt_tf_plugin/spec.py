@@ -16,10 +16,10 @@ from rxt_tf_plugin.model import (
 MAX_RANK = 4
 """The largest rank of an rxt-tf tensor (ranks are 0 to MAX_RANK)."""
 
-DTYPES: tuple[str, ...] = ("float32", "int32", "int64", "bool")
+DTYPES: tuple[str, ...] = ("float32", "float64", "int32", "int64", "bool")
 """Every element type of rxt-tf, by TensorFlow's name."""
 
-FLOAT_DTYPES: tuple[str, ...] = ("float32",)
+FLOAT_DTYPES: tuple[str, ...] = ("float32", "float64")
 """The floating-point element types (a float literal converts only to these)."""
 
 OPS: tuple[OpRow, ...] = (
@@ -32,8 +32,8 @@ OPS: tuple[OpRow, ...] = (
         rule="matmul",
         ranks=((2, 4), (2, 4)),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 2–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 2–4",
         keywords=(
             KeywordRow(name="transpose_a", kind="bool", allowed=(), default=False, typed=False),
             KeywordRow(name="transpose_b", kind="bool", allowed=(), default=False, typed=False),
@@ -68,8 +68,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -92,8 +92,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -116,8 +116,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -140,8 +140,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -164,8 +164,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -188,8 +188,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -212,8 +212,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -236,8 +236,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -260,8 +260,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -284,8 +284,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -308,8 +308,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -332,8 +332,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -356,8 +356,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -380,8 +380,8 @@ OPS: tuple[OpRow, ...] = (
         rule="same-rank",
         ranks=((0, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(
             KeywordRow(name="alpha", kind="float", allowed=(), default=0.2, typed=False),
         ),
@@ -406,8 +406,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -439,8 +439,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -472,8 +472,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -505,8 +505,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 0–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -538,8 +538,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -562,8 +562,8 @@ OPS: tuple[OpRow, ...] = (
         rule="broadcast",
         ranks=((0, 4), (0, 4)),
         takes_literals=True,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 0–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 0–4",
         keywords=(),
         rules=(
             RuleRow(
@@ -586,8 +586,8 @@ OPS: tuple[OpRow, ...] = (
         rule="bias-add",
         ranks=((2, 4), (1, 1)),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 2–4 × rank 1",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 2–4 × rank 1",
         keywords=(),
         rules=(
             RuleRow(
@@ -610,8 +610,8 @@ OPS: tuple[OpRow, ...] = (
         rule="permute",
         ranks=((2, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64", "bool"),
-        operands_text="float32, int32, int64 or bool at ranks 2–4",
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        operands_text="float32, float64, int32, int64 or bool at ranks 2–4",
         keywords=(
             KeywordRow(name="perm", kind="ints", allowed=(), default=(), typed=True),
         ),
@@ -636,8 +636,8 @@ OPS: tuple[OpRow, ...] = (
         rule="reduce",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 1–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="axes", allowed=(), default=None, typed=True),
             KeywordRow(name="keepdims", kind="bool", allowed=(False, True), default=False, typed=True),
@@ -663,8 +663,8 @@ OPS: tuple[OpRow, ...] = (
         rule="reduce",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 1–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="axes", allowed=(), default=None, typed=True),
             KeywordRow(name="keepdims", kind="bool", allowed=(False, True), default=False, typed=True),
@@ -690,8 +690,8 @@ OPS: tuple[OpRow, ...] = (
         rule="reduce",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 1–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="axes", allowed=(), default=None, typed=True),
             KeywordRow(name="keepdims", kind="bool", allowed=(False, True), default=False, typed=True),
@@ -717,8 +717,8 @@ OPS: tuple[OpRow, ...] = (
         rule="reduce",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64"),
-        operands_text="float32, int32 or int64 at ranks 1–4",
+        dtypes=("float32", "float64", "int32", "int64"),
+        operands_text="float32, float64, int32 or int64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="axes", allowed=(), default=None, typed=True),
             KeywordRow(name="keepdims", kind="bool", allowed=(False, True), default=False, typed=True),
@@ -744,8 +744,8 @@ OPS: tuple[OpRow, ...] = (
         rule="along-axis",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 1–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="int", allowed=(), default=-1, typed=True),
         ),
@@ -770,8 +770,8 @@ OPS: tuple[OpRow, ...] = (
         rule="along-axis",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32",),
-        operands_text="float32 at ranks 1–4",
+        dtypes=("float32", "float64"),
+        operands_text="float32 or float64 at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="int", allowed=(), default=-1, typed=True),
         ),
@@ -796,8 +796,8 @@ OPS: tuple[OpRow, ...] = (
         rule="arg-reduce",
         ranks=((1, 4),),
         takes_literals=False,
-        dtypes=("float32", "int32", "int64", "bool"),
-        operands_text="float32, int32, int64 or bool at ranks 1–4",
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        operands_text="float32, float64, int32, int64 or bool at ranks 1–4",
         keywords=(
             KeywordRow(name="axis", kind="int", allowed=(), default=None, typed=True),
             KeywordRow(name="output_type", kind="type", allowed=("tf.int32", "tf.int64"), default="tf.int64", typed=True),
@@ -823,6 +823,11 @@ TENSOR_KINDS: tuple[tuple[str, str, str, int], ...] = (
     ("TensorF32Cpu2D", "f32", "float32", 2),
     ("TensorF32Cpu3D", "f32", "float32", 3),
     ("TensorF32Cpu4D", "f32", "float32", 4),
+    ("TensorF64Cpu0D", "f64", "float64", 0),
+    ("TensorF64Cpu1D", "f64", "float64", 1),
+    ("TensorF64Cpu2D", "f64", "float64", 2),
+    ("TensorF64Cpu3D", "f64", "float64", 3),
+    ("TensorF64Cpu4D", "f64", "float64", 4),
     ("TensorI32Cpu0D", "i32", "int32", 0),
     ("TensorI32Cpu1D", "i32", "int32", 1),
     ("TensorI32Cpu2D", "i32", "int32", 2),

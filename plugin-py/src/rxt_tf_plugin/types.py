@@ -29,6 +29,26 @@ class TensorF32Cpu4D:
     """A float32 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-4d``)."""
 
 
+class TensorF64Cpu0D:
+    """A float64 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-0d``)."""
+
+
+class TensorF64Cpu1D:
+    """A float64 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-1d``)."""
+
+
+class TensorF64Cpu2D:
+    """A float64 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-2d``)."""
+
+
+class TensorF64Cpu3D:
+    """A float64 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-3d``)."""
+
+
+class TensorF64Cpu4D:
+    """A float64 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-4d``)."""
+
+
 class TensorI32Cpu0D:
     """An int32 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-0d``)."""
 
@@ -100,6 +120,11 @@ __all__ = [
     "TensorF32Cpu2D",
     "TensorF32Cpu3D",
     "TensorF32Cpu4D",
+    "TensorF64Cpu0D",
+    "TensorF64Cpu1D",
+    "TensorF64Cpu2D",
+    "TensorF64Cpu3D",
+    "TensorF64Cpu4D",
     "TensorI32Cpu0D",
     "TensorI32Cpu1D",
     "TensorI32Cpu2D",
