@@ -2,13 +2,13 @@
 # .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin) if it is missing.
 
 SHELL := /bin/bash
-ENV := source ci/env.sh &&
+ENV := source scripts/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint bench
+.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python bench
 
 setup:
-	@bash ci/setup.sh
+	@bash scripts/setup.sh
 
 ## Build the hand-written example extension into .venv.
 example: setup
@@ -61,8 +61,20 @@ test-python: example
 	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py -q
 	@$(ENV) python -m pytest plugin-py/tests -q
 
-lint: setup
-	@$(ENV) cargo fmt --all -- --check && cargo clippy --all-targets --all-features -- -D warnings
+## Both halves: rustfmt and clippy, then ruff and mypy.
+lint: lint-rust lint-python
+
+## The Rust half needs no .venv. Clippy still runs pyo3's build script, which
+## needs a CPython 3.11: the venv's when there is one (with scripts/env.sh's
+## environment, as every other target, so pyo3 is not rebuilt), otherwise
+## $$PYTHON or python3.11 from PATH.
+lint-rust:
+	@if [ -x .venv/bin/python ]; then source scripts/env.sh; \
+	else export PYO3_PYTHON=$$(command -v "$${PYTHON:-python3.11}"); fi && \
+	cargo fmt --all -- --check && cargo clippy --all-targets --all-features -- -D warnings
+
+## The Python half: ruff and mypy come from .venv.
+lint-python: setup
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
 	@$(ENV) ruff check bench && ruff format --check bench
 

@@ -385,7 +385,7 @@ TENSORS_OR_NUMBERS = (
 )
 AXES_TEXT = "supports only `axis` = an int literal or a tuple of distinct int literals"
 ONE_AXIS_TEXT = "supports only `axis` = an int literal"
-INT_DIVISION = "tf.divide on integer tensors returns float64, which rxt-tf does not have"
+INT_DIVISION = "tf.divide on integer tensors casts both to float64 first, which rxt-tf does not do"
 FLOAT_BESIDE_INT = (
     "a float literal cannot stand beside an int32 tensor (TensorFlow raises TypeError"
 )

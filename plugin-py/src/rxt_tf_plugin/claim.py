@@ -28,7 +28,7 @@ INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 """The values an int literal beside an integer tensor may take."""
 
 DTYPE_NOTES = {
-    "div": "tf.divide on integer tensors returns float64, which rxt-tf does not have",
+    "div": "tf.divide on integer tensors casts both to float64 first, which rxt-tf does not do",
 }
 """Why a Python form refuses element types the op's kernel lacks, where the
 reason is TensorFlow's Python layer rather than the kernel (``tf.divide`` of
