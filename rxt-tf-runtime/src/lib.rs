@@ -15,6 +15,7 @@ mod binding;
 mod eager;
 mod error;
 mod fused;
+mod gil;
 pub mod ops;
 mod private;
 mod python;

@@ -7,12 +7,12 @@ pub use crate::binding::checks;
 pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
+pub use crate::gil::RELEASE_WORK;
 pub use crate::ops::dispatch::{
     execute, AsOperand, Axes, Flag, FloatLiteral, IntLiteral, OpRow, OperandOf, Perm, Reversed,
     Signature,
 };
 pub use crate::ops::op;
-pub use crate::python::gil::RELEASE_WORK;
 pub use crate::sys;
 pub use crate::tensor::{Element, TensorType};
 

@@ -6,6 +6,9 @@ use crate::error::{Error, Result};
 use rxt_tf_spec::platform::PlatformProfile;
 use rxt_tf_spec::DType;
 
+/// The Python name of a `TF_DataType` (for the boundary's messages).
+pub use crate::sys::dtype_name;
+
 /// The TensorFlow version rxt-tf binds, for both the Python package and the C library.
 pub const TENSORFLOW_VERSION: &str = "2.21.0";
 /// The CPython version rxt-tf runs on.
@@ -109,35 +112,4 @@ pub fn dtype(expected: DType, found: i32) -> Result<()> {
             found: dtype_name(found),
         })
     }
-}
-
-/// The Python name of a `TF_DataType`.
-pub fn dtype_name(code: i32) -> String {
-    let name = match code {
-        1 => "float32",
-        2 => "float64",
-        3 => "int32",
-        4 => "uint8",
-        5 => "int16",
-        6 => "int8",
-        7 => "string",
-        8 => "complex64",
-        9 => "int64",
-        10 => "bool",
-        11 => "qint8",
-        12 => "quint8",
-        13 => "qint32",
-        14 => "bfloat16",
-        15 => "qint16",
-        16 => "quint16",
-        17 => "uint16",
-        18 => "complex128",
-        19 => "float16",
-        20 => "resource",
-        21 => "variant",
-        22 => "uint32",
-        23 => "uint64",
-        _ => return format!("dtype code {code}"),
-    };
-    name.to_owned()
 }

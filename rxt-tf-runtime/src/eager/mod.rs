@@ -5,6 +5,7 @@
 
 mod call;
 mod run;
+pub(crate) mod work;
 
 pub(crate) use call::{shared_context, Call, Input, Slot};
 pub(crate) use run::{operand_handle, run_call, run_op};

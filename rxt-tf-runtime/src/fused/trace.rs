@@ -12,13 +12,13 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Wea
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
+use crate::eager::work::{estimate, output_dims, Dims};
 use crate::eager::{malformed, operand_handle, shared_context, Call, Input, Slot};
 use crate::error::Result;
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library;
-use crate::ops::work::{estimate, output_dims, Dims};
-use crate::python::gil::{maybe_released, RELEASE_WORK};
+use crate::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;

@@ -13,6 +13,5 @@ pub use dispatch::Scalar;
 pub(crate) mod execute;
 #[doc(hidden)]
 pub mod rules;
-pub(crate) mod work;
 
 include!(concat!(env!("OUT_DIR"), "/ops.rs"));

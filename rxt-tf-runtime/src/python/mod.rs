@@ -1,5 +1,3 @@
-//! The Python side: tensors crossing the boundary as EagerTensors, and the
-//! GIL released while TensorFlow computes a large op.
+//! The Python side: tensors crossing the boundary as EagerTensors.
 
 pub(crate) mod boundary;
-pub(crate) mod gil;

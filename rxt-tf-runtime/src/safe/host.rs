@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::safe::handle::{null_handle, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::Api;
-use crate::tensor::Element;
 
 /// A new host tensor handle of `dtype` and `dims` holding a copy of `bytes`,
 /// whose length must be the element count times the element size.
@@ -48,16 +47,20 @@ pub(crate) fn new_handle(
     handle
 }
 
-/// A copy of the elements of `handle`, which must hold `T`s, row-major.
-pub(crate) fn read<T: Element>(
+/// The elements of `handle`, which must hold `dtype`s, row-major: `collect`
+/// gets their count and a function copying their bytes into a buffer of
+/// that many elements (at most; native order).
+pub(crate) fn read<V>(
     api: &'static Api,
     handle: &OwnedHandle,
     op: &'static str,
-) -> Result<Vec<T>> {
-    if handle.dtype() != T::DTYPE.code() {
+    dtype: DType,
+    collect: impl FnOnce(usize, &mut dyn FnMut(&mut [u8])) -> V,
+) -> Result<V> {
+    if handle.dtype() != dtype.code() {
         return Err(Error::Dtype {
-            expected: T::DTYPE.name(),
-            found: crate::binding::checks::dtype_name(handle.dtype()),
+            expected: dtype.name(),
+            found: crate::sys::dtype_name(handle.dtype()),
         });
     }
     let status = Status::new(api, op)?;
@@ -69,16 +72,17 @@ pub(crate) fn read<T: Element>(
     }
     // SAFETY: `tensor` is a live host tensor.
     let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
-    let count = bytes / T::DTYPE.size();
-    let values = T::read(count, |out| {
+    let count = bytes / dtype.size();
+    let values = collect(count, &mut |out: &mut [u8]| {
         if out.is_empty() {
             return;
         }
         // SAFETY: `tensor` is live.
         let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
-        // SAFETY: the buffer holds `bytes` bytes and `out` is `count *
-        // size <= bytes` bytes long; the regions do not overlap.
-        unsafe { std::ptr::copy_nonoverlapping(data, out.as_mut_ptr(), out.len()) };
+        let len = out.len().min(bytes);
+        // SAFETY: the buffer holds `bytes` bytes, `out` at least `len`, and
+        // `len <= bytes`; the regions do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(data, out.as_mut_ptr(), len) };
     });
     // SAFETY: the resolved tensor is ours and released once.
     unsafe { (api.TF_DeleteTensor)(tensor) };

@@ -149,7 +149,7 @@ impl<'s> OwnedOp<'s> {
     }
 
     /// Runs the op, expecting one output, with the GIL released when `work`
-    /// says so (see [`crate::python::gil`]).
+    /// says so (see [`crate::gil`]).
     pub(crate) fn execute(self, work: i64) -> Result<OwnedHandle> {
         let name = self.name;
         let mut outputs = self.execute_many(work, 1)?;
@@ -161,7 +161,7 @@ impl<'s> OwnedOp<'s> {
     pub(crate) fn execute_many(self, work: i64, expected: usize) -> Result<Vec<OwnedHandle>> {
         let mut raw: Vec<*mut TFE_TensorHandle> = vec![std::ptr::null_mut(); expected];
         let mut count = c_int::try_from(expected).map_err(|_| null_handle(self.name))?;
-        crate::python::gil::maybe_released(work, || {
+        crate::gil::maybe_released(work, || {
             // SAFETY: the op is fully built; `raw` has room for `count`
             // outputs, and `count` says so. No Python object is touched.
             unsafe {

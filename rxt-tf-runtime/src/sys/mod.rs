@@ -4,12 +4,14 @@
 
 #![allow(non_snake_case, non_camel_case_types)]
 
+mod dtype;
 mod image;
 
 use std::ffi::{c_char, c_int, c_uchar, c_void};
 
 use pyo3::ffi::PyObject;
 
+pub use dtype::dtype_name;
 pub use image::Image;
 
 use crate::error::Result;

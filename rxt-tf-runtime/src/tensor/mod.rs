@@ -156,7 +156,10 @@ impl Untyped {
 
     /// A copy of the elements, row-major.
     pub(crate) fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
-        host::read(self.context.wheel().api(), self.handle()?, "to_vec")
+        let api = self.context.wheel().api();
+        host::read(api, self.handle()?, "to_vec", T::DTYPE, |count, fill| {
+            T::read(count, fill)
+        })
     }
 
     /// Another reference to the same tensor.

@@ -1,5 +1,5 @@
 //! The work an op asks of TensorFlow, estimated from its operands' sizes, in
-//! the units of [`RELEASE_WORK`](crate::python::gil::RELEASE_WORK):
+//! the units of [`RELEASE_WORK`](crate::gil::RELEASE_WORK):
 //! multiply-adds for a matmul, elements for the others. The per-op path and
 //! fused calls (which add up their ops') use the same estimate.
 

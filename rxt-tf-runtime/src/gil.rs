@@ -1,5 +1,7 @@
 //! Releasing the GIL while TensorFlow computes a large op, as TensorFlow's
-//! own Python path does, so other Python threads keep running.
+//! own Python path does, so other Python threads keep running. A layer of
+//! its own, below everything that runs ops: it knows only CPython's thread
+//! state.
 //!
 //! Small ops keep the GIL: handing it over and taking it back costs little
 //! alone, but when another Python thread is busy, taking it back can wait a
