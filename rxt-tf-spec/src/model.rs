@@ -399,7 +399,7 @@ pub enum AttrValue {
 }
 
 /// The kernel an op runs when one of its operands has a rank above 2
-/// (`BatchMatMulV3` for `matmul`).
+/// (`BatchMatMulV2` for `matmul`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Batched {
     /// The TensorFlow op.

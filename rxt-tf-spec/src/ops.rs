@@ -260,21 +260,11 @@ pub const MATMUL: Op = Op {
     ],
     attrs: &[T],
     batched: Some(Batched {
-        tf_op: c"BatchMatMulV3",
-        attrs: &[
-            Attr {
-                name: c"Ta",
-                value: AttrValue::Element,
-            },
-            Attr {
-                name: c"Tb",
-                value: AttrValue::Element,
-            },
-            Attr {
-                name: c"Tout",
-                value: AttrValue::Element,
-            },
-        ],
+        // V2, as `tf.matmul` runs for one element type: V3 (per-operand
+        // types) has no `T` attribute, so oneDNN does not take it over and
+        // its results differ from eager's in the last bits.
+        tf_op: c"BatchMatMulV2",
+        attrs: &[T],
         keyword_attrs: &[c"adj_x", c"adj_y"],
     }),
     inputs: BINARY_INPUTS,

@@ -67,9 +67,9 @@ pub fn eval_with<'py>(
         .unwrap_or_else(|err| panic!("{code:?} raised {err}"))
 }
 
-/// Asserts `native` and `eager` agree: same type, dtype and shape; integers
-/// equal; floats with NaN and sign of zero in the same places and within
-/// 1e-6 (relative above 1) elsewhere. `what` names the case in failures.
+/// Asserts `native` and `eager` agree bit for bit: same type, dtype and
+/// shape, and the same elements (NaN in the same places, zeros of the same
+/// sign), as the same kernels run. `what` names the case in failures.
 pub fn assert_matches_eager<'py>(
     py: Python<'py>,
     what: &str,
@@ -80,10 +80,8 @@ pub fn assert_matches_eager<'py>(
         py,
         "(type(n) is type(e) and n.dtype == e.dtype and n.shape == e.shape and \
           (np.array_equal(n.numpy(), e.numpy()) if (n.dtype.is_integer or n.dtype.is_bool) else \
-           (np.array_equal(np.isnan(n.numpy()), np.isnan(e.numpy())) \
-            and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())) \
-            and bool(np.all(np.where(np.isnan(e.numpy()), True, \
-                 (n.numpy() == e.numpy()) | (np.abs(n.numpy() - e.numpy()) <= 1e-6 * np.maximum(1.0, np.abs(e.numpy())))))))))",
+           (np.array_equal(n.numpy(), e.numpy(), equal_nan=True) \
+            and np.array_equal(np.signbit(n.numpy()), np.signbit(e.numpy())))))",
         &[("n", native), ("e", eager)],
     )
     .extract()

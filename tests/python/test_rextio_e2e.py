@@ -58,8 +58,33 @@ NATIVE_RULES = {
                    "rxt-tf/reduce-min-f32-cpu-2d"],
     "log_probs": ["rxt-tf/log-softmax-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
                   "rxt-tf/softmax-f32-cpu"],
+    # Ranks 3 and 4, and int32/int64 tensors: the rule ids predate them (they
+    # still say f32 and 2d) but each rule now covers every rank and element type.
+    "attention": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/softmax-f32-cpu",
+                  "rxt-tf/mul-binop-f32-cpu", "rxt-tf/matmul-f32-cpu-2d"],
+    "pooled_features": ["rxt-tf/relu-f32-cpu-2d", "rxt-tf/bias-add-f32-cpu",
+                        "rxt-tf/matmul-binop-f32-cpu-2d", "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+    "sequence_encoder": ["rxt-tf/relu-f32-cpu-2d", "rxt-tf/bias-add-f32-cpu",
+                         "rxt-tf/matmul-binop-f32-cpu-2d",
+                         "rxt-tf/reduce-mean-axis1-f32-cpu-2d"],
+    "sequence_features": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/mul-binop-f32-cpu",
+                          "rxt-tf/transpose-f32-cpu-2d", "rxt-tf/sub-binop-f32-cpu"],
+    "token_predictions": ["rxt-tf/argmax-f32-cpu-2d"],
+    "shift_ids": ["rxt-tf/maximum-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
+                  "rxt-tf/add-binop-f32-cpu", "rxt-tf/abs-f32-cpu", "rxt-tf/sub-binop-f32-cpu"],
+    "id_counts": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/abs-f32-cpu"],
+    "id_totals": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
+                  "rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu",
+                  "rxt-tf/reduce-max-f32-cpu-2d"],
 }
 REJECTED = "positional_keepdims"
+# `output_type=tf.int32`: Rextio refuses the attribute value before offering the
+# call to the plugin, so the function stays on the Python route (not a candidate).
+PYTHON_ROUTE = "token_predictions_i32"
+INT_RESULTS = {"classifier_labels": "int64", "token_predictions": "int64",
+               "token_predictions_i32": "int32", "shift_ids": "int32", "id_counts": "int32",
+               "id_totals": "int64"}
+"""The functions returning integer tensors, by element type; the rest return float32."""
 
 
 class Build:
@@ -70,7 +95,7 @@ class Build:
         self.root = root
         self.env = dict(os.environ)
         if version == "0.1.3":
-            assert (REXTIO_013 / "rextio").is_dir(), "run ci/setup.sh"
+            assert (REXTIO_013 / "rextio").is_dir(), "run scripts/setup.sh"
             self.env["PYTHONPATH"] = str(REXTIO_013)
         self.seconds = 0.0
         self.output = ""
@@ -134,6 +159,13 @@ def test_routes_and_claimed_rules_in_check_json(build: Build) -> None:
     [diagnostic] = rejected["diagnostics"]
     assert diagnostic["code"] == "RXTP-RXTTF-031"
     assert "a positional `keepdims` must be a literal" in diagnostic["message"]
+    python_route = functions[PYTHON_ROUTE]
+    assert python_route["native_status"] == "not-candidate"
+    assert python_route["route"] == "fallback-python"
+    assert python_route.get("plugin_claims", []) == []
+    if build.version == "0.1.8":  # 0.1.3 reports no promotion assessment
+        blockers = [d["message"] for d in python_route["promotion_assessment"]["diagnostics"]]
+        assert "dynamic attribute access is not supported in native functions" in blockers
 
 
 def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
@@ -159,8 +191,29 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(reduce_min(x, axis = -2))?",
         "perm = [1, 0]",
         "-> PyResult<::rxt_tf::TensorI64Cpu1D>",
+        # Rank 4: batched matmul, softmax on the last axis, [b, h, w, c] @ [c, e].
+        "q: ::rxt_tf::TensorF32Cpu4D",
+        "::rxt_tf::tf!(matmul(q, k, transpose_b = true))?",
+        "::rxt_tf::tf!(softmax((::rxt_tf::tf!(scores * 0.125)?), axis = -1))?",
+        "::rxt_tf::tf!(bias_add((::rxt_tf::tf!(matmul(images, w))?), b))?",
+        "::rxt_tf::tf!(reduce_mean(h, axis = [1, 2]))?",
+        # Rank 3, and an int literal beside a float tensor.
+        "x: ::rxt_tf::TensorF32Cpu3D",
+        "::rxt_tf::tf!(bias_add((::rxt_tf::tf!(matmul(x, w))?), b))?",
+        "::rxt_tf::tf!((::rxt_tf::tf!(matmul(x, w))?) * 2)?",
+        "perm = [0, 2, 1]",
+        "::rxt_tf::tf!(argmax(logits, axis = -1))?",
+        "-> PyResult<::rxt_tf::TensorI64Cpu2D>",
+        # int32 and int64 tensors with int literals.
+        "ids: ::rxt_tf::TensorI32Cpu2D",
+        "offsets: ::rxt_tf::TensorI32Cpu1D",
+        "::rxt_tf::tf!(maximum((::rxt_tf::tf!(ids + 1)?), 0))?",
+        "-> PyResult<::rxt_tf::TensorI32Cpu1D>",
+        "ids: ::rxt_tf::TensorI64Cpu3D",
+        "::rxt_tf::tf!((::rxt_tf::tf!(ids * 3)?) - 1)?",
     ]:
         assert line in lib, line
+    assert f"e2e_model__{PYTHON_ROUTE}" not in lib
     assert 'rxt-tf = "=0.1.0"' in (rust / "Cargo.toml").read_text()
     # Rextio 0.1.8 (plugin API 1.7) puts the plugin's fusion scope around each
     # native body that uses rxt-tf; 0.1.3 has no such hook, so its ops run per op.
@@ -170,11 +223,14 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
 
 def test_native_results_match_the_python_function(ran: dict) -> None:  # type: ignore[type-arg]
     functions = ran["functions"]
-    for name in [*NATIVE_RULES, REJECTED]:
-        result = functions[name]
+    assert sorted(functions) == sorted([*NATIVE_RULES, REJECTED, PYTHON_ROUTE])
+    for name, result in functions.items():
         assert result["result_types"] == ["EagerTensor"], name
-        assert result["max_abs_diff"] <= 1e-6, (name, result)
-        assert result["native_symbol"] is (name != REJECTED), name
+        assert result["result_dtypes"] == [INT_RESULTS.get(name, "float32")], (name, result)
+        if name in INT_RESULTS:
+            assert result["exact"], (name, result)
+        assert result["max_abs_diff"] == 0.0, (name, result)  # the same kernels run
+        assert result["native_symbol"] is (name in NATIVE_RULES), name
 
 
 def test_forced_native_boundary_errors_carry_rxt_tf_messages(ran: dict) -> None:  # type: ignore[type-arg]
@@ -184,4 +240,10 @@ def test_forced_native_boundary_errors_carry_rxt_tf_messages(ran: dict) -> None:
         "variable": ["TypeError", "rxt-tf: expected a TensorFlow EagerTensor, got "
                      "tensorflow.python.ops.resource_variable_ops.ResourceVariable"],
         "numpy": ["TypeError", "rxt-tf: expected a TensorFlow EagerTensor, got numpy.ndarray"],
+        "rank3_for_rank4": ["ValueError", "rxt-tf: expected a rank-4 tensor, got a rank-3 tensor"],
+        "int64_for_int32": ["ValueError", "rxt-tf: expected an int32 tensor, got an int64 tensor"],
+        "float32_for_int32": ["ValueError",
+                              "rxt-tf: expected an int32 tensor, got a float32 tensor"],
+        "int32_for_float32": ["ValueError",
+                              "rxt-tf: expected a float32 tensor, got an int32 tensor"],
     }

@@ -64,7 +64,7 @@ fn forms(op: &Op) -> String {
     forms.join(", ")
 }
 
-/// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV3` above rank 2) ``.
+/// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV2` above rank 2) ``.
 fn tf_ops(op: &Op) -> String {
     let own = format!("`{}`", op.tf_op.to_string_lossy());
     match op.batched {

@@ -154,7 +154,7 @@ class OpRow:
     tf_op: str
     """The TensorFlow op it runs."""
     batched_tf_op: str | None
-    """The kernel it runs above rank 2 (``BatchMatMulV3``), if another."""
+    """The kernel it runs above rank 2 (``BatchMatMulV2``), if another."""
     summary: str
     """What it computes."""
     rule: str

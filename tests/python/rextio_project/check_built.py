@@ -3,14 +3,16 @@
 Usage: python check_built.py <build dir> <e2e_model.py>  (REXTIO_NATIVE_MODE=native).
 Compares each built function, through Rextio's dispatcher and by its native
 symbol, with the pure-Python original loaded from the source file (the built
-tree's `_fallback_e2e_model` gets its functions replaced by the dispatcher), and
-records the boundary errors.
+tree's `_fallback_e2e_model` gets its functions replaced by the dispatcher): same
+type, dtype and shape, the dtype and rank the return annotation names, integers
+exactly equal and floats within what the test allows. Records the boundary errors.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 
 import numpy as np
@@ -34,9 +36,19 @@ def tensor(*shape: int) -> tf.Tensor:
     return tf.constant(rng.standard_normal(shape).astype(np.float32))
 
 
+def ints(dtype: type, *shape: int) -> tf.Tensor:
+    """Token-id-like integers, some negative (for `abs` and `maximum`)."""
+    return tf.constant(rng.integers(-50, 1000, shape).astype(dtype))
+
+
 x, weight, bias = tensor(3, 8), tensor(8, 4), tensor(4)
 a1, b1, b2 = tensor(4), tensor(4), tensor(3, 4)
 head = (x, tensor(8, 16), tensor(16), tensor(16, 5), tensor(5))
+# [batch, heads, seq, 64]; a second case broadcasts k and v over the batch.
+q, k, v = tensor(2, 3, 5, 64), tensor(2, 3, 7, 64), tensor(2, 3, 7, 64)
+seq, w_seq, b_seq = tensor(2, 6, 8), tensor(8, 4), tensor(4)
+images = tensor(2, 5, 4, 3)
+ids32 = ints(np.int32, 3, 7)
 special = tf.constant(
     np.array([[1.5, -2.0, 0.0, -0.0], [np.nan, 3.25, -np.inf, 7.0], [np.inf, -1e-30, 1e3, -5.5]],
              dtype=np.float32))
@@ -56,15 +68,38 @@ CASES = {
     "activations": [(b2, tensor(4)), (special, tensor(4))],
     "reductions": [(x,), (special,)],
     "log_probs": [(tensor(6),)],
+    "attention": [(q, k, v), (q, tensor(1, 3, 7, 64), tensor(1, 3, 7, 64))],
+    "pooled_features": [(images, tensor(3, 16), tensor(16)), (tensor(1, 1, 1, 3), tensor(3, 16),
+                                                            tensor(16))],
+    "sequence_encoder": [(seq, w_seq, b_seq), (tensor(0, 6, 8), w_seq, b_seq)],
+    "sequence_features": [(seq, w_seq), (tensor(1, 0, 8), w_seq)],
+    "token_predictions": [(tensor(2, 6, 11),), (tensor(0, 6, 11),)],
+    "token_predictions_i32": [(tensor(2, 6, 11),)],
+    "shift_ids": [(ids32, ints(np.int32, 7)), (ints(np.int32, 1, 7), ints(np.int32, 7))],
+    "id_counts": [(ids32,), (ints(np.int32, 2, 0),)],
+    "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],
     "positional_keepdims": [(x,)],
 }
+
+
+def annotated(name: str) -> tuple[str, int]:
+    """The dtype and rank of the function's return marker (`TensorI32Cpu2D`)."""
+    marker = getattr(python_module, name).__annotations__["return"].__name__
+    match = re.fullmatch(r"Tensor(F32|I32|I64|Bool)Cpu(\d)D", marker)
+    assert match, (name, marker)
+    dtypes = {"F32": "float32", "I32": "int32", "I64": "int64", "Bool": "bool"}
+    return dtypes[match[1]], int(match[2])
 
 
 def compare(name: str) -> dict[str, object]:
     worst = 0.0
     kinds = set()
+    dtypes = set()
+    exact = True
+    dtype, rank = annotated(name)
     for args in CASES[name]:
         want = getattr(python_module, name)(*args)
+        assert want.dtype.name == dtype and want.shape.rank == rank, (name, want)
         routes = [getattr(built_module, name)]
         symbol = f"e2e_model__{name}"
         if hasattr(native_module, symbol):
@@ -72,32 +107,43 @@ def compare(name: str) -> dict[str, object]:
         for route in routes:
             got = route(*args)
             kinds.add(type(got).__name__)
+            dtypes.add(got.dtype.name)
             assert got.shape == want.shape and got.dtype == want.dtype, (name, got, want)
             got_np, want_np = got.numpy(), want.numpy()
+            exact = exact and np.array_equal(got_np, want_np, equal_nan=got_np.dtype.kind == "f")
             if got_np.dtype.kind == "f":
                 # NaN in the same places, then compare the rest.
                 assert np.array_equal(np.isnan(got_np), np.isnan(want_np)), (name, got, want)
                 got_np, want_np = np.nan_to_num(got_np), np.nan_to_num(want_np)
             if got_np.size:
-                worst = max(worst, float(np.max(np.abs(got_np - want_np))))
+                diff = got_np.astype(np.float64) - want_np.astype(np.float64)
+                worst = max(worst, float(np.max(np.abs(diff))))
     return {
         "max_abs_diff": worst,
+        "exact": exact,
         "result_types": sorted(kinds),
+        "result_dtypes": sorted(dtypes),
         "native_symbol": hasattr(native_module, f"e2e_model__{name}"),
     }
 
 
 def boundary_errors() -> dict[str, list[str]]:
     bad = {
-        "float64": tf.constant(np.ones((3, 8))),
-        "rank1": tf.ones((8,)),
-        "variable": tf.Variable(tf.ones((3, 8))),
-        "numpy": np.ones((3, 8), np.float32),
+        "float64": (built_module.inference, tf.constant(np.ones((3, 8))), weight, bias),
+        "rank1": (built_module.inference, tf.ones((8,)), weight, bias),
+        "variable": (built_module.inference, tf.Variable(tf.ones((3, 8))), weight, bias),
+        "numpy": (built_module.inference, np.ones((3, 8), np.float32), weight, bias),
+        "rank3_for_rank4": (built_module.attention, tf.ones((3, 5, 64)), k, v),
+        "int64_for_int32": (built_module.shift_ids, tf.cast(ids32, tf.int64),
+                            ints(np.int32, 7)),
+        "float32_for_int32": (built_module.id_counts, tf.ones((3, 7))),
+        "int32_for_float32": (built_module.sequence_encoder, tf.ones((2, 6, 8), tf.int32),
+                              w_seq, b_seq),
     }
     seen = {}
-    for label, value in bad.items():
+    for label, (function, *args) in bad.items():
         try:
-            built_module.inference(value, weight, bias)
+            function(*args)
         except Exception as exc:  # noqa: BLE001 - recorded for the test to judge
             seen[label] = [type(exc).__name__, str(exc)]
         else:

@@ -2,7 +2,17 @@
 
 import tensorflow as tf
 
-from rxt_tf_plugin.types import TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D
+from rxt_tf_plugin.types import (
+    TensorF32Cpu1D,
+    TensorF32Cpu2D,
+    TensorF32Cpu3D,
+    TensorF32Cpu4D,
+    TensorI32Cpu1D,
+    TensorI32Cpu2D,
+    TensorI64Cpu1D,
+    TensorI64Cpu2D,
+    TensorI64Cpu3D,
+)
 
 
 def inference(
@@ -105,6 +115,55 @@ def reductions(x: TensorF32Cpu2D) -> TensorF32Cpu1D:
 
 def log_probs(v: TensorF32Cpu1D) -> TensorF32Cpu1D:
     return tf.nn.log_softmax(v) * tf.nn.softmax(v, axis=0)
+
+
+def attention(q: TensorF32Cpu4D, k: TensorF32Cpu4D, v: TensorF32Cpu4D) -> TensorF32Cpu4D:
+    # [batch, heads, seq, 64]: scaled dot-product attention, 0.125 = 1 / sqrt(64).
+    scores = tf.matmul(q, k, transpose_b=True)
+    weights = tf.nn.softmax(scores * 0.125, axis=-1)
+    return tf.matmul(weights, v)
+
+
+def pooled_features(images: TensorF32Cpu4D, w: TensorF32Cpu2D, b: TensorF32Cpu1D) -> TensorF32Cpu2D:
+    # [batch, height, width, channels] @ [channels, features], then global average pooling.
+    h = tf.nn.relu(tf.nn.bias_add(images @ w, b))
+    return tf.reduce_mean(h, axis=(1, 2))
+
+
+def sequence_encoder(x: TensorF32Cpu3D, w: TensorF32Cpu2D, b: TensorF32Cpu1D) -> TensorF32Cpu2D:
+    # [batch, seq, d] @ [d, e] + [e], mean over the sequence.
+    h = tf.nn.relu(tf.nn.bias_add(x @ w, b))
+    return tf.reduce_mean(h, axis=1)
+
+
+def sequence_features(x: TensorF32Cpu3D, w: TensorF32Cpu2D) -> TensorF32Cpu3D:
+    # An int literal beside a float tensor: TensorFlow converts it to float32.
+    h = tf.matmul(x, w) * 2
+    return tf.transpose(h - 1, perm=(0, 2, 1))
+
+
+def token_predictions(logits: TensorF32Cpu3D) -> TensorI64Cpu2D:
+    # [batch, seq, vocab] -> [batch, seq] token ids (int64, argmax's default).
+    return tf.argmax(logits, axis=-1)
+
+
+def token_predictions_i32(logits: TensorF32Cpu3D) -> TensorI32Cpu2D:
+    # Stays on the Python route: Rextio rejects the attribute value `tf.int32`
+    # ("dynamic attribute access") before the plugin sees the call.
+    return tf.argmax(logits, axis=-1, output_type=tf.int32)
+
+
+def shift_ids(ids: TensorI32Cpu2D, offsets: TensorI32Cpu1D) -> TensorI32Cpu2D:
+    h = tf.maximum(ids + 1, 0) * 2
+    return tf.abs(h - offsets)
+
+
+def id_counts(ids: TensorI32Cpu2D) -> TensorI32Cpu1D:
+    return tf.reduce_sum(tf.abs(ids), axis=1)
+
+
+def id_totals(ids: TensorI64Cpu3D) -> TensorI64Cpu1D:
+    return tf.reduce_sum(ids * 3 - 1, axis=(1, 2)) + tf.reduce_max(ids, axis=(1, 2))
 
 
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
