@@ -33,3 +33,52 @@ fn tensors_keep_their_context_alive_and_are_never_mixed() {
         );
     });
 }
+
+/// After a reset, fused traces and each thread's spare recording do not
+/// keep the old context: once no tensor uses it, it is released (a weak
+/// reference to Python's context object dies) and its traces leave the
+/// cache. (TensorFlow itself keeps some threads per context it ever made,
+/// fused or not, so threads are not counted.)
+#[test]
+fn a_reset_context_is_released_with_its_traces() {
+    use rxt_tf::fusion::{self, Scope};
+    use rxt_tf::tf;
+    with_python(|py| {
+        let run_fused = |py: Python<'_>| {
+            let x: TensorF32Cpu2D = eval(py, "tf.ones([2, 2])").extract().expect("x");
+            let _scope = Scope::fused();
+            let y = tf!(relu(x)).expect("relu");
+            let _dropped_unread = tf!(tanh(y)).expect("tanh");
+            tf!(y * 2.0).expect("mul")
+        };
+        let context = "__import__('tensorflow.python.eager.context', fromlist=['x'])";
+        let weak_code = format!("__import__('weakref').ref({context}.context())");
+        let weak = || eval(py, &weak_code);
+        let reset = format!("{context}._reset_context()");
+        let mut contexts = vec![weak()];
+        let kept = run_fused(py);
+        assert_eq!(kept.to_vec().expect("read"), vec![2.0; 4]);
+        drop(kept);
+        for _ in 0..30 {
+            eval(py, &reset);
+            eval(py, "__import__('gc').collect()");
+            let out = run_fused(py);
+            assert_eq!(out.to_vec().expect("read"), vec![2.0; 4]);
+            contexts.push(weak());
+        }
+        eval(py, &reset);
+        // Bind the new context (the last one bound is held until then).
+        let _new: TensorF32Cpu2D = eval(py, "tf.ones([1, 1])").extract().expect("new");
+        eval(py, "__import__('gc').collect()");
+        let alive = contexts
+            .iter()
+            .filter(|weak| !weak.call0().expect("deref").is_none())
+            .count();
+        assert_eq!(alive, 0, "{alive} of 31 retired contexts are alive");
+        let stats = fusion::stats();
+        assert!(
+            stats.cached <= 1,
+            "traces of retired contexts stay: {stats:?}"
+        );
+    });
+}

@@ -240,18 +240,24 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
     with_python(|py| {
         let i = inputs(py);
         let (_, square) = tensor2(py, "tf.ones([3, 3])");
-        // `good` does not depend on the failing op; `bad` does.
-        let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<(TensorF32Cpu2D, TensorF32Cpu2D)> {
+        // `good` is made before the failing op; `bad` depends on it, and
+        // `later` is made after it: per op, the program stops at the
+        // failing op, so both get its error.
+        type Three = (TensorF32Cpu2D, TensorF32Cpu2D, TensorF32Cpu2D);
+        let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<Three> {
             let good = tf!(relu(x))?;
+            let good = tf!(sigmoid(good))?;
             let wrong = tf!(matmul(good, i.w))?; // [3, 3] @ [8, 4]: inner sizes differ
-            Ok((tf!(sigmoid(good))?, tf!(tanh(wrong))?))
+            let bad = tf!(tanh(wrong))?;
+            let later = tf!(abs(x))?;
+            Ok((good, bad, later))
         };
         let before = fusion::stats();
-        let (fused_good, fused_bad) = {
+        let (fused_good, fused_bad, fused_later) = {
             let _scope = Scope::fused();
             // Recorded without error: the shapes are checked when it runs.
-            let (good, bad) = chain(&square).expect("recorded");
-            (good.to_vec(), bad.to_vec())
+            let (good, bad, later) = chain(&square).expect("recorded");
+            (good.to_vec(), bad.to_vec(), later.to_vec())
         };
         assert!(fusion::stats().replays > before.replays, "replayed per op");
         let (per_op_good, per_op_err) = {
@@ -266,6 +272,7 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
         );
         let fused_err = fused_bad.expect_err("matmul fails");
         assert_eq!(fused_err, per_op_err);
+        assert_eq!(fused_later.expect_err("after the failing op"), per_op_err);
         let (class, message) = common::python_error(py, PyErr::from(fused_err));
         assert_eq!(class, "InvalidArgumentError");
         assert!(message.starts_with("rxt-tf: matmul failed: "), "{message}");

@@ -157,3 +157,28 @@ pub fn in_async_scope<R>(py: Python<'_>, f: impl FnOnce() -> R) -> R {
         .expect("leave the scope");
     result
 }
+
+/// The C heap's bytes in use (every arena, and mapped chunks), from glibc:
+/// unlike RSS, not blurred by pages the allocator keeps or reuses.
+pub fn heap_in_use() -> u64 {
+    #[repr(C)]
+    struct MallInfo2 {
+        arena: usize,
+        ordblks: usize,
+        smblks: usize,
+        hblks: usize,
+        hblkhd: usize,
+        usmblks: usize,
+        fsmblks: usize,
+        uordblks: usize,
+        fordblks: usize,
+        keepcost: usize,
+    }
+    extern "C" {
+        fn mallinfo2() -> MallInfo2;
+    }
+    // SAFETY: glibc's `mallinfo2` (2.33 and later) takes no arguments and
+    // returns this struct by value; it only reads the allocator's state.
+    let info = unsafe { mallinfo2() };
+    (info.uordblks + info.hblkhd) as u64
+}

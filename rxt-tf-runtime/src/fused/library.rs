@@ -1,12 +1,23 @@
 //! The fused functions: built once per trace from its recorded nodes, added
 //! to Python's context under a name never reused, kept in a bounded cache
 //! (least recently used evicted), and removed from the context once evicted
-//! and no call still runs them.
+//! and no call still runs them. The cache does not keep contexts alive:
+//! the traces of a context that is gone (after `_reset_context()`) are
+//! dropped.
+//!
+//! Calls and the removal of TensorFlow's per-arity call wrappers (which
+//! frees the kernels of evicted functions) exclude each other through a
+//! gate: a call holds it shared, a removal exclusively. Without it, a call
+//! instantiated through a wrapper being removed fails, and its kernel is
+//! cached where no removal reaches it.
 
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
+use std::sync::{
+    Arc, LazyLock, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
+    TryLockError, Weak,
+};
 
 use rxt_tf_spec::{DType, Value};
 
@@ -14,6 +25,7 @@ use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::key::{BuildKeyHasher, Part};
+use crate::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
@@ -54,8 +66,9 @@ pub struct Stats {
     pub in_context: u64,
     /// Fused calls that failed and were run again op by op.
     pub replays: u64,
-    /// TensorFlow call wrappers an eviction could not remove (their cached
-    /// kernels stay): nonzero only if TensorFlow names them differently.
+    /// TensorFlow call wrappers of an arity fused calls used that an
+    /// eviction could not remove (their cached kernels stay): nonzero only
+    /// if TensorFlow names them differently.
     pub wrappers_kept: u64,
 }
 
@@ -66,10 +79,17 @@ pub(crate) fn count_replay() {
 
 /// The cache's counters now.
 pub fn stats() -> Stats {
+    let (cached, gone) = {
+        let mut library = library();
+        let gone = library.without_dead_contexts();
+        (library.entries.len(), gone)
+    };
+    // Their contexts are gone: nothing to remove them from.
+    drop(gone);
     Stats {
         builds: BUILDS.load(Ordering::Relaxed),
         evictions: EVICTIONS.load(Ordering::Relaxed),
-        cached: library().entries.len(),
+        cached,
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
         wrappers_kept: WRAPPERS_KEPT.load(Ordering::Relaxed),
@@ -100,14 +120,47 @@ fn library() -> MutexGuard<'static, Library> {
 /// One function in a context: its name and signature.
 pub(crate) struct FusedFunction {
     name: CString,
-    context: Arc<BoundContext>,
+    /// Not kept alive by the function: callers hold it while they call.
+    context: Weak<BoundContext>,
     inputs: Vec<i32>,
     outputs: Vec<i32>,
 }
 
+/// The gate between calls (shared) and wrapper removals (exclusive).
+static GATE: RwLock<()> = RwLock::new(());
+
+/// The per-arity wrappers fused calls used since they were last removed:
+/// (context address, inputs, outputs).
+static USED_WRAPPERS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
+
+/// The gate, shared; a thread that must wait gives up the GIL meanwhile (a
+/// removal waits for calls that may need the GIL back to finish).
+fn gate_shared() -> RwLockReadGuard<'static, ()> {
+    match GATE.try_read() {
+        Ok(guard) => guard,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
+            GATE.read().unwrap_or_else(PoisonError::into_inner)
+        }),
+    }
+}
+
+/// The gate, exclusive, waiting with the GIL given up.
+fn gate_exclusive() -> RwLockWriteGuard<'static, ()> {
+    match GATE.try_write() {
+        Ok(guard) => guard,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
+            GATE.write().unwrap_or_else(PoisonError::into_inner)
+        }),
+    }
+}
+
 /// The function of the trace `key` (which names its context), built on a
 /// miss from the recorded `nodes` on inputs of `input_types` and
-/// `constants`, returning the nodes `outputs`.
+/// `constants`, returning the nodes `outputs`. Functions the cache lets go
+/// of are added to `evicted`, for the caller to [`release`] once it holds
+/// no lock.
 pub(crate) fn function(
     context: &Arc<BoundContext>,
     key: &[Part],
@@ -115,6 +168,7 @@ pub(crate) fn function(
     constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
+    evicted: &mut Vec<Arc<FusedFunction>>,
 ) -> Result<Arc<FusedFunction>> {
     {
         let mut library = library();
@@ -126,28 +180,28 @@ pub(crate) fn function(
         }
     }
     // Built without the lock: two threads may build the same trace at once;
-    // the second insert replaces the first, whose function leaves the
-    // context when its call ends (names are never reused).
-    let function = Arc::new(build(context, input_types, constants, nodes, outputs)?);
-    let evicted = {
-        let mut library = library();
-        let used = library.clock;
-        let mut evicted = Vec::new();
-        if library.entries.len() >= TRACE_CAPACITY && !library.entries.contains_key(key) {
-            evicted = library.evict_least_recent(EVICTION_BATCH);
-        }
-        let entry = Entry {
-            function: Arc::clone(&function),
-            used,
-        };
-        if let Some(replaced) = library.entries.insert(key.to_vec(), entry) {
-            evicted.push(replaced.function);
-        }
-        evicted
+    // the first to insert it wins, and the other's function (never called)
+    // leaves the context when dropped (names are never reused).
+    let built = Arc::new(build(context, input_types, constants, nodes, outputs)?);
+    let mut library = library();
+    let used = library.clock;
+    evicted.extend(library.without_dead_contexts());
+    if let Some(entry) = library.entries.get_mut(key) {
+        entry.used = used;
+        let function = Arc::clone(&entry.function);
+        drop(library);
+        drop(built);
+        return Ok(function);
+    }
+    if library.entries.len() >= TRACE_CAPACITY {
+        evicted.extend(library.evict_least_recent(EVICTION_BATCH));
+    }
+    let entry = Entry {
+        function: Arc::clone(&built),
+        used,
     };
-    // Released outside the lock: removal from the context takes TensorFlow's.
-    release(evicted);
-    Ok(function)
+    library.entries.insert(key.to_vec(), entry);
+    Ok(built)
 }
 
 /// Traces evicted at once when the cache is full: each eviction also drops
@@ -156,6 +210,19 @@ pub(crate) fn function(
 const EVICTION_BATCH: usize = TRACE_CAPACITY / 4;
 
 impl Library {
+    /// Takes out the functions whose context is gone.
+    fn without_dead_contexts(&mut self) -> Vec<Arc<FusedFunction>> {
+        let mut gone = Vec::new();
+        self.entries.retain(|_, entry| {
+            let alive = entry.function.context.strong_count() > 0;
+            if !alive {
+                gone.push(Arc::clone(&entry.function));
+            }
+            alive
+        });
+        gone
+    }
+
     fn evict_least_recent(&mut self, count: usize) -> Vec<Arc<FusedFunction>> {
         let mut ages: Vec<u64> = self.entries.values().map(|entry| entry.used).collect();
         ages.sort_unstable();
@@ -182,33 +249,76 @@ impl Library {
 /// cached under it and is only freed when the wrapper is removed. Removing
 /// it costs the calls that remain one new kernel each (made on their next
 /// call); keeping it would keep every evicted function's kernel forever.
-fn release(evicted: Vec<Arc<FusedFunction>>) {
+/// Only wrappers fused calls used since their last removal are removed,
+/// with the gate held exclusively (no call runs meanwhile). Call with no
+/// lock held: it waits for running calls, and dropping a function may
+/// release its context.
+pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
+    if evicted.is_empty() {
+        return;
+    }
     let mut wrappers: Vec<(Arc<BoundContext>, usize, usize)> = Vec::new();
     for function in &evicted {
+        let Some(context) = function.context.upgrade() else {
+            // Its context is gone, with its wrappers: forget them, so a new
+            // context at the same address starts afresh.
+            let gone = function.context.as_ptr() as usize;
+            USED_WRAPPERS
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|(context, _, _)| *context != gone);
+            continue;
+        };
         let arity = (function.inputs.len(), function.outputs.len());
         if !wrappers
             .iter()
-            .any(|(context, i, o)| Arc::ptr_eq(context, &function.context) && (*i, *o) == arity)
+            .any(|(known, i, o)| Arc::ptr_eq(known, &context) && (*i, *o) == arity)
         {
-            wrappers.push((Arc::clone(&function.context), arity.0, arity.1));
+            wrappers.push((context, arity.0, arity.1));
         }
     }
     drop(evicted);
-    for (context, inputs, outputs) in wrappers {
-        let name = format!(
-            "__wrapped__PartitionedCall_Tin_{inputs}_Tout_{outputs}_device_{}",
-            CPU_DEVICE_C.to_string_lossy()
-        );
-        let api = context.wheel().api();
-        let (Ok(name), Ok(status)) = (CString::new(name), Status::new(api, FUSED)) else {
-            continue;
-        };
-        // SAFETY: the context is live (held by `context`); the name is
-        // NUL-terminated. A wrapper TensorFlow has not made (or has already
-        // dropped) is an error of no consequence.
-        unsafe {
-            (api.TFE_ContextRemoveFunction)(context.as_ptr(), name.as_ptr(), status.as_ptr())
-        };
+    {
+        let _closed = gate_exclusive();
+        let mut used = USED_WRAPPERS.lock().unwrap_or_else(PoisonError::into_inner);
+        for (context, inputs, outputs) in &wrappers {
+            let wrapper = (Arc::as_ptr(context) as usize, *inputs, *outputs);
+            let Some(position) = used.iter().position(|known| *known == wrapper) else {
+                continue;
+            };
+            used.swap_remove(position);
+            if !remove_wrapper(context, *inputs, *outputs) {
+                WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+    // The contexts may be released here, outside the gate.
+    drop(wrappers);
+}
+
+/// Removes the `PartitionedCall` wrapper of this arity from `context`;
+/// whether TensorFlow had it.
+fn remove_wrapper(context: &BoundContext, inputs: usize, outputs: usize) -> bool {
+    let name = format!(
+        "__wrapped__PartitionedCall_Tin_{inputs}_Tout_{outputs}_device_{}",
+        CPU_DEVICE_C.to_string_lossy()
+    );
+    let api = context.wheel().api();
+    let (Ok(name), Ok(status)) = (CString::new(name), Status::new(api, FUSED)) else {
+        return false;
+    };
+    // SAFETY: the context is live (held by `context`); the name is
+    // NUL-terminated.
+    unsafe { (api.TFE_ContextRemoveFunction)(context.as_ptr(), name.as_ptr(), status.as_ptr()) };
+    status.check(FUSED).is_ok()
+}
+
+/// Notes that a call of this arity ran through its wrapper on `context`.
+fn note_wrapper_used(context: &BoundContext, inputs: usize, outputs: usize) {
+    let wrapper = (std::ptr::from_ref(context) as usize, inputs, outputs);
+    let mut used = USED_WRAPPERS.lock().unwrap_or_else(PoisonError::into_inner);
+    if !used.contains(&wrapper) {
+        used.push(wrapper);
     }
 }
 
@@ -268,7 +378,7 @@ fn build(
     IN_CONTEXT.fetch_add(1, Ordering::Relaxed);
     Ok(FusedFunction {
         name,
-        context: Arc::clone(context),
+        context: Arc::downgrade(context),
         inputs: input_types.iter().map(|dtype| dtype.code()).collect(),
         outputs: outputs.iter().map(|&(_, dtype)| dtype.code()).collect(),
     })
@@ -277,16 +387,24 @@ fn build(
 impl FusedFunction {
     /// Runs the function on `inputs` as one `PartitionedCall` on `CPU:0`
     /// (TensorFlow inlines it and runs its kernels on this thread), with the
-    /// GIL released when `work` says so.
-    pub(crate) fn call(&self, inputs: &[Arc<OwnedHandle>], work: i64) -> Result<Vec<OwnedHandle>> {
-        let api = self.context.wheel().api();
+    /// GIL released when `work` says so. `context` must be its context.
+    pub(crate) fn call(
+        &self,
+        context: &Arc<BoundContext>,
+        inputs: &[Arc<OwnedHandle>],
+        work: i64,
+    ) -> Result<Vec<OwnedHandle>> {
+        if !std::ptr::eq(self.context.as_ptr(), Arc::as_ptr(context)) {
+            return Err(crate::safe::handle::null_handle(FUSED));
+        }
+        let api = context.wheel().api();
         let status = Status::new(api, FUSED)?;
-        // SAFETY: the context lives while `self.context` does, which
-        // outlives the op.
+        // SAFETY: the context lives while `context` does, which outlives
+        // the op.
         let mut op = unsafe {
             OwnedOp::new(
                 api,
-                self.context.as_ptr(),
+                context.as_ptr(),
                 c"PartitionedCall",
                 CPU_DEVICE_C,
                 &status,
@@ -300,25 +418,32 @@ impl FusedFunction {
         for input in inputs {
             op.add_input(input)?;
         }
-        op.execute_many(work, self.outputs.len())
+        let _open = gate_shared();
+        let outputs = op.execute_many(work, self.outputs.len());
+        note_wrapper_used(context, self.inputs.len(), self.outputs.len());
+        outputs
     }
 }
 
 impl Drop for FusedFunction {
     fn drop(&mut self) {
-        let api = self.context.wheel().api();
+        IN_CONTEXT.fetch_sub(1, Ordering::Relaxed);
+        // A context that is gone took its functions with it.
+        let Some(context) = self.context.upgrade() else {
+            return;
+        };
+        let api = context.wheel().api();
         if let Ok(status) = Status::new(api, FUSED) {
-            // SAFETY: the context is live (held by `self.context`); the name
-            // is NUL-terminated and names a function this value added. Its
+            // SAFETY: the context is live (held by `context`); the name is
+            // NUL-terminated and names a function this value added. Its
             // error (none expected) cannot be reported from a drop.
             unsafe {
                 (api.TFE_ContextRemoveFunction)(
-                    self.context.as_ptr(),
+                    context.as_ptr(),
                     self.name.as_ptr(),
                     status.as_ptr(),
                 )
             };
         }
-        IN_CONTEXT.fetch_sub(1, Ordering::Relaxed);
     }
 }

@@ -3,11 +3,14 @@
 //! TensorFlow runs every eager op as a one-op function, so each op pays a
 //! per-op floor of several microseconds. Inside a fusing [`Scope`] (every
 //! `#[rxt_tf::inference]` body opens one) the ops are recorded instead of
-//! run; when a result is first needed, the recorded trace is built once into
-//! a function (a graph made through the C API, added to Python's context),
-//! cached by its trace, and run as one `PartitionedCall`, which TensorFlow
-//! inlines and runs on the calling thread. Each distinct path through a body
-//! (scalar `if`s, loop counts) is its own trace.
+//! run. When the thread leaves fused mode (the scope closes, or a per-op
+//! scope opens inside it), or earlier when a result is needed, the recorded
+//! trace is built once into a function (a graph made through the C API,
+//! added to Python's context), cached by its trace, and run as one
+//! `PartitionedCall`, which TensorFlow inlines and runs on the calling
+//! thread. So no tensor stays promised past the scope that recorded it, and
+//! a computed tensor holds only its handle. Each distinct path through a
+//! body (scalar `if`s, loop counts) is its own trace.
 //!
 //! Results equal the per-op path's: the same kernels run. If a fused call
 //! fails, its ops run again one by one, so the error is the per-op one,
@@ -20,7 +23,7 @@ mod key;
 mod library;
 mod trace;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 use std::sync::{Arc, OnceLock};
 
@@ -31,7 +34,6 @@ use crate::error::Result;
 use crate::tensor::Untyped;
 
 pub use library::{stats, Stats, TRACE_CAPACITY};
-pub(crate) use trace::Pending;
 
 /// How the ops of the current thread run.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,21 +47,30 @@ enum Mode {
 }
 
 struct ThreadState {
-    mode: Mode,
+    /// The open scopes, oldest first, by number: the newest sets the mode.
+    scopes: Vec<(u64, Mode)>,
     /// The batch new ops join.
     batch: Option<Arc<trace::Batch>>,
-    /// The batch of the last scope, reused when no tensor holds it any more.
-    spare: Option<Arc<trace::Batch>>,
+    /// The emptied recording of the last batch, for the next one's room.
+    spare: Option<trace::Recording>,
+}
+
+impl ThreadState {
+    fn mode(&self) -> Mode {
+        self.scopes.last().map_or(Mode::Outside, |&(_, mode)| mode)
+    }
 }
 
 thread_local! {
     static STATE: RefCell<ThreadState> = const {
         RefCell::new(ThreadState {
-            mode: Mode::Outside,
+            scopes: Vec::new(),
             batch: None,
             spare: None,
         })
     };
+    /// The number of the thread's next scope.
+    static NEXT_SCOPE: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Whether fusion is on for this process: unless `RXT_TF_FUSE` is `0`,
@@ -80,16 +91,20 @@ pub fn enabled() -> bool {
 /// thread, until the scope is dropped. Scopes nest: an inner fused scope
 /// joins the outer one's trace; a per-op scope suspends fusion within it.
 ///
-/// Tensors made inside a fused scope may be pending; reading one (its
-/// shape, its data, returning it to Python, using it after the scope) runs
-/// what is pending. Errors of fused ops surface there.
+/// Tensors made inside a fused scope are promised until the thread leaves
+/// fused mode: when the scope closes (or a per-op scope opens inside it)
+/// the recorded ops run as one call, on this thread. A promised tensor read
+/// earlier (its shape, its data, returning it to Python, an op outside the
+/// trace) runs them then. Errors of fused ops surface when the tensor they
+/// produce is read.
 ///
-/// Scopes must end in the reverse order they began (as guards in nested
-/// blocks do); a scope that is leaked (`mem::forget`) leaves its mode on
-/// for the thread.
+/// The newest scope still open sets the mode, whatever the order scopes are
+/// dropped in; a scope that is leaked (`mem::forget`) keeps its mode on for
+/// the thread.
 #[must_use = "the scope ends when this guard is dropped"]
 pub struct Scope {
-    previous: Mode,
+    /// Its number among the thread's scopes.
+    number: u64,
     /// Thread-bound: the scope is this thread's.
     _thread: PhantomData<*const ()>,
 }
@@ -115,11 +130,17 @@ impl Scope {
     }
 
     fn enter(mode: Mode) -> Scope {
-        let previous = STATE
-            .try_with(|state| std::mem::replace(&mut state.borrow_mut().mode, mode))
-            .unwrap_or(Mode::Outside);
+        let number = NEXT_SCOPE
+            .try_with(|next| {
+                let number = next.get();
+                next.set(number.wrapping_add(1));
+                number
+            })
+            .unwrap_or(u64::MAX);
+        let left = change_scopes(|scopes| scopes.push((number, mode)));
+        run_left(left);
         Scope {
-            previous,
+            number,
             _thread: PhantomData,
         }
     }
@@ -127,28 +148,47 @@ impl Scope {
 
 impl Drop for Scope {
     fn drop(&mut self) {
-        let displaced = STATE
-            .try_with(|state| {
-                let mut state = state.try_borrow_mut().ok()?;
-                state.mode = self.previous;
-                if self.previous == Mode::Fused {
-                    return None;
-                }
-                // Pending tensors keep their batch; new ops start afresh, in
-                // this batch emptied once nothing holds it. Its inputs stay
-                // until then: until its last pending tensor is read or
-                // dropped, or the thread's next fused op.
-                let batch = state.batch.take()?;
-                if Arc::strong_count(&batch) == 1 {
-                    batch.forget_unread();
-                }
-                state.spare.replace(batch)
-            })
-            .ok()
-            .flatten();
-        // Dropped outside the borrow: it may drop the last reference to a
-        // context, which runs Python code.
-        drop(displaced);
+        let number = self.number;
+        let left = change_scopes(|scopes| {
+            if let Some(position) = scopes.iter().rposition(|&(n, _)| n == number) {
+                scopes.remove(position);
+            }
+        });
+        run_left(left);
+    }
+}
+
+/// Applies `change` to the thread's open scopes; if the thread leaves fused
+/// mode, returns the batch it was recording.
+fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<trace::Batch>> {
+    STATE
+        .try_with(|state| {
+            let mut state = state.try_borrow_mut().ok()?;
+            let before = state.mode();
+            change(&mut state.scopes);
+            (before == Mode::Fused && state.mode() != Mode::Fused)
+                .then(|| state.batch.take())
+                .flatten()
+        })
+        .ok()
+        .flatten()
+}
+
+/// Runs the batch a thread left fused mode with, on this thread (outside
+/// the thread's state: it runs TensorFlow and may release a context), and
+/// keeps its emptied recording for the next batch. Its errors stay with its
+/// tensors, which report them when read.
+fn run_left(batch: Option<Arc<trace::Batch>>) {
+    let Some(batch) = batch else {
+        return;
+    };
+    let _ = batch.flush();
+    if let Some(recording) = trace::Batch::recycle(batch) {
+        let _ = STATE.try_with(|state| {
+            if let Ok(mut state) = state.try_borrow_mut() {
+                state.spare.get_or_insert(recording);
+            }
+        });
     }
 }
 
@@ -166,7 +206,7 @@ pub(crate) fn record(
     let (mut batch, mut spare) = STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
-            (state.mode == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
+            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
         })
         .ok()
         .flatten()?;

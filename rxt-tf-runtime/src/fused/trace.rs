@@ -1,11 +1,12 @@
 //! Recording a call's ops (its trace) and running them as one fused call.
 //!
 //! Inside a fusing scope each op is recorded into the thread's current
-//! [`Batch`] and returns a pending tensor. The batch runs when one of its
-//! pending tensors is first needed (returned to Python, read, or used by an
-//! op outside the batch): its live outputs become the outputs of one
-//! function call. If that call fails, the batch is run again op by op, so
-//! the error is the one (and names the op) per-op execution gives.
+//! [`Batch`] and returns a promised tensor. The batch runs when its thread
+//! leaves fused mode (the scope that recorded it closes), or earlier when
+//! one of its promises is needed (read, or used by an op outside the
+//! batch): its live outputs become the outputs of one function call. If
+//! that call fails, the batch is run again op by op, so the error is the
+//! one (and names the op) per-op execution gives.
 
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
 
@@ -14,14 +15,14 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 use crate::binding::context::BoundContext;
 use crate::eager::work::{estimate, output_dims, Dims};
 use crate::eager::{malformed, operand_handle, shared_context, Call, Input, Slot};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
-use crate::fused::library;
+use crate::fused::library::{self, FusedFunction};
 use crate::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
-use crate::tensor::Untyped;
+use crate::tensor::{Producer, Promise, Untyped};
 
 /// Ops in one trace at most: a batch this long runs at once.
 pub(crate) const MAX_NODES: usize = 256;
@@ -30,16 +31,17 @@ pub(crate) const MAX_NODES: usize = 256;
 pub(crate) struct Batch {
     context: Arc<BoundContext>,
     recording: Mutex<Recording>,
+    /// The error of its earliest failing op, once a replay found one.
+    failure: OnceLock<Error>,
+    /// The failure of an earlier batch of the same scope: per op, the
+    /// program would have stopped there, so every op recorded after it
+    /// reports that error when read, and nothing runs.
+    inherited: Option<Error>,
 }
 
-/// A tensor that a batch's fused call will compute.
-pub(crate) struct Pending {
-    batch: Arc<Batch>,
-    node: u32,
-    slot: OnceLock<Result<Arc<OwnedHandle>>>,
-}
-
-struct Recording {
+/// The record of a batch's ops; its room is reused by the thread's next
+/// batch (it holds no context, and nothing once cleared).
+pub(crate) struct Recording {
     /// The call's inputs (tensors, run-time scalars), each once.
     inputs: Vec<Arc<OwnedHandle>>,
     /// The keyword constants, each once: `Const` nodes of the function.
@@ -56,9 +58,26 @@ struct Recording {
 
 /// What is known of a node's output before it runs.
 struct Output {
-    pending: Weak<Pending>,
+    promise: Weak<Promise>,
     dtype: DType,
     dims: Dims,
+}
+
+/// What a batch lets go of while its recording is locked, dropped after:
+/// dropping these may release a context, whose Python objects' release
+/// runs Python code, and evicted functions are removed from their context
+/// under the call gate.
+#[derive(Default)]
+struct Garbage {
+    evicted: Vec<Arc<FusedFunction>>,
+    producers: Vec<Arc<dyn Producer>>,
+    promises: Vec<Arc<Promise>>,
+}
+
+impl Drop for Garbage {
+    fn drop(&mut self) {
+        library::release(std::mem::take(&mut self.evicted));
+    }
 }
 
 /// Where an operand comes from, resolved before the batch is locked.
@@ -72,23 +91,15 @@ enum Source {
 }
 
 impl Batch {
-    /// An empty batch on `context`: `spare` (a batch of this thread's
-    /// previous call) emptied, if no one else holds it, else a new one.
-    pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Arc<Batch>>) -> Arc<Batch> {
-        if let Some(mut spare) = spare {
-            if let Some(batch) = Arc::get_mut(&mut spare) {
-                if Arc::ptr_eq(&batch.context, context) {
-                    let recording = batch
-                        .recording
-                        .get_mut()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    recording.clear(context);
-                    recording.done = false;
-                    return spare;
-                }
-            }
-        }
-        let mut recording = Recording {
+    /// An empty batch on `context`, in the room of `spare` (a recording of
+    /// this thread's previous batch) if there is one, after a batch that
+    /// failed with `inherited`, if one did.
+    pub(crate) fn new(
+        context: &Arc<BoundContext>,
+        spare: Option<Recording>,
+        inherited: Option<Error>,
+    ) -> Arc<Batch> {
+        let mut recording = spare.unwrap_or_else(|| Recording {
             inputs: Vec::with_capacity(8),
             input_types: Vec::with_capacity(8),
             input_dims: Vec::with_capacity(8),
@@ -98,12 +109,33 @@ impl Batch {
             key: Vec::with_capacity(32),
             work: 0,
             done: false,
-        };
+        });
         recording.clear(context);
+        recording.done = false;
         Arc::new(Batch {
             context: Arc::clone(context),
             recording: Mutex::new(recording),
+            failure: OnceLock::new(),
+            inherited,
         })
+    }
+
+    /// The recording of a batch nobody else holds, emptied, for the
+    /// thread's next batch.
+    pub(crate) fn recycle(batch: Arc<Batch>) -> Option<Recording> {
+        let batch = Arc::into_inner(batch)?;
+        let mut recording = batch
+            .recording
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        recording.clear(&batch.context);
+        Some(recording)
+    }
+
+    /// The failure ops recorded after this batch report: its own, or the
+    /// one it inherited.
+    fn failure(&self) -> Option<Error> {
+        self.failure.get().or(self.inherited.as_ref()).cloned()
     }
 
     /// Whether new ops may still join the batch.
@@ -126,14 +158,6 @@ impl Batch {
         }
     }
 
-    /// Empties a batch that has not run and whose results nobody holds (its
-    /// inputs are freed now).
-    pub(crate) fn forget_unread(&self) {
-        let mut recording = self.lock();
-        recording.clear(&self.context);
-        recording.done = true;
-    }
-
     /// Records `row` on `operands` into the batch, or returns `None` if the
     /// batch ran meanwhile (the caller starts a new one).
     fn record(
@@ -143,6 +167,13 @@ impl Batch {
         keywords: &[Value],
         kind: TensorKind,
     ) -> Option<Result<Untyped>> {
+        if let Some(failure) = &self.inherited {
+            let promise = Promise::fulfilled(Err(failure.clone()));
+            return Some(Ok(Untyped::promised(
+                Arc::new(promise),
+                Arc::clone(&self.context),
+            )));
+        }
         let sources = match self.sources(call, operands, keywords) {
             Ok(sources) => sources,
             Err(err) => return Some(Err(err)),
@@ -162,7 +193,9 @@ impl Batch {
         if full {
             // A long loop in one scope: run what is live so far, so a trace
             // (and what it holds) stays bounded; later ops start a new one.
-            self.flush();
+            // An error here is this thread's environment, which the next
+            // read reports; the ops stay recorded.
+            let _ = self.flush();
         }
         Some(pushed)
     }
@@ -183,13 +216,8 @@ impl Batch {
                 Slot::Operand(index) => {
                     let operand = operands.get(index).ok_or_else(|| malformed(row))?;
                     match operand {
-                        Input::Tensor(tensor, _) => match tensor.as_pending() {
-                            Some(pending)
-                                if Arc::ptr_eq(&pending.batch, self)
-                                    && pending.slot.get().is_none() =>
-                            {
-                                Source::Node(pending.node)
-                            }
+                        Input::Tensor(tensor, _) => match tensor.as_promise() {
+                            Some(promise) if self.made(promise) => Source::Node(promise.index()),
                             _ => Source::Handle(tensor.shared_handle()?),
                         },
                         _ => Source::Scalar(
@@ -211,33 +239,50 @@ impl Batch {
         Ok((sources, perm))
     }
 
+    /// Whether `promise` is an unfulfilled output of this batch.
+    fn made(self: &Arc<Batch>, promise: &Promise) -> bool {
+        promise
+            .producer()
+            .is_some_and(|producer| std::ptr::addr_eq(Arc::as_ptr(&producer), Arc::as_ptr(self)))
+    }
+
     /// Runs the batch if it has not run: its live outputs become the
-    /// outputs of one fused call, and each pending tensor gets its handle
-    /// (or the call's error).
-    pub(crate) fn flush(&self) {
-        let mut recording = self.lock();
-        if recording.done {
-            return;
-        }
-        recording.done = true;
-        let live: Vec<(u32, Arc<Pending>)> = recording
-            .outputs
-            .iter()
-            .enumerate()
-            .filter_map(|(index, output)| {
-                let pending = output.pending.upgrade()?;
-                Some((u32::try_from(index).ok()?, pending))
-            })
-            .collect();
-        if !live.is_empty() {
-            let results = self.run(&mut recording, &live);
-            for ((_, pending), result) in live.iter().zip(results) {
-                let _ = pending.slot.set(result);
+    /// outputs of one fused call, and each promise gets its handle (or the
+    /// error per-op execution would give it). Fails, running nothing and
+    /// fulfilling nothing, if this thread cannot run ops on the context (its
+    /// executor is asynchronous): that error is the caller's, not the
+    /// promises', which another thread may still fulfil.
+    pub(crate) fn flush(&self) -> Result<()> {
+        self.context.ensure_synchronous()?;
+        let mut garbage = Garbage::default();
+        {
+            let mut recording = self.lock();
+            if recording.done {
+                return Ok(());
             }
+            recording.done = true;
+            let live: Vec<(u32, Arc<Promise>)> = recording
+                .outputs
+                .iter()
+                .enumerate()
+                .filter_map(|(index, output)| {
+                    let promise = output.promise.upgrade()?;
+                    Some((u32::try_from(index).ok()?, promise))
+                })
+                .collect();
+            if !live.is_empty() {
+                let results = self.run(&mut recording, &live, &mut garbage);
+                for ((_, promise), result) in live.iter().zip(results) {
+                    garbage.producers.extend(promise.fulfil(result));
+                }
+            }
+            garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
+            // The inputs and nodes are no longer needed (their room is kept
+            // for the thread's next call).
+            recording.clear(&self.context);
         }
-        // The inputs and nodes are no longer needed (their room is kept for
-        // the thread's next call).
-        recording.clear(&self.context);
+        drop(garbage);
+        Ok(())
     }
 
     /// The result of each of `live`: one fused call; if it fails, the ops
@@ -245,12 +290,9 @@ impl Batch {
     fn run(
         &self,
         recording: &mut Recording,
-        live: &[(u32, Arc<Pending>)],
+        live: &[(u32, Arc<Promise>)],
+        garbage: &mut Garbage,
     ) -> Vec<Result<Arc<OwnedHandle>>> {
-        // The thread running the batch may be one the boundary never saw.
-        if let Err(err) = self.context.ensure_synchronous() {
-            return live.iter().map(|_| Err(err.clone())).collect();
-        }
         recording
             .key
             .extend(live.iter().map(|&(node, _)| Part::Output(node)));
@@ -268,8 +310,9 @@ impl Batch {
             &recording.constants,
             &recording.nodes,
             &outputs,
+            &mut garbage.evicted,
         )
-        .and_then(|function| function.call(&recording.inputs, recording.work));
+        .and_then(|function| function.call(&self.context, &recording.inputs, recording.work));
         match fused {
             Ok(handles) if handles.len() == live.len() => {
                 handles.into_iter().map(|h| Ok(Arc::new(h))).collect()
@@ -281,13 +324,14 @@ impl Batch {
         }
     }
 
-    /// The batch's ops as eager ops, one by one: each live tensor gets what
-    /// per-op execution gives it (its value, or the error of the op that
-    /// failed on its way).
+    /// The batch's ops as eager ops, one by one, up to the first that
+    /// fails: as per-op execution would, the outputs before it get their
+    /// values, and it and every later output its error (per op, that error
+    /// would have stopped the program there).
     fn replay(
         &self,
         recording: &Recording,
-        live: &[(u32, Arc<Pending>)],
+        live: &[(u32, Arc<Promise>)],
     ) -> Vec<Result<Arc<OwnedHandle>>> {
         let mut emitter = EagerEmitter {
             context: &self.context,
@@ -298,10 +342,19 @@ impl Batch {
             &recording.constants,
             &recording.nodes,
         );
+        let first_failure = values.iter().position(Result::is_err);
+        if let Some(Some(Err(err))) = first_failure.map(|index| values.get(index)) {
+            let _ = self.failure.set(err.clone());
+        }
         live.iter()
             .map(|&(node, _)| {
+                let node = node as usize;
+                let at = match first_failure {
+                    Some(failed) if node >= failed => failed,
+                    _ => node,
+                };
                 values
-                    .get(node as usize)
+                    .get(at)
                     .cloned()
                     .unwrap_or_else(|| Err(internal("a replayed output is missing")))
             })
@@ -344,7 +397,7 @@ impl Recording {
         self.work = 0;
     }
 
-    /// Adds one node; its output is a pending tensor of `batch`.
+    /// Adds one node; its output is a promise of `batch`.
     fn push(
         &mut self,
         batch: &Arc<Batch>,
@@ -413,17 +466,14 @@ impl Recording {
             swap,
             work,
         });
-        let pending = Arc::new(Pending {
-            batch: Arc::clone(batch),
-            node,
-            slot: OnceLock::new(),
-        });
+        let producer: Arc<dyn Producer> = Arc::clone(batch) as Arc<dyn Producer>;
+        let promise = Arc::new(Promise::new(producer, node));
         self.outputs.push(Output {
-            pending: Arc::downgrade(&pending),
+            promise: Arc::downgrade(&promise),
             dtype: kind.dtype,
             dims: result,
         });
-        Ok(Untyped::pending(pending, Arc::clone(&batch.context)))
+        Ok(Untyped::promised(promise, Arc::clone(&batch.context)))
     }
 
     /// The constant `handle` as an argument, added on first use (its value
@@ -480,31 +530,18 @@ impl Recording {
     }
 }
 
-impl Pending {
-    /// Whether the batch's call has run (the result is known).
-    pub(crate) fn has_run(&self) -> bool {
-        self.slot.get().is_some()
-    }
-
-    /// The handle, running the batch first if it has not run.
-    pub(crate) fn resolve(&self) -> Result<&Arc<OwnedHandle>> {
-        if self.slot.get().is_none() {
-            self.batch.flush();
-        }
-        match self.slot.get() {
-            Some(Ok(handle)) => Ok(handle),
-            Some(Err(err)) => Err(err.clone()),
-            None => Err(internal("a fused call set no result")),
-        }
+impl Producer for Batch {
+    fn produce(&self) -> Result<()> {
+        self.flush()
     }
 }
 
 /// Records `row` into the thread's batch (`current`, replaced by a new
-/// batch, or the emptied `spare`, when it cannot take the op) and returns
-/// its pending output.
+/// batch in the room of `spare` when it cannot take the op) and returns
+/// its promised output.
 pub(crate) fn record(
     current: &mut Option<Arc<Batch>>,
-    spare: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
     row: &'static Op,
     operands: &[Input<'_>],
     keywords: &[Value],
@@ -516,7 +553,8 @@ pub(crate) fn record(
         let batch = match current {
             Some(batch) if batch.accepts(context) => Arc::clone(batch),
             _ => {
-                let batch = Batch::new(context, spare.take());
+                let inherited = current.as_ref().and_then(|batch| batch.failure());
+                let batch = Batch::new(context, spare.take(), inherited);
                 *current = Some(Arc::clone(&batch));
                 batch
             }

@@ -1,15 +1,18 @@
 //! CPU tensors: the generic [`Tensor`] (element type and rank in the type)
 //! and its aliases (`TensorF32Cpu2D`, …), over one untyped core: a handle,
-//! or the pending output of a fused call (computed when first needed), plus
-//! the context it belongs to.
+//! or the promise of a producer that computes it (a fused call), plus the
+//! context it belongs to.
 
 mod element;
+mod promise;
 mod typed;
+
+pub(crate) use promise::{Producer, Promise};
 
 pub use element::Element;
 pub use typed::{Rank, SupportedRank, Tensor, TensorType};
 
-/// The public names of the tensor types: `Tensor{F32,I32,I64,Bool}Cpu{0..4}D`,
+/// The public names of the tensor types: `Tensor<Element>Cpu<Rank>D`,
 /// generated from the element types and ranks of the op table.
 pub mod aliases {
     include!(concat!(env!("OUT_DIR"), "/tensors.rs"));
@@ -21,7 +24,6 @@ use pyo3::Python;
 
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
-use crate::fused::Pending;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::host;
 use crate::safe::status::Status;
@@ -33,10 +35,10 @@ pub struct Untyped {
     pub(crate) context: Arc<BoundContext>,
 }
 
-/// Computed, or to be computed by a fused call.
+/// Computed, or promised.
 enum State {
     Ready(Arc<OwnedHandle>),
-    Pending(Arc<Pending>),
+    Promised(Arc<Promise>),
 }
 
 impl Untyped {
@@ -48,32 +50,32 @@ impl Untyped {
         }
     }
 
-    /// A tensor a fused call has yet to compute.
-    pub(crate) fn pending(pending: Arc<Pending>, context: Arc<BoundContext>) -> Untyped {
+    /// A tensor a producer has yet to compute.
+    pub(crate) fn promised(promise: Arc<Promise>, context: Arc<BoundContext>) -> Untyped {
         Untyped {
-            state: State::Pending(pending),
+            state: State::Promised(promise),
             context,
         }
     }
 
-    /// The pending output behind the tensor, if it is one.
-    pub(crate) fn as_pending(&self) -> Option<&Arc<Pending>> {
+    /// The promise behind the tensor, if it is one.
+    pub(crate) fn as_promise(&self) -> Option<&Arc<Promise>> {
         match &self.state {
-            State::Pending(pending) => Some(pending),
+            State::Promised(promise) => Some(promise),
             State::Ready(_) => None,
         }
     }
 
-    /// Whether the tensor's value exists (it is not pending, or its fused
-    /// call has run).
+    /// Whether the tensor's value exists (it is not promised, or its
+    /// promise is fulfilled).
     pub(crate) fn is_computed(&self) -> bool {
         match &self.state {
             State::Ready(_) => true,
-            State::Pending(pending) => pending.has_run(),
+            State::Promised(promise) => promise.is_fulfilled(),
         }
     }
 
-    /// The tensor's handle, computing it first if it is pending (which runs
+    /// The tensor's handle, computing it first if it is promised (which runs
     /// the fused call that produces it, or returns that call's error).
     pub(crate) fn handle(&self) -> Result<&OwnedHandle> {
         self.shared_handle_ref().map(|handle| &**handle)
@@ -87,7 +89,7 @@ impl Untyped {
     fn shared_handle_ref(&self) -> Result<&Arc<OwnedHandle>> {
         match &self.state {
             State::Ready(handle) => Ok(handle),
-            State::Pending(pending) => pending.resolve(),
+            State::Promised(promise) => promise.resolve(),
         }
     }
 
@@ -166,7 +168,7 @@ impl Untyped {
     pub(crate) fn share(&self) -> Result<Untyped> {
         let state = match &self.state {
             State::Ready(handle) => State::Ready(Arc::clone(handle)),
-            State::Pending(pending) => State::Pending(Arc::clone(pending)),
+            State::Promised(promise) => State::Promised(Arc::clone(promise)),
         };
         Ok(Untyped {
             state,
