@@ -5,6 +5,7 @@
 //! the other operand's type, zero sizes, NaN and ±inf. `make test` runs it
 //! per op and again with every op fused (`RXT_TF_TEST_FUSED=1`).
 
+#[macro_use]
 mod common;
 
 use common::{assert_matches_eager, eval_with, to_python, with_python};
@@ -75,18 +76,11 @@ where
         .unwrap_or_else(|err| panic!("{name}: {err}"))
 }
 
-/// Compares each `tf!` result with the eager expression, evaluated with the
-/// inputs in scope.
-macro_rules! same {
-    ($py:expr, $inputs:expr, $( $eager:literal => $native:expr ),+ $(,)?) => {{
-        let names: Vec<(&str, &Bound<'_, PyAny>)> =
-            $inputs.iter().map(|(n, o)| (n.as_str(), o)).collect();
-        $(
-            let native = to_python($py, $eager, $native);
-            let eager = eval_with($py, $eager, &names);
-            assert_matches_eager($py, $eager, &native, &eager);
-        )+
-    }};
+/// The inputs as `(name, object)` pairs, for [`same!`].
+fn names<'a, 'py>(
+    inputs: &'a [(String, Bound<'py, PyAny>)],
+) -> Vec<(&'a str, &'a Bound<'py, PyAny>)> {
+    inputs.iter().map(|(n, o)| (n.as_str(), o)).collect()
 }
 
 #[test]
@@ -98,7 +92,7 @@ fn element_wise_ops_at_every_rank_and_element_type() {
         let (i0, i2) = (input::<i32, 0>(&i, "i0"), input::<i32, 2>(&i, "i2"));
         let (i4, l3) = (input::<i32, 4>(&i, "i4"), input::<i64, 3>(&i, "l3"));
         let z3 = input::<f32, 3>(&i, "z3");
-        same!(py, i,
+        same!(py, &names(&i),
             "tf.nn.relu(f0)" => tf!(relu(f0)),
             "tf.exp(f1)" => tf!(exp(f1)),
             "tf.math.log(f1)" => tf!(log(f1)),
@@ -129,7 +123,7 @@ fn broadcasting_across_ranks_and_literals_of_the_other_type() {
         let (l1, l3) = (input::<i64, 1>(&i, "l1"), input::<i64, 3>(&i, "l3"));
         let (k4, i4) = (input::<i64, 1>(&i, "k4"), input::<i32, 4>(&i, "i4"));
         let z3 = input::<f32, 3>(&i, "z3");
-        same!(py, i,
+        same!(py, &names(&i),
             "f0 + f4" => tf!(f0 + f4),
             "f4 - f0" => tf!(f4 - f0),
             "f3 * b4" => tf!(f3 * b4),
@@ -171,7 +165,7 @@ fn matmuls_of_ranks_two_to_four_broadcast_batch_dimensions() {
             input::<f32, 4>(&i, "w4"),
         );
         let (i2, j2) = (input::<i32, 2>(&i, "i2"), input::<i32, 2>(&i, "j2"));
-        same!(py, i,
+        same!(py, &names(&i),
             "tf.matmul(f2, w2)" => tf!(matmul(f2, w2)),
             "tf.matmul(f3, w2)" => tf!(matmul(f3, w2)),
             "tf.matmul(f2, w3)" => tf!(matmul(f2, w3)),
@@ -195,7 +189,7 @@ fn reductions_softmax_argmax_and_transpose_on_any_axes() {
         let (m2, m4) = (input::<bool, 2>(&i, "m2"), input::<bool, 4>(&i, "m4"));
         let b4 = input::<f32, 1>(&i, "b4");
         let z3 = input::<f32, 3>(&i, "z3");
-        same!(py, i,
+        same!(py, &names(&i),
             "tf.reduce_mean(f4, axis=[0, 2])" => tf!(reduce_mean(f4, axis = [0, 2])),
             "tf.reduce_sum(f3, axis=-1)" => tf!(reduce_sum(f3, axis = -1)),
             "tf.reduce_max(f3, axis=[-1, 0], keepdims=True)" => tf!(reduce_max(f3, axis = [-1, 0], keepdims = true)),
@@ -316,7 +310,7 @@ fn float64_through_every_rule() {
         let (d0, d1) = (input::<f64, 0>(&i, "d0"), input::<f64, 1>(&i, "d1"));
         let (d3, d4) = (input::<f64, 3>(&i, "d3"), input::<f64, 4>(&i, "d4"));
         let (e1, e3) = (input::<f64, 1>(&i, "e1"), input::<f64, 3>(&i, "e3"));
-        same!(py, i,
+        same!(py, &names(&i),
             "tf.exp(d1)" => tf!(exp(d1)),
             "tf.sigmoid(d3)" => tf!(sigmoid(d3)),
             "tf.nn.relu(d0)" => tf!(relu(d0)),
@@ -351,4 +345,91 @@ fn d1_as_f32(inputs: &[(String, Bound<'_, PyAny>)]) -> Result<rxt_tf::TensorF32C
     value
         .extract()
         .map_err(|err: rxt_tf::Error| err.to_string())
+}
+
+/// One alias at the boundary: a tensor of its element type and rank round
+/// trips unchanged; another rank, another element type and a non-tensor
+/// are refused with the seed's errors and messages.
+fn alias_at_the_boundary<T: Element, const R: usize>(py: Python<'_>)
+where
+    for<'a, 'py> Tensor<T, R>: FromPyObject<'a, 'py, Error = rxt_tf::Error>,
+    for<'py> Tensor<T, R>:
+        IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    let dtype = T::DTYPE.name();
+    let other = if dtype == "int32" { "float32" } else { "int32" };
+    let made = |rank: usize, dtype: &str| {
+        let shape = vec!["2"; rank].join(", ");
+        common::eval(
+            py,
+            &format!(
+                "tf.cast(tf.reshape(tf.range({}), [{shape}]) % 3, tf.{dtype})",
+                1 << rank
+            ),
+        )
+    };
+    let value = made(R, dtype);
+    let tensor: Tensor<T, R> = value
+        .extract()
+        .unwrap_or_else(|err| panic!("{dtype} rank {R}: {err}"));
+    let back = tensor.into_pyobject(py).expect("to Python");
+    assert_matches_eager(py, &format!("{dtype} rank {R}"), &back, &value);
+    let wrong_rank = made((R + 1) % 5, dtype).extract::<Tensor<T, R>>();
+    let wrong_rank = refused(wrong_rank, "rank");
+    assert_eq!(
+        wrong_rank.to_string(),
+        format!(
+            "rxt-tf: expected a rank-{R} tensor, got a rank-{} tensor",
+            (R + 1) % 5
+        )
+    );
+    let wrong_type = refused(made(R, other).extract::<Tensor<T, R>>(), "dtype");
+    assert!(
+        matches!(&wrong_type, rxt_tf::Error::Dtype { expected, found } if *expected == dtype && found == other),
+        "{wrong_type}"
+    );
+    let array = refused(
+        common::eval(py, "np.zeros([2])").extract::<Tensor<T, R>>(),
+        "numpy",
+    );
+    assert_eq!(
+        array.to_string(),
+        "rxt-tf: expected a TensorFlow EagerTensor, got numpy.ndarray"
+    );
+}
+
+/// The error of a refused extraction (`expect_err` would need `Debug`).
+fn refused<T>(result: rxt_tf::Result<T>, what: &str) -> rxt_tf::Error {
+    match result {
+        Ok(_) => panic!("{what}: accepted"),
+        Err(err) => err,
+    }
+}
+
+/// Every alias: each element type at every rank.
+macro_rules! every_alias {
+    ($py:expr, $($element:ty),+) => {{
+        let mut tested = Vec::new();
+        $(
+            alias_at_the_boundary::<$element, 0>($py);
+            alias_at_the_boundary::<$element, 1>($py);
+            alias_at_the_boundary::<$element, 2>($py);
+            alias_at_the_boundary::<$element, 3>($py);
+            alias_at_the_boundary::<$element, 4>($py);
+            tested.push(<$element as Element>::DTYPE);
+        )+
+        tested
+    }};
+}
+
+#[test]
+fn every_alias_refuses_wrong_ranks_types_and_non_tensors() {
+    with_python(|py| {
+        let tested = every_alias!(py, f32, f64, i32, i64, bool);
+        assert_eq!(
+            tested,
+            rxt_tf::__private::DType::ALL,
+            "a new element type needs its aliases tested"
+        );
+    });
 }

@@ -316,6 +316,17 @@ ACCEPTED = [
     (call("tensorflow.argmax", B1, lit(0)), ARGMAX, I64_0),
     (call("tensorflow.math.argmax", I32_1, keywords=(kw("axis", 0),)), ARGMAX, I64_0),
     (call("tensorflow.argmax", I64, lit(0)), ARGMAX, I64_0),
+    # output_type as TensorFlow also takes it: the dtype's name.
+    (
+        call("tensorflow.argmax", T3, keywords=(kw("axis", -1), kw("output_type", "int32"))),
+        ARGMAX,
+        I32_2,
+    ),
+    (
+        call("tensorflow.math.argmax", T2, keywords=(kw("axis", 1), kw("output_type", "int64"))),
+        ARGMAX,
+        I64,
+    ),
     # float64 through every rule.
     *((call("tensorflow.nn.relu", t), "rxt-tf/relu-f32-cpu-2d", t) for t in (D0, D1, D2, D3, D4)),
     (call("tensorflow.exp", D3), "rxt-tf/exp-f32-cpu", D3),
@@ -636,7 +647,7 @@ REJECTED = [
     (
         call("tensorflow.argmax", T2, keywords=(kw("axis", 1), kw("output_type", literal=False))),
         "RXTP-RXTTF-036",
-        "supports only `output_type` omitted (it is 'tf.int32' or 'tf.int64')",
+        "supports only `output_type` omitted or a dtype name, 'int32' or 'int64'",
     ),
     # Axes that do not fit the rank, or are not axes.
     (

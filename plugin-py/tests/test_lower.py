@@ -227,6 +227,11 @@ EXPECTED = [
     ),
     (call("tensorflow.argmax", B2, lit(0)), ("mask", "0"), tf("argmax(mask, axis = 0)")),
     (
+        call("tensorflow.argmax", T2, keywords=(kw("axis", 1), kw("output_type", "int32"))),
+        ("logits",),
+        tf("argmax(logits, axis = 1, output_type = i32)"),
+    ),
+    (
         call("tensorflow.nn.softmax", T4, keywords=(kw("axis", 1),)),
         ("x",),
         tf("softmax(x, axis = 1)"),

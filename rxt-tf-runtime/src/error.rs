@@ -1,5 +1,6 @@
 //! The one error type of rxt-tf, and its mapping to Python exceptions.
 
+use std::fmt;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyException, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError};
@@ -15,21 +16,15 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// `#[pyfunction]`: boundary violations become `TypeError` / `ValueError`,
 /// environment problems `RuntimeError`, and a failed TensorFlow op the same
 /// `tf.errors` class eager TensorFlow raises.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
     /// The value at the boundary is not an exact `EagerTensor`.
-    #[error("rxt-tf: expected a TensorFlow EagerTensor, got {type_name}")]
     NotEagerTensor {
         /// Python type of the value given.
         type_name: String,
     },
     /// The tensor's dtype is not the one required.
-    #[error(
-        "rxt-tf: expected {} {expected} tensor, got {} {found} tensor",
-        article(expected),
-        article(found)
-    )]
     Dtype {
         /// Required dtype.
         expected: &'static str,
@@ -37,7 +32,6 @@ pub enum Error {
         found: String,
     },
     /// The tensor's rank is not the one required.
-    #[error("rxt-tf: expected a rank-{expected} tensor, got a rank-{found} tensor")]
     Rank {
         /// Required rank.
         expected: usize,
@@ -45,7 +39,6 @@ pub enum Error {
         found: i64,
     },
     /// The tensor lives on a device other than this process's `CPU:0`.
-    #[error("rxt-tf: expected a tensor on {expected}, got a tensor on {found}")]
     Device {
         /// Required device.
         expected: &'static str,
@@ -54,7 +47,6 @@ pub enum Error {
     },
     /// A keyword value an op does not accept (from the plain functions of
     /// `ops`; `tf!` checks keywords at compile time).
-    #[error("rxt-tf: {op}: {message}")]
     Keyword {
         /// The op that was called.
         op: &'static str,
@@ -62,7 +54,6 @@ pub enum Error {
         message: String,
     },
     /// Host data that does not match the tensor asked for.
-    #[error("rxt-tf: {op}: {message}")]
     Data {
         /// What was called (`from_slice`).
         op: &'static str,
@@ -70,28 +61,16 @@ pub enum Error {
         message: String,
     },
     /// Tensors of one call come from different eager contexts.
-    #[error("rxt-tf: {op} got tensors from different eager contexts")]
     MixedContexts {
         /// The op that was called.
         op: &'static str,
     },
     /// A `tf.GradientTape` or `tf.autodiff.ForwardAccumulator` watches an
     /// input: rxt-tf cannot record gradients.
-    #[error(
-        "rxt-tf: an input is watched by an active tf.GradientTape or \
-         tf.autodiff.ForwardAccumulator; rxt-tf runs inference only and records \
-         no gradients, so it refuses rather than lose them (call it outside the \
-         tape or accumulator, or stop watching the input)"
-    )]
     WatchedByTape,
     /// Python's eager context runs asynchronously.
-    #[error(
-        "rxt-tf: expected a synchronous eager context, found an asynchronous one \
-         (tf.config.experimental.set_synchronous_execution(False) is not supported)"
-    )]
     AsyncContext,
     /// The interpreter is not the CPython version rxt-tf supports.
-    #[error("rxt-tf: expected {expected}, found {found}")]
     PythonVersion {
         /// Required interpreter.
         expected: &'static str,
@@ -99,7 +78,6 @@ pub enum Error {
         found: String,
     },
     /// The wheel's version is not the one rxt-tf binds.
-    #[error("rxt-tf: expected {source_name} == \"{expected}\", found \"{found}\"")]
     TensorFlowVersion {
         /// Where the version was read (`tensorflow.__version__` or `TF_Version()`).
         source_name: &'static str,
@@ -109,7 +87,6 @@ pub enum Error {
         found: String,
     },
     /// The machine does not match the platform profile this crate was built for.
-    #[error("rxt-tf: built for platform profile {profile} (machine {expected}), but Python reports machine {found}")]
     Machine {
         /// Profile id the crate was built for.
         profile: &'static str,
@@ -119,7 +96,6 @@ pub enum Error {
         found: String,
     },
     /// A wheel image is absent or not already loaded by this process.
-    #[error("rxt-tf: expected the TensorFlow image {path} to be loaded in this process: {reason}")]
     MissingImage {
         /// The image path looked for.
         path: String,
@@ -127,7 +103,6 @@ pub enum Error {
         reason: String,
     },
     /// A symbol is absent from the image that should own it.
-    #[error("rxt-tf: symbol {symbol} not found in {image}")]
     MissingSymbol {
         /// The symbol looked for.
         symbol: String,
@@ -135,7 +110,6 @@ pub enum Error {
         image: String,
     },
     /// A symbol resolved, but from an image other than the one that should own it.
-    #[error("rxt-tf: symbol {symbol} should come from {expected}, but resolves into {found}")]
     ForeignSymbol {
         /// The symbol looked for.
         symbol: String,
@@ -147,7 +121,6 @@ pub enum Error {
     /// A Python exception that must reach the caller unchanged (one that is
     /// not an `Exception`, such as `KeyboardInterrupt`, or a `MemoryError`)
     /// interrupted a step. Converts back into that very exception.
-    #[error("rxt-tf: {step} was interrupted: {detail}")]
     Interrupted {
         /// What was being done.
         step: &'static str,
@@ -157,7 +130,6 @@ pub enum Error {
         exception: PassThrough,
     },
     /// A Python-side step of binding TensorFlow failed.
-    #[error("rxt-tf: {step} failed: {detail}")]
     Python {
         /// What was being done.
         step: &'static str,
@@ -165,7 +137,6 @@ pub enum Error {
         detail: String,
     },
     /// A TensorFlow op returned an error status.
-    #[error("rxt-tf: {op} failed: {message}")]
     Op {
         /// The op, as rxt-tf names it (e.g. `matmul`).
         op: &'static str,
@@ -175,6 +146,47 @@ pub enum Error {
         message: String,
     },
 }
+
+/// The messages, each beginning `rxt-tf: `.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NotEagerTensor { type_name, .. } => write!(f, "rxt-tf: expected a TensorFlow EagerTensor, got {type_name}"),
+            Error::Dtype { expected, found } => write!(
+                f,
+                "rxt-tf: expected {} {expected} tensor, got {} {found} tensor",
+                article(expected),
+                article(found)
+            ),
+            Error::Rank { expected, found, .. } => write!(f, "rxt-tf: expected a rank-{expected} tensor, got a rank-{found} tensor"),
+            Error::Device { expected, found, .. } => write!(f, "rxt-tf: expected a tensor on {expected}, got a tensor on {found}"),
+            Error::Keyword { message, op, .. } => write!(f, "rxt-tf: {op}: {message}"),
+            Error::Data { message, op, .. } => write!(f, "rxt-tf: {op}: {message}"),
+            Error::MixedContexts { op, .. } => write!(f, "rxt-tf: {op} got tensors from different eager contexts"),
+            Error::WatchedByTape => f.write_str(
+                "rxt-tf: an input is watched by an active tf.GradientTape or \
+                 tf.autodiff.ForwardAccumulator; rxt-tf runs inference only and records \
+                 no gradients, so it refuses rather than lose them (call it outside the \
+                 tape or accumulator, or stop watching the input)",
+            ),
+            Error::AsyncContext => f.write_str(
+                "rxt-tf: expected a synchronous eager context, found an asynchronous one \
+                 (tf.config.experimental.set_synchronous_execution(False) is not supported)",
+            ),
+            Error::PythonVersion { expected, found, .. } => write!(f, "rxt-tf: expected {expected}, found {found}"),
+            Error::TensorFlowVersion { expected, found, source_name, .. } => write!(f, "rxt-tf: expected {source_name} == \"{expected}\", found \"{found}\""),
+            Error::Machine { expected, found, profile, .. } => write!(f, "rxt-tf: built for platform profile {profile} (machine {expected}), but Python reports machine {found}"),
+            Error::MissingImage { path, reason, .. } => write!(f, "rxt-tf: expected the TensorFlow image {path} to be loaded in this process: {reason}"),
+            Error::MissingSymbol { image, symbol, .. } => write!(f, "rxt-tf: symbol {symbol} not found in {image}"),
+            Error::ForeignSymbol { expected, found, symbol, .. } => write!(f, "rxt-tf: symbol {symbol} should come from {expected}, but resolves into {found}"),
+            Error::Interrupted { detail, step, .. } => write!(f, "rxt-tf: {step} was interrupted: {detail}"),
+            Error::Python { detail, step, .. } => write!(f, "rxt-tf: {step} failed: {detail}"),
+            Error::Op { message, op, .. } => write!(f, "rxt-tf: {op} failed: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// "a" or "an" before a dtype name (`an int64`, `a float32`).
 fn article(word: &str) -> &'static str {

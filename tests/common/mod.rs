@@ -10,6 +10,21 @@ use rxt_tf::{TensorF32Cpu1D, TensorF32Cpu2D};
 
 static SITE: Once = Once::new();
 
+/// Compares each `tf!` result with the eager expression evaluated with
+/// `names` (`(name, Python object)` pairs) in scope, bit for bit:
+/// `same!(py, &names, "tf.exp(x)" => tf!(exp(x)), …)`.
+#[allow(unused_macros)] // not every test crate compares with eager
+macro_rules! same {
+    ($py:expr, $names:expr, $( $eager:literal => $native:expr ),+ $(,)?) => {{
+        let names: &[(&str, &pyo3::Bound<'_, pyo3::PyAny>)] = $names;
+        $(
+            let native = $crate::common::to_python($py, $eager, $native);
+            let eager = $crate::common::eval_with($py, $eager, names);
+            $crate::common::assert_matches_eager($py, $eager, &native, &eager);
+        )+
+    }};
+}
+
 /// Runs `f` with the GIL, after putting the venv's site-packages on
 /// `sys.path` (an embedded interpreter does not find them by itself). The
 /// venv is the interpreter named by `PYO3_PYTHON`, which the build used too.

@@ -70,6 +70,7 @@ NATIVE_RULES = {
     "sequence_features": ["rxt-tf/matmul-f32-cpu-2d", "rxt-tf/mul-binop-f32-cpu",
                           "rxt-tf/transpose-f32-cpu-2d", "rxt-tf/sub-binop-f32-cpu"],
     "token_predictions": ["rxt-tf/argmax-f32-cpu-2d"],
+    "token_predictions_named_i32": ["rxt-tf/argmax-f32-cpu-2d"],
     "shift_ids": ["rxt-tf/maximum-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
                   "rxt-tf/add-binop-f32-cpu", "rxt-tf/abs-f32-cpu", "rxt-tf/sub-binop-f32-cpu"],
     "id_counts": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/abs-f32-cpu"],
@@ -82,7 +83,8 @@ REJECTED = "positional_keepdims"
 # call to the plugin, so the function stays on the Python route (not a candidate).
 PYTHON_ROUTE = "token_predictions_i32"
 INT_RESULTS = {"classifier_labels": "int64", "token_predictions": "int64",
-               "token_predictions_i32": "int32", "shift_ids": "int32", "id_counts": "int32",
+               "token_predictions_i32": "int32", "token_predictions_named_i32": "int32",
+               "shift_ids": "int32", "id_counts": "int32",
                "id_totals": "int64"}
 """The functions returning integer tensors, by element type; the rest return float32."""
 
@@ -203,6 +205,7 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!((::rxt_tf::tf!(matmul(x, w))?) * 2)?",
         "perm = [0, 2, 1]",
         "::rxt_tf::tf!(argmax(logits, axis = -1))?",
+        "::rxt_tf::tf!(argmax(logits, axis = -1, output_type = i32))?",
         "-> PyResult<::rxt_tf::TensorI64Cpu2D>",
         # int32 and int64 tensors with int literals.
         "ids: ::rxt_tf::TensorI32Cpu2D",

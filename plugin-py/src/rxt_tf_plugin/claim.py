@@ -292,7 +292,7 @@ _EXAMPLES: dict[str, Literal] = {"bool": True, "int": 0, "axes": 0, "float": 1.0
 def _example(rule: KeywordRow) -> str:
     """``axis=0``: the keyword with its first accepted value, for messages."""
     if rule.kind == "type":
-        return f"omit {rule.name}"
+        return rule.python(str(rule.allowed[0]).removeprefix("tf."))
     if rule.allowed:
         return rule.python(rule.allowed[0])
     return rule.python(_EXAMPLES[rule.kind])
@@ -301,7 +301,7 @@ def _example(rule: KeywordRow) -> str:
 def _accepted(rule: KeywordRow) -> str:
     """``the literal `axis=1``` or ```axis` = 0, 1 or -1``, for messages."""
     if rule.kind == "type":
-        return f"`{rule.name}` omitted (it is {rule.allowed_text()})"
+        return f"`{rule.name}` omitted or a dtype name, {rule.allowed_text()}"
     if len(rule.allowed) == 1:
         return f"the literal `{rule.python(rule.allowed[0])}`"
     return f"`{rule.name}` = {rule.allowed_text()}"

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rxt_tf_plugin import spec
 from rxt_tf_plugin.claim import Verdict, decide
 from rxt_tf_plugin.ops import CRATE, Op
+
+_RUST_TYPES = {dtype: short for _, short, dtype, _ in spec.TENSOR_KINDS}
+"""The Rust element type of each TensorFlow dtype name (``int32`` → ``i32``)."""
 
 
 def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None) -> str:
@@ -144,5 +148,11 @@ def _invocation(op: Op, operands: tuple[str, ...], verdict: Verdict) -> str:
     if op.kind == "binop" and op.row.operator == op.targets[0]:
         left, right = operands
         return f"{left} {op.row.operator} {right}"
-    keywords = [k.rust(verdict.keywords[k.name]) for k in op.keywords if k.name in verdict.keywords]
+    keywords = [
+        f"{k.name} = {_RUST_TYPES[str(verdict.keywords[k.name]).removeprefix('tf.')]}"
+        if k.kind == "type"
+        else k.rust(verdict.keywords[k.name])
+        for k in op.keywords
+        if k.name in verdict.keywords
+    ]
     return f"{op.macro_name}({', '.join([*operands, *keywords])})"

@@ -47,8 +47,8 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "ints": _is_ints,
     "axes": _is_axes,
 }
-"""Whether a Python value is of each keyword kind (an element type never is:
-Rextio reports no ``tf.int64`` literal)."""
+"""Whether a Python value is of each keyword kind (an element type is checked
+by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,10 @@ class KeywordRow:
 
     def accepts(self, value: object) -> bool:
         """Whether ``value`` (a Python literal) is of the kind and among the allowed values."""
+        if self.kind == "type":
+            # Rextio reports no `tf.int32` literal; TensorFlow also takes the
+            # dtype's name as a string (`output_type="int32"`).
+            return type(value) is str and f"tf.{value}" in self.allowed
         check = _KIND_CHECKS.get(self.kind)
         if check is None or not check(value):
             return False
@@ -97,7 +101,10 @@ class KeywordRow:
         """The accepted values for messages (``False or True``, ``a float literal``)."""
         if not self.allowed:
             return _KIND_TEXT[self.kind]
-        values = [repr(value) for value in self.allowed]
+        values = [
+            repr(str(value).removeprefix("tf.") if self.kind == "type" else value)
+            for value in self.allowed
+        ]
         return values[0] if len(values) == 1 else ", ".join(values[:-1]) + " or " + values[-1]
 
 

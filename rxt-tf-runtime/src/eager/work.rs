@@ -31,6 +31,11 @@ impl Dims {
         Ok(dims)
     }
 
+    /// The rank (at most `MAX_RANK`, as every rxt-tf tensor's).
+    pub(crate) fn rank(&self) -> usize {
+        self.rank
+    }
+
     /// The number of elements.
     pub(crate) fn elements(&self) -> i64 {
         self.sizes[..self.rank]

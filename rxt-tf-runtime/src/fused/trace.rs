@@ -15,14 +15,14 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 use crate::binding::context::BoundContext;
 use crate::eager::work::{estimate, output_dims, Dims};
 use crate::eager::{malformed, operand_handle, shared_context, Call, Input, Slot};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library::{self, FusedFunction};
 use crate::gil::{maybe_released, RELEASE_WORK};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
-use crate::tensor::{Producer, Promise, Untyped};
+use crate::tensor::{Failure, Fulfilment, Producer, Promise, Untyped};
 
 /// Ops in one trace at most: a batch this long runs at once.
 pub(crate) const MAX_NODES: usize = 256;
@@ -32,11 +32,12 @@ pub(crate) struct Batch {
     context: Arc<BoundContext>,
     recording: Mutex<Recording>,
     /// The error of its earliest failing op, once a replay found one.
-    failure: OnceLock<Error>,
-    /// The failure of an earlier batch of the same scope: per op, the
-    /// program would have stopped there, so every op recorded after it
-    /// reports that error when read, and nothing runs.
-    inherited: Option<Error>,
+    failure: OnceLock<Arc<Failure>>,
+    /// The failure of an earlier batch of the same scope that no read has
+    /// returned yet: per op, the program would have stopped there, so ops
+    /// recorded after it report that error when read, and nothing runs,
+    /// until a read returns it (then the program knows, and goes on).
+    inherited: Option<Arc<Failure>>,
 }
 
 /// The record of a batch's ops; its room is reused by the thread's next
@@ -97,7 +98,7 @@ impl Batch {
     pub(crate) fn new(
         context: &Arc<BoundContext>,
         spare: Option<Recording>,
-        inherited: Option<Error>,
+        inherited: Option<Arc<Failure>>,
     ) -> Arc<Batch> {
         let mut recording = spare.unwrap_or_else(|| Recording {
             inputs: Vec::with_capacity(8),
@@ -133,9 +134,13 @@ impl Batch {
     }
 
     /// The failure ops recorded after this batch report: its own, or the
-    /// one it inherited.
-    fn failure(&self) -> Option<Error> {
-        self.failure.get().or(self.inherited.as_ref()).cloned()
+    /// one it inherited, unless a read has returned it.
+    fn failure(&self) -> Option<Arc<Failure>> {
+        self.failure
+            .get()
+            .or(self.inherited.as_ref())
+            .filter(|failure| !failure.seen())
+            .cloned()
     }
 
     /// Whether new ops may still join the batch.
@@ -167,8 +172,8 @@ impl Batch {
         keywords: &[Value],
         kind: TensorKind,
     ) -> Option<Result<Untyped>> {
-        if let Some(failure) = &self.inherited {
-            let promise = Promise::fulfilled(Err(failure.clone()));
+        if let Some(failure) = self.inherited.as_ref().filter(|failure| !failure.seen()) {
+            let promise = Promise::fulfilled(Err(Arc::clone(failure)));
             return Some(Ok(Untyped::promised(
                 Arc::new(promise),
                 Arc::clone(&self.context),
@@ -292,7 +297,7 @@ impl Batch {
         recording: &mut Recording,
         live: &[(u32, Arc<Promise>)],
         garbage: &mut Garbage,
-    ) -> Vec<Result<Arc<OwnedHandle>>> {
+    ) -> Vec<Fulfilment> {
         recording
             .key
             .extend(live.iter().map(|&(node, _)| Part::Output(node)));
@@ -328,11 +333,7 @@ impl Batch {
     /// fails: as per-op execution would, the outputs before it get their
     /// values, and it and every later output its error (per op, that error
     /// would have stopped the program there).
-    fn replay(
-        &self,
-        recording: &Recording,
-        live: &[(u32, Arc<Promise>)],
-    ) -> Vec<Result<Arc<OwnedHandle>>> {
+    fn replay(&self, recording: &Recording, live: &[(u32, Arc<Promise>)]) -> Vec<Fulfilment> {
         let mut emitter = EagerEmitter {
             context: &self.context,
         };
@@ -343,20 +344,23 @@ impl Batch {
             &recording.nodes,
         );
         let first_failure = values.iter().position(Result::is_err);
-        if let Some(Some(Err(err))) = first_failure.map(|index| values.get(index)) {
-            let _ = self.failure.set(err.clone());
+        let failure = first_failure
+            .and_then(|index| values.get(index))
+            .and_then(|value| value.as_ref().err())
+            .map(|err| Failure::new(err.clone()));
+        if let Some(failure) = &failure {
+            let _ = self.failure.set(Arc::clone(failure));
         }
         live.iter()
-            .map(|&(node, _)| {
-                let node = node as usize;
-                let at = match first_failure {
-                    Some(failed) if node >= failed => failed,
-                    _ => node,
-                };
-                values
-                    .get(at)
-                    .cloned()
-                    .unwrap_or_else(|| Err(internal("a replayed output is missing")))
+            .map(|&(node, _)| match (first_failure, &failure) {
+                (Some(failed), Some(failure)) if node as usize >= failed => {
+                    Err(Arc::clone(failure))
+                }
+                _ => match values.get(node as usize) {
+                    Some(Ok(handle)) => Ok(Arc::clone(handle)),
+                    Some(Err(err)) => Err(Failure::new(err.clone())),
+                    None => Err(Failure::new(internal("a replayed output is missing"))),
+                },
             })
             .collect()
     }
@@ -521,7 +525,7 @@ impl Recording {
         let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
         let status = Status::new(context.wheel().api(), row.name)?;
         let dims = Dims::of(&handle, &status, row.name)?;
-        let rank = u8::try_from(handle.rank(&status, row.name)?).map_err(|_| malformed(row))?;
+        let rank = u8::try_from(dims.rank()).map_err(|_| malformed(row))?;
         self.key.push(Part::NewInput(dtype, rank));
         self.inputs.push(handle);
         self.input_types.push(dtype);

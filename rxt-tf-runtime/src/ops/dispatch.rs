@@ -211,31 +211,26 @@ pub struct IntLiteral(pub i64);
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatLiteral(pub f64);
 
-impl AsOperand for IntLiteral {
-    type Operand = IntLiteral;
-    fn as_operand(&self) -> &IntLiteral {
-        self
-    }
+/// A literal type is its own operand, whose input is its [`Number`].
+macro_rules! literal_operand {
+    ($literal:ident, $number:ident) => {
+        impl AsOperand for $literal {
+            type Operand = $literal;
+            fn as_operand(&self) -> &$literal {
+                self
+            }
+        }
+
+        impl OperandInput for $literal {
+            fn input(&self) -> Input<'_> {
+                Input::Literal(Number::$number(self.0))
+            }
+        }
+    };
 }
 
-impl OperandInput for IntLiteral {
-    fn input(&self) -> Input<'_> {
-        Input::Literal(Number::Int(self.0))
-    }
-}
-
-impl AsOperand for FloatLiteral {
-    type Operand = FloatLiteral;
-    fn as_operand(&self) -> &FloatLiteral {
-        self
-    }
-}
-
-impl OperandInput for FloatLiteral {
-    fn input(&self) -> Input<'_> {
-        Input::Literal(Number::Float(self.0))
-    }
-}
+literal_operand!(IntLiteral, Int);
+literal_operand!(FloatLiteral, Float);
 
 /// The operands of one call, as a tuple of references.
 pub trait OperandList {

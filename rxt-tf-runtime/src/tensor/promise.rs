@@ -3,6 +3,7 @@
 //! knows promises and producers only through this interface, not who makes
 //! them.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::error::{Error, Result};
@@ -17,6 +18,31 @@ pub(crate) trait Producer: Send + Sync {
     fn produce(&self) -> Result<()>;
 }
 
+/// The error a producer gave some of its promises, shared by them: it
+/// records whether the program has seen it (a read returned it).
+pub(crate) struct Failure {
+    error: Error,
+    seen: AtomicBool,
+}
+
+impl Failure {
+    /// A failure not seen yet.
+    pub(crate) fn new(error: Error) -> Arc<Failure> {
+        Arc::new(Failure {
+            error,
+            seen: AtomicBool::new(false),
+        })
+    }
+
+    /// Whether a read has returned it.
+    pub(crate) fn seen(&self) -> bool {
+        self.seen.load(Ordering::Acquire)
+    }
+}
+
+/// What a promise holds once fulfilled.
+pub(crate) type Fulfilment = std::result::Result<Arc<OwnedHandle>, Arc<Failure>>;
+
 /// One output a [`Producer`] will compute.
 pub(crate) struct Promise {
     /// Its producer, until it is fulfilled: a fulfilled promise holds only
@@ -24,7 +50,7 @@ pub(crate) struct Promise {
     producer: Mutex<Option<Arc<dyn Producer>>>,
     /// Which of its producer's outputs it is.
     index: u32,
-    value: OnceLock<Result<Arc<OwnedHandle>>>,
+    value: OnceLock<Fulfilment>,
 }
 
 impl Promise {
@@ -38,7 +64,7 @@ impl Promise {
     }
 
     /// A promise already fulfilled with `value` (no producer).
-    pub(crate) fn fulfilled(value: Result<Arc<OwnedHandle>>) -> Promise {
+    pub(crate) fn fulfilled(value: Fulfilment) -> Promise {
         Promise {
             producer: Mutex::new(None),
             index: 0,
@@ -71,7 +97,7 @@ impl Promise {
     /// The producer reference is returned, for the caller to drop where
     /// dropping is safe (outside its own locks).
     #[must_use = "the producer reference is to be dropped by the caller"]
-    pub(crate) fn fulfil(&self, value: Result<Arc<OwnedHandle>>) -> Option<Arc<dyn Producer>> {
+    pub(crate) fn fulfil(&self, value: Fulfilment) -> Option<Arc<dyn Producer>> {
         let _ = self.value.set(value);
         self.producer
             .lock()
@@ -88,7 +114,10 @@ impl Promise {
         }
         match self.value.get() {
             Some(Ok(handle)) => Ok(handle),
-            Some(Err(err)) => Err(err.clone()),
+            Some(Err(failure)) => {
+                failure.seen.store(true, Ordering::Release);
+                Err(failure.error.clone())
+            }
             None => Err(Error::Op {
                 op: "fused call",
                 code: 13, // INTERNAL

@@ -75,6 +75,7 @@ CASES = {
     "sequence_features": [(seq, w_seq), (tensor(1, 0, 8), w_seq)],
     "token_predictions": [(tensor(2, 6, 11),), (tensor(0, 6, 11),)],
     "token_predictions_i32": [(tensor(2, 6, 11),)],
+    "token_predictions_named_i32": [(tensor(2, 6, 11),), (tensor(0, 6, 11),)],
     "shift_ids": [(ids32, ints(np.int32, 7)), (ints(np.int32, 1, 7), ints(np.int32, 7))],
     "id_counts": [(ids32,), (ints(np.int32, 2, 0),)],
     "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],

@@ -153,6 +153,11 @@ def token_predictions_i32(logits: TensorF32Cpu3D) -> TensorI32Cpu2D:
     return tf.argmax(logits, axis=-1, output_type=tf.int32)
 
 
+def token_predictions_named_i32(logits: TensorF32Cpu3D) -> TensorI32Cpu2D:
+    # The dtype by name, as TensorFlow also takes it: claimed natively.
+    return tf.argmax(logits, axis=-1, output_type="int32")
+
+
 def shift_ids(ids: TensorI32Cpu2D, offsets: TensorI32Cpu1D) -> TensorI32Cpu2D:
     h = tf.maximum(ids + 1, 0) * 2
     return tf.abs(h - offsets)
