@@ -219,6 +219,14 @@ fn marker(out: &mut String, index: usize, op: &Op) {
             dtype.rust_name()
         );
     }
+    for dtype in DType::ALL {
+        let _ = writeln!(
+            out,
+            "    {HIDDEN} impl {DISPATCH}::ResultOf<{name}> for {} {{ type Element = {}; }}",
+            dtype.rust_name(),
+            op.result_element(*dtype).rust_name()
+        );
+    }
     for position in 0..op.arity() {
         let (low, high) = op.rule.ranks(position);
         for rank in low..=high {

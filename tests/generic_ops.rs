@@ -27,6 +27,7 @@ z3 = tf.zeros((2, 0, 4))
 b4 = tf.constant([0.5, -1.0, 2.0, 0.25])
 i0 = tf.constant(7)
 i1 = tf.constant([3, -1, 0, 2147483647, -5])
+i1_4 = tf.constant([3, -1, 0, 2147483647])
 i2 = tf.reshape(tf.range(-6, 6), (3, 4))
 i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
 i4 = tf.reshape(tf.range(-24, 24), (2, 2, 3, 4))
@@ -122,6 +123,7 @@ fn broadcasting_across_ranks_and_literals_of_the_other_type() {
         let (i2, i3) = (input::<i32, 2>(&i, "i2"), input::<i32, 3>(&i, "i3"));
         let (l1, l3) = (input::<i64, 1>(&i, "l1"), input::<i64, 3>(&i, "l3"));
         let (k4, i4) = (input::<i64, 1>(&i, "k4"), input::<i32, 4>(&i, "i4"));
+        let i1_4 = input::<i32, 1>(&i, "i1_4");
         let z3 = input::<f32, 3>(&i, "z3");
         same!(py, &names(&i),
             "f0 + f4" => tf!(f0 + f4),
@@ -146,6 +148,13 @@ fn broadcasting_across_ranks_and_literals_of_the_other_type() {
             "f2 * np.float32(1.5)" => tf!(f2 * Scalar(1.5_f32)),
             "i3 + np.int32(-2)" => tf!(i3 + Scalar(-2_i32)),
             "l1 * np.int64(3)" => tf!(l1 * Scalar(3_i64)),
+            // Integer division is true division in float64, as `tf.divide`.
+            "i2 / i2" => tf!(i2 / i2),
+            "tf.divide(i3, i1[:4])" => tf!(div(i3, i1_4)),
+            "i4 / 7" => tf!(i4 / 7),
+            "-3 / i0" => tf!(-3 / i0),
+            "l3 / k4" => tf!(l3 / k4),
+            "l1 / np.int64(-2)" => tf!(l1 / Scalar(-2_i64)),
         );
     });
 }

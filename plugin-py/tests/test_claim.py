@@ -151,7 +151,7 @@ FLOAT_PAIRS = [
     (lit(-3), T3, T3),
 ]
 
-# Integer operand pairs: every broadcasting op but division takes them.
+# Integer operand pairs: every broadcasting op takes them.
 INTEGER_PAIRS = [
     (I32_3, I32_3, I32_3),
     (I32_3, I32_1, I32_3),
@@ -159,6 +159,15 @@ INTEGER_PAIRS = [
     (I64_2, I64, I64_2),
     (I32_2, lit(2), I32_2),
     (lit(-1), I64_3, I64_3),
+]
+# ... division as `tf.divide` does it: a true division in float64.
+INTEGER_QUOTIENTS = [
+    (I32_3, I32_3, D3),
+    (I32_3, I32_1, D3),
+    (I32_0, I32_4, D4),
+    (I64_2, I64, D2),
+    (I32_2, lit(2), D2),
+    (lit(-1), I64_3, D3),
 ]
 
 INTEGERS = (I32_0, I32_1, I32_2, I32_3, I32_4, I64_0, I64, I64_2, I64_3, I64_4)
@@ -235,13 +244,14 @@ ACCEPTED = [
     *(
         (call(target, left, right), rule, result)
         for target, rule in BROADCAST_CALLS
-        for left, right, result in FLOAT_PAIRS + (INTEGER_PAIRS if target not in DIVISIONS else [])
+        for left, right, result in FLOAT_PAIRS
+        + (INTEGER_PAIRS if target not in DIVISIONS else INTEGER_QUOTIENTS)
     ),
     *(
         (binop(operator, left, right), rule, result)
         for operator, rule in BROADCAST_BINOPS
         for left, right, result in FLOAT_PAIRS
-        + (INTEGER_PAIRS if operator not in DIVISIONS else [])
+        + (INTEGER_PAIRS if operator not in DIVISIONS else INTEGER_QUOTIENTS)
     ),
     # Two int64 vectors.
     (binop("*", I64, I64), "rxt-tf/mul-binop-f32-cpu", I64),
@@ -396,7 +406,6 @@ TENSORS_OR_NUMBERS = (
 )
 AXES_TEXT = "supports only `axis` = an int literal or a tuple of distinct int literals"
 ONE_AXIS_TEXT = "supports only `axis` = an int literal"
-INT_DIVISION = "tf.divide on integer tensors casts both to float64 first, which rxt-tf does not do"
 FLOAT_BESIDE_INT = (
     "a float literal cannot stand beside an int32 tensor (TensorFlow raises TypeError"
 )
@@ -489,12 +498,8 @@ REJECTED = [
     (call("tensorflow.matmul", I32_3, I64_2), "RXTP-RXTTF-001", "one element type"),
     (binop("@", T2, I32_2), "RXTP-RXTTF-028", "one element type"),
     (call("tensorflow.nn.bias_add", T2, I32_1), "RXTP-RXTTF-029", "one element type"),
-    # Division of integers: tf.divide returns float64.
-    (call("tensorflow.divide", I32_3, I32_3), "RXTP-RXTTF-024", INT_DIVISION),
-    (call("tensorflow.math.divide", I64, I64), "RXTP-RXTTF-024", "got int64 rank-1 × int64 rank-1"),
-    (binop("/", I32_1, I32_1), "RXTP-RXTTF-025", INT_DIVISION),
-    (binop("/", I64_2, lit(2)), "RXTP-RXTTF-025", INT_DIVISION),
-    (binop("/", lit(1), I32_2), "RXTP-RXTTF-025", "got an int literal × int32 rank-2"),
+    # Division of bools: no kernel (integers divide in float64, see ACCEPTED).
+    (binop("/", B2, B2), "RXTP-RXTTF-025", "got bool rank-2 × bool rank-2"),
     # A float beside an integer tensor: TensorFlow cannot convert it.
     (binop("*", I32_3, F), "RXTP-RXTTF-023", FLOAT_BESIDE_INT),
     (plus(F, I32_1), "RXTP-RXTTF-006", FLOAT_BESIDE_INT),

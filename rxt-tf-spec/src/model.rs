@@ -398,6 +398,17 @@ pub enum AttrValue {
     Element,
 }
 
+/// Operands of some element types are cast to another before the op runs,
+/// as TensorFlow's Python layer does: `tf.divide` of integers is a true
+/// division in float64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Promotion {
+    /// The element types cast.
+    pub from: &'static [DType],
+    /// What they become: the kernel's element type, and the result's.
+    pub to: DType,
+}
+
 /// The kernel an op runs when one of its operands has a rank above 2
 /// (`BatchMatMulV2` for `matmul`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -524,6 +535,8 @@ pub struct Op {
     pub attrs: &'static [Attr],
     /// The kernel it runs above rank 2, if another.
     pub batched: Option<Batched>,
+    /// Operand element types cast to another before it runs, if any.
+    pub promotion: Option<Promotion>,
     /// The TensorFlow op's inputs, in order.
     pub inputs: &'static [Input],
     /// How its work grows with its inputs.
@@ -533,6 +546,15 @@ pub struct Op {
 }
 
 impl Op {
+    /// The element type of its result (and of its kernel) for operands of
+    /// `operand`: the promoted one where the op promotes it.
+    pub fn result_element(&self, operand: DType) -> DType {
+        match self.promotion {
+            Some(promotion) if promotion.from.contains(&operand) => promotion.to,
+            _ => operand,
+        }
+    }
+
     /// The number of operands.
     pub fn arity(&self) -> usize {
         self.rule.arity()

@@ -9,8 +9,8 @@
 use core::ffi::CStr;
 
 use crate::model::{
-    Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, PythonKeyword, PythonRule, Rule,
-    SiteKind, Value, ValueKind, Work,
+    Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, Promotion, PythonKeyword,
+    PythonRule, Rule, SiteKind, Value, ValueKind, Work,
 };
 
 /// Float element types: the ops whose CPU kernels are float-only.
@@ -92,6 +92,7 @@ const fn elementwise(
         keywords: &[],
         attrs: &[T],
         batched: None,
+        promotion: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -117,6 +118,7 @@ const fn broadcasting(
         keywords: &[],
         attrs: &[T],
         batched: None,
+        promotion: None,
         inputs: BINARY_INPUTS,
         work: Work::LargerInput,
         python,
@@ -171,6 +173,7 @@ const fn reduction(
         ],
         attrs: &[T, TIDX_I32],
         batched: None,
+        promotion: None,
         inputs: &[Input::Operand(0), Input::Keyword("axis")],
         work: Work::FirstInput,
         python,
@@ -223,6 +226,7 @@ const fn last_axis(
         }],
         attrs: &[T],
         batched: None,
+        promotion: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -267,6 +271,7 @@ pub const MATMUL: Op = Op {
         attrs: &[T],
         keyword_attrs: &[c"adj_x", c"adj_y"],
     }),
+    promotion: None,
     inputs: BINARY_INPUTS,
     work: Work::MatMul,
     python: &[
@@ -559,22 +564,29 @@ pub const MUL: Op = broadcasting(
 );
 
 /// `div(a, b)`, `a / b`.
-pub const DIV: Op = broadcasting(
-    "div",
-    Some("/"),
-    "element-wise quotient, broadcasting",
-    c"RealDiv",
-    FLOATS,
-    &[
-        calls(
-            &["tensorflow.divide", "tensorflow.math.divide"],
-            "rxt-tf/div-call-f32-cpu",
-            24,
-            BINARY_CONSTRAINT,
-        ),
-        binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_CONSTRAINT),
-    ],
-);
+pub const DIV: Op = Op {
+    // Integers as `tf.divide` (true division) takes them: cast to float64.
+    promotion: Some(Promotion {
+        from: &[DType::I32, DType::I64],
+        to: DType::F64,
+    }),
+    ..broadcasting(
+        "div",
+        Some("/"),
+        "element-wise quotient, broadcasting (integers: float64, as `tf.divide`)",
+        c"RealDiv",
+        NUMBERS,
+        &[
+            calls(
+                &["tensorflow.divide", "tensorflow.math.divide"],
+                "rxt-tf/div-call-f32-cpu",
+                24,
+                BINARY_CONSTRAINT,
+            ),
+            binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_CONSTRAINT),
+        ],
+    )
+};
 
 /// `maximum(a, b)`.
 pub const MAXIMUM: Op = broadcasting(
@@ -623,6 +635,7 @@ pub const BIAS_ADD: Op = Op {
         },
     ],
     batched: None,
+    promotion: None,
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     python: &[PythonRule {
@@ -666,6 +679,7 @@ pub const TRANSPOSE: Op = Op {
         },
     ],
     batched: None,
+    promotion: None,
     inputs: &[Input::Operand(0), Input::Keyword("perm")],
     work: Work::FirstInput,
     python: &[calls(
@@ -675,6 +689,35 @@ pub const TRANSPOSE: Op = Op {
         "one CPU tensor of rank 2–4; perm omitted (axes reversed) or a literal tuple \
          permuting its axes",
     )],
+};
+
+/// `Cast` of one tensor to the element type `dtype`: not a `tf!` op, the
+/// conversion a [`Promotion`] runs on each operand (integers to float64 for
+/// `div`), as TensorFlow's Python layer does.
+pub const CAST: Op = Op {
+    name: "cast",
+    operator: None,
+    summary: "converts the element type",
+    tf_op: c"Cast",
+    rule: Rule::SameRank { min_rank: 0 },
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "dtype",
+        kind: ValueKind::Type,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Attr(c"DstT"),
+        typed: true,
+    }],
+    attrs: &[Attr {
+        name: c"SrcT",
+        value: AttrValue::Element,
+    }],
+    batched: None,
+    promotion: None,
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[],
 };
 
 /// `reduce_mean(x, axis = A)`.
@@ -772,6 +815,7 @@ pub const ARGMAX: Op = Op {
     ],
     attrs: &[T, TIDX_I32],
     batched: None,
+    promotion: None,
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
     // Rextio offers no site with `output_type=tf.int64` (not a literal), so

@@ -74,6 +74,7 @@ NATIVE_RULES = {
     "shift_ids": ["rxt-tf/maximum-f32-cpu", "rxt-tf/mul-binop-f32-cpu",
                   "rxt-tf/add-binop-f32-cpu", "rxt-tf/abs-f32-cpu", "rxt-tf/sub-binop-f32-cpu"],
     "id_counts": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/abs-f32-cpu"],
+    "id_ratios": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/div-binop-f32-cpu"],
     "id_totals": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
                   "rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu",
                   "rxt-tf/reduce-max-f32-cpu-2d"],
@@ -82,11 +83,12 @@ REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the
 # call to the plugin, so the function stays on the Python route (not a candidate).
 PYTHON_ROUTE = "token_predictions_i32"
-INT_RESULTS = {"classifier_labels": "int64", "token_predictions": "int64",
+OTHER_RESULTS = {"classifier_labels": "int64", "token_predictions": "int64",
                "token_predictions_i32": "int32", "token_predictions_named_i32": "int32",
-               "shift_ids": "int32", "id_counts": "int32",
+               "shift_ids": "int32", "id_counts": "int32", "id_ratios": "float64",
                "id_totals": "int64"}
-"""The functions returning integer tensors, by element type; the rest return float32."""
+"""The functions returning integer or float64 tensors, by element type (compared
+exactly); the rest return float32."""
 
 
 class Build:
@@ -229,8 +231,8 @@ def test_native_results_match_the_python_function(ran: dict) -> None:  # type: i
     assert sorted(functions) == sorted([*NATIVE_RULES, REJECTED, PYTHON_ROUTE])
     for name, result in functions.items():
         assert result["result_types"] == ["EagerTensor"], name
-        assert result["result_dtypes"] == [INT_RESULTS.get(name, "float32")], (name, result)
-        if name in INT_RESULTS:
+        assert result["result_dtypes"] == [OTHER_RESULTS.get(name, "float32")], (name, result)
+        if name in OTHER_RESULTS:
             assert result["exact"], (name, result)
         assert result["max_abs_diff"] == 0.0, (name, result)  # the same kernels run
         assert result["native_symbol"] is (name in NATIVE_RULES), name

@@ -2,8 +2,8 @@
 //! type is what the rule derives.
 use rxt_tf::ops::Scalar;
 use rxt_tf::{tf, TensorBoolCpu2D, TensorF32Cpu0D, TensorF32Cpu2D, TensorF32Cpu3D,
-    TensorF32Cpu4D, TensorI32Cpu1D, TensorI32Cpu2D, TensorI64Cpu2D,
-    TensorI64Cpu3D};
+    TensorF32Cpu4D, TensorF64Cpu2D, TensorF64Cpu3D, TensorI32Cpu1D, TensorI32Cpu2D,
+    TensorI64Cpu2D, TensorI64Cpu3D};
 
 type R<T> = rxt_tf::Result<T>;
 
@@ -38,6 +38,9 @@ fn shapes(x: &TensorF32Cpu3D, w: &TensorF32Cpu2D, l: &TensorI64Cpu3D, m: &Tensor
     let _: TensorF32Cpu3D = tf!(transpose(x))?;
     let _: TensorBoolCpu2D = tf!(transpose(m))?;
     let _: TensorI64Cpu3D = tf!(l - tf!(reduce_min(l, axis = 2, keepdims = true))?)?;
+    // Integer division is true division in float64, as `tf.divide`.
+    let _: TensorF64Cpu3D = tf!(l / l)?;
+    let _: TensorF64Cpu2D = tf!(tf!(argmax(x, axis = 1))? / 2)?;
     Ok(())
 }
 

@@ -114,6 +114,19 @@ fn op_row(out: &mut String, op: &Op) {
     );
     let dtypes: Vec<String> = op.dtypes.iter().map(|d| string(d.name())).collect();
     let _ = writeln!(out, "        dtypes={},", tuple(&dtypes));
+    let promoted: Vec<String> = op
+        .dtypes
+        .iter()
+        .filter(|d| op.result_element(**d) != **d)
+        .map(|d| {
+            format!(
+                "{}: {}",
+                string(d.name()),
+                string(op.result_element(*d).name())
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "        promoted={{{}}},", promoted.join(", "));
     let _ = writeln!(
         out,
         "        operands_text={},",

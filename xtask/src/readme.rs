@@ -64,11 +64,23 @@ fn forms(op: &Op) -> String {
     forms.join(", ")
 }
 
-/// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV2` above rank 2) ``.
+/// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV2` above rank 2) ``;
+/// with a promotion, what is cast first (`` (int32 and int64 cast to float64 first) ``).
 fn tf_ops(op: &Op) -> String {
     let own = format!("`{}`", op.tf_op.to_string_lossy());
-    match op.batched {
+    let own = match op.batched {
         Some(batched) => format!("{own} (`{}` above rank 2)", batched.tf_op.to_string_lossy()),
+        None => own,
+    };
+    match op.promotion {
+        Some(promotion) => {
+            let from: Vec<&str> = promotion.from.iter().map(|dtype| dtype.name()).collect();
+            format!(
+                "{own} ({} cast to {} first, as `tf.divide`)",
+                from.join(" and "),
+                promotion.to.name()
+            )
+        }
         None => own,
     }
 }

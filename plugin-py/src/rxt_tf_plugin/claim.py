@@ -27,13 +27,6 @@ INT = "int"
 INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 """The values an int literal beside an integer tensor may take."""
 
-DTYPE_NOTES = {
-    "div": "tf.divide on integer tensors casts both to float64 first, which rxt-tf does not do",
-}
-"""Why a Python form refuses element types the op's kernel lacks, where the
-reason is TensorFlow's Python layer rather than the kernel (``tf.divide`` of
-integers is a true division into float64)."""
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -129,7 +122,7 @@ def decide(site: Any) -> Verdict:
     return Verdict(
         "claimed",
         op=op,
-        result=tensor_of(typed.rank, typed.dtype or dtype),
+        result=tensor_of(typed.rank, typed.dtype or op.row.promoted.get(dtype, dtype)),
         keywords=keywords,
         scalars=frozenset(i for i, operand in enumerate(operands) if operand.number == FLOAT),
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
@@ -188,10 +181,9 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         )
     dtype = dtypes[0]
     if dtype not in op.row.dtypes:
-        note = DTYPE_NOTES.get(op.row.name)
         return _rejected(
             op,
-            f"needs operands of {op.row.operands_text}, got {got}" + (f": {note}" if note else ""),
+            f"needs operands of {op.row.operands_text}, got {got}",
             "pass tensors of the supported element types",
         )
     for operand in operands:

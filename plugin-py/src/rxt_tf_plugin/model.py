@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 Literal = bool | int | float | tuple[int, ...] | str
@@ -173,6 +173,9 @@ class OpRow:
     """Whether a number literal may stand for an operand (it takes the other's type)."""
     dtypes: tuple[str, ...]
     """The element types it takes (``float32``, ``int32``, ``int64``, ``bool``)."""
+    promoted: Mapping[str, str]
+    """Operand element types the op casts first, to the type of its result
+    (``{"int32": "float64"}`` for ``div``, as ``tf.divide``)."""
     operands_text: str
     """The accepted operands in words, as the macros' messages put them."""
     keywords: tuple[KeywordRow, ...]

@@ -68,8 +68,11 @@ pub(crate) struct Call {
     pub(crate) row: &'static Op,
     /// The TensorFlow op.
     pub(crate) tf_op: &'static CStr,
-    /// The element type of the operands.
+    /// The element type the kernel runs on (and the result's).
     pub(crate) element: DType,
+    /// The element type of the operands: `element`, unless the row
+    /// promotes it (each tensor operand is cast to `element` first).
+    pub(crate) operand_element: DType,
     /// Whether the row's batched kernel runs.
     batched: bool,
     /// The rank of the first operand.
@@ -93,10 +96,11 @@ impl Call {
         if operands.len() != row.arity() {
             return Err(malformed(row));
         }
-        let element = operands
+        let operand_element = operands
             .iter()
             .find_map(Input::dtype)
             .ok_or_else(|| malformed(row))?;
+        let element = row.result_element(operand_element);
         let rank = operands.first().map_or(0, Input::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
         let mut swap = None;
@@ -132,10 +136,35 @@ impl Call {
                 _ => row.tf_op,
             },
             element,
+            operand_element,
             batched,
             rank,
             swap,
         })
+    }
+
+    /// Whether its tensor operands are cast to `element` first.
+    pub(crate) fn promotes(&self) -> bool {
+        self.element != self.operand_element
+    }
+
+    /// The cast of a tensor of `from`s (its keyword value, the target type,
+    /// is [`Call::cast_keywords`]).
+    pub(crate) fn cast(from: DType) -> Call {
+        Call {
+            row: &rxt_tf_spec::ops::CAST,
+            tf_op: rxt_tf_spec::ops::CAST.tf_op,
+            element: from,
+            operand_element: from,
+            batched: false,
+            rank: 0,
+            swap: None,
+        }
+    }
+
+    /// The keyword values of the cast of this call's tensor operands.
+    pub(crate) fn cast_keywords(&self) -> [Value; 1] {
+        [Value::Type(self.element)]
     }
 
     /// The transpose that moves an axis by `perm`, on `element`s.
@@ -144,6 +173,7 @@ impl Call {
             row: &rxt_tf_spec::ops::TRANSPOSE,
             tf_op: rxt_tf_spec::ops::TRANSPOSE.tf_op,
             element,
+            operand_element: element,
             batched: false,
             rank: u8::try_from(perm.len()).unwrap_or(MAX_RANK),
             swap: None,

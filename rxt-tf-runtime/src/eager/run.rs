@@ -26,9 +26,14 @@ pub(crate) fn operand_handle(
     let (dtype, number) = match *input {
         Input::Tensor(..) => return Ok(None),
         Input::Scalar(dtype, number) => (dtype, number),
-        Input::Literal(number) => (call.element, number),
+        Input::Literal(number) => (call.operand_element, number),
     };
-    let bits = ScalarBits::new(call.row.name, number, dtype)?;
+    let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
+    if call.promotes() {
+        // Checked as the operand's type (a literal must fit it), made as the
+        // kernel's: the value a cast of it would give.
+        bits = ScalarBits::new(call.row.name, number, call.element)?;
+    }
     context.scalar(bits).map(Some)
 }
 
@@ -51,10 +56,25 @@ pub(crate) fn run_call(
     }
     let dims = &dims[..operands.len().min(2)];
     let work = estimate(call.row, keywords, dims);
+    // Tensor operands of a promoting op, cast to its element type first.
+    let mut casts: [Option<OwnedHandle>; 2] = [None, None];
+    if call.promotes() {
+        let cast = Call::cast(call.operand_element);
+        let keywords = call.cast_keywords();
+        for (slot, operand) in casts.iter_mut().zip(operands) {
+            if let Some(tensor) = operand.tensor() {
+                let handle = tensor.handle()?;
+                *slot = Some(run_op(context, &cast, &keywords, work, |op| {
+                    op.add_input(handle)
+                })?);
+            }
+        }
+    }
     let handle_of = |index: usize| -> Result<&OwnedHandle> {
-        match (operands.get(index), scalars.get(index)) {
-            (Some(Input::Tensor(tensor, _)), _) => tensor.handle(),
-            (_, Some(Some(scalar))) => Ok(scalar),
+        match (operands.get(index), scalars.get(index), casts.get(index)) {
+            (_, _, Some(Some(cast))) => Ok(cast),
+            (Some(Input::Tensor(tensor, _)), _, _) => tensor.handle(),
+            (_, Some(Some(scalar)), _) => Ok(scalar),
             _ => Err(malformed(call.row)),
         }
     };

@@ -7,6 +7,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rxt_tf_spec::{DType, Value};
 
+use crate::fused::emit::Arg;
+
 /// One element of a trace key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Part {
@@ -30,6 +32,17 @@ pub(crate) enum Part {
     Swapped,
     /// Node `n` is an output of the call.
     Output(u32),
+}
+
+impl Part {
+    /// The part naming an operand.
+    pub(crate) fn of(arg: Arg) -> Part {
+        match arg {
+            Arg::Input(index) => Part::Input(index),
+            Arg::Constant(index) => Part::Constant(index),
+            Arg::Node(index) => Part::Node(index),
+        }
+    }
 }
 
 /// A keyword value, hashable (floats by their bits).

@@ -411,7 +411,6 @@ impl Recording {
         (sources, perm): (Vec<Source>, Option<Arc<OwnedHandle>>),
     ) -> Result<Untyped> {
         let row = call.row;
-        let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
         self.key.push(Part::Op(row.name));
         self.key.extend(
             keywords
@@ -425,7 +424,8 @@ impl Recording {
         let mut args = [Arg::Input(0); MAX_ARGS];
         let mut dims = [Dims::default(); MAX_ARGS];
         for (index, source) in sources.into_iter().enumerate() {
-            let (arg, arg_dims) = match source {
+            let tensor = matches!(source, Source::Node(_) | Source::Handle(_));
+            let (mut arg, arg_dims) = match source {
                 Source::Node(index) => {
                     let output = self
                         .outputs
@@ -437,11 +437,11 @@ impl Recording {
                 Source::Scalar(handle) => self.input(handle, false, &batch.context, row)?,
                 Source::Constant(handle) => (self.constant(handle, row)?, Dims::default()),
             };
-            self.key.push(match arg {
-                Arg::Input(index) => Part::Input(index),
-                Arg::Constant(index) => Part::Constant(index),
-                Arg::Node(index) => Part::Node(index),
-            });
+            self.key.push(Part::of(arg));
+            if tensor && call.promotes() {
+                arg = self.cast(arg, arg_dims, call)?;
+                self.key.push(Part::of(arg));
+            }
             args[index] = arg;
             dims[index] = arg_dims;
         }
@@ -462,6 +462,7 @@ impl Recording {
             output_dims(row, keywords, kind, dims),
         );
         self.work = self.work.saturating_add(work);
+        let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
         self.nodes.push(Node {
             call: *call,
             keywords: keywords.to_vec(),
@@ -478,6 +479,34 @@ impl Recording {
             dims: result,
         });
         Ok(Untyped::promised(promise, Arc::clone(&batch.context)))
+    }
+
+    /// A node casting `arg` (a tensor of `call`'s operand element type) to
+    /// the element type `call` promotes it to; its output is no promise.
+    fn cast(&mut self, arg: Arg, dims: Dims, call: &Call) -> Result<Arg> {
+        let index = u32::try_from(self.nodes.len()).map_err(|_| malformed(call.row))?;
+        let cast = Call::cast(call.operand_element);
+        let keywords = call.cast_keywords();
+        self.key.push(Part::Op(cast.row.name));
+        self.key.push(Part::Keyword(KeyValue::from(&keywords[0])));
+        let mut args = [Arg::Input(0); MAX_ARGS];
+        args[0] = arg;
+        let work = estimate(cast.row, &keywords, &[dims]);
+        self.work = self.work.saturating_add(work);
+        self.nodes.push(Node {
+            call: cast,
+            keywords: keywords.to_vec(),
+            args,
+            arg_count: 1,
+            swap: None,
+            work,
+        });
+        self.outputs.push(Output {
+            promise: Weak::new(),
+            dtype: call.element,
+            dims,
+        });
+        Ok(Arg::Node(index))
     }
 
     /// The constant `handle` as an argument, added on first use (its value

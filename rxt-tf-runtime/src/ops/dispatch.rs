@@ -26,9 +26,17 @@ pub trait OpRow {
     message = "rxt-tf: `{Op}` does not take `{Self}` tensors",
     label = "element type `{Self}` not accepted here",
     note = "the README's op table lists each op's element types; TensorFlow has no CPU kernel \
-            of this op for `{Self}` (or, for `div` of integers, returns float64)"
+            of this op for `{Self}`"
 )]
 pub trait ElementOf<Op> {}
+
+/// The element type of `Op`'s result on operands of `Self`: their own, or
+/// the one the op promotes them to (`div` of integers: `f64`, as
+/// `tf.divide`). Implemented for every element type and op.
+pub trait ResultOf<Op> {
+    /// The result's element type.
+    type Element: Element;
+}
 
 /// The ranks `Op` takes as its operand number `POSITION` (from 1).
 #[diagnostic::on_unimplemented(

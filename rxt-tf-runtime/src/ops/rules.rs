@@ -5,7 +5,7 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Flag, FloatLiteral, IntLiteral, Perm, Reversed, Scalar, Signature,
+    Axes, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -113,59 +113,65 @@ where
 impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>
     for Broadcast
 where
-    A: Element,
+    A: Element + ResultOf<Op>,
     B: Element + SameElement<A>,
     Rank<RA>: BroadcastWith<RB>,
 {
-    type Output = <Rank<RA> as BroadcastWith<RB>>::Output<A>;
+    type Output = <Rank<RA> as BroadcastWith<RB>>::Output<<A as ResultOf<Op>>::Element>;
 }
 
 impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Tensor<T, R>, Scalar<U>), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Scalar<U>, Tensor<T, R>), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (Tensor<T, R>, IntLiteral), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (IntLiteral, Tensor<T, R>), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (Tensor<T, R>, FloatLiteral), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (FloatLiteral, Tensor<T, R>), ()>
     for Broadcast
 where
+    T: ResultOf<Op>,
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import sys
 
 import numpy as np
 import tensorflow as tf
+from rxt_tf_plugin.ops import TENSOR_TYPES
 
 sys.path.insert(0, sys.argv[1])
 
@@ -78,6 +78,7 @@ CASES = {
     "token_predictions_named_i32": [(tensor(2, 6, 11),), (tensor(0, 6, 11),)],
     "shift_ids": [(ids32, ints(np.int32, 7)), (ints(np.int32, 1, 7), ints(np.int32, 7))],
     "id_counts": [(ids32,), (ints(np.int32, 2, 0),)],
+    "id_ratios": [(ids32,), (ints(np.int32, 2, 0),)],
     "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],
     "positional_keepdims": [(x,)],
 }
@@ -86,10 +87,9 @@ CASES = {
 def annotated(name: str) -> tuple[str, int]:
     """The dtype and rank of the function's return marker (`TensorI32Cpu2D`)."""
     marker = getattr(python_module, name).__annotations__["return"].__name__
-    match = re.fullmatch(r"Tensor(F32|I32|I64|Bool)Cpu(\d)D", marker)
-    assert match, (name, marker)
-    dtypes = {"F32": "float32", "I32": "int32", "I64": "int64", "Bool": "bool"}
-    return dtypes[match[1]], int(match[2])
+    kinds = {tensor.marker: (tensor.dtype, tensor.rank) for tensor in TENSOR_TYPES}
+    assert marker in kinds, (name, marker)
+    return kinds[marker]
 
 
 def compare(name: str) -> dict[str, object]:

@@ -7,6 +7,7 @@ from rxt_tf_plugin.types import (
     TensorF32Cpu2D,
     TensorF32Cpu3D,
     TensorF32Cpu4D,
+    TensorF64Cpu1D,
     TensorI32Cpu1D,
     TensorI32Cpu2D,
     TensorI64Cpu1D,
@@ -165,6 +166,11 @@ def shift_ids(ids: TensorI32Cpu2D, offsets: TensorI32Cpu1D) -> TensorI32Cpu2D:
 
 def id_counts(ids: TensorI32Cpu2D) -> TensorI32Cpu1D:
     return tf.reduce_sum(tf.abs(ids), axis=1)
+
+
+def id_ratios(ids: TensorI32Cpu2D) -> TensorF64Cpu1D:
+    # Integer division is true division in float64, as tf.divide does it.
+    return tf.reduce_sum(ids, axis=1) / 4
 
 
 def id_totals(ids: TensorI64Cpu3D) -> TensorI64Cpu1D:
