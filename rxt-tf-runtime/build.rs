@@ -238,7 +238,10 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         }
     }
     if op.rule.takes_literals() {
-        let _ = writeln!(out, "    impl {DISPATCH}::TakesLiterals for {name} {{}}");
+        let _ = writeln!(
+            out,
+            "    {HIDDEN} impl {DISPATCH}::TakesLiterals for {name} {{}}"
+        );
     }
 }
 

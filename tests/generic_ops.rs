@@ -442,3 +442,45 @@ fn every_alias_refuses_wrong_ranks_types_and_non_tensors() {
         );
     });
 }
+
+#[test]
+fn comparisons_and_logical_ops_give_bool_tensors() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f3, f4) = (input::<f32, 3>(&i, "f3"), input::<f32, 4>(&i, "f4"));
+        let (i2, i3) = (input::<i32, 2>(&i, "i2"), input::<i32, 3>(&i, "i3"));
+        let (l3, k4) = (input::<i64, 3>(&i, "l3"), input::<i64, 1>(&i, "k4"));
+        let (m2, m4) = (input::<bool, 2>(&i, "m2"), input::<bool, 4>(&i, "m4"));
+        let (b4, d3) = (input::<f32, 1>(&i, "b4"), input::<f64, 3>(&i, "d3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, &names(&i),
+            "tf.equal(i2, i2)" => tf!(equal(i2, i2)),
+            "tf.not_equal(i3, 0)" => tf!(not_equal(i3, 0)),
+            "tf.less(f1, f0)" => tf!(less(f1, f0)),
+            "tf.greater(f3, 0.0)" => tf!(greater(f3, 0.0)),
+            "tf.greater_equal(l3, k4)" => tf!(greater_equal(l3, k4)),
+            "tf.less_equal(f4, b4)" => tf!(less_equal(f4, b4)),
+            "tf.math.less(-1, i2)" => tf!(less(-1, i2)),
+            "tf.equal(d3, d3)" => tf!(equal(d3, d3)),
+            "tf.equal(f1, f1)" => tf!(equal(f1, f1)),
+            "tf.greater(z3, f0)" => tf!(greater(z3, f0)),
+            "tf.equal(m2, m2)" => tf!(equal(m2, m2)),
+            "tf.not_equal(m4, m4)" => tf!(not_equal(m4, m4)),
+            "tf.logical_and(m4, m4)" => tf!(logical_and(m4, m4)),
+            "tf.logical_or(m2, m2)" => tf!(logical_or(m2, m2)),
+            "tf.logical_not(m4)" => tf!(logical_not(m4)),
+        );
+        // A comparison's result feeds the logical ops and argmax.
+        let positive = tf!(greater(f3, 0.0)).expect("greater");
+        let small = tf!(less(f3, 1.0)).expect("less");
+        let both = tf!(logical_and(positive, small)).expect("and");
+        let eager = common::eval(
+            py,
+            "tf.logical_and(tf.greater(tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0, 0.0), \
+             tf.less(tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0, 1.0))",
+        );
+        let native = to_python(py, "and", Ok(both));
+        assert_matches_eager(py, "logical_and of comparisons", &native, &eager);
+    });
+}

@@ -337,6 +337,26 @@ ACCEPTED = [
         ARGMAX,
         I64,
     ),
+    # Comparisons: bool tensors of the broadcast rank; literals as for arithmetic.
+    (call("tensorflow.equal", T2, T2), "rxt-tf/equal-cpu", B2),
+    (call("tensorflow.math.equal", I32_3, lit(0)), "rxt-tf/equal-cpu", B3),
+    (call("tensorflow.not_equal", I32_2, lit(0)), "rxt-tf/not-equal-cpu", B2),
+    (call("tensorflow.math.not_equal", B2, B2), "rxt-tf/not-equal-cpu", B2),
+    (call("tensorflow.less", T1, T0), "rxt-tf/less-cpu", B1),
+    (call("tensorflow.math.less", I64_2, I64), "rxt-tf/less-cpu", B2),
+    (call("tensorflow.less_equal", T3, F), "rxt-tf/less-equal-cpu", B3),
+    (call("tensorflow.math.less_equal", lit(1), I32_1), "rxt-tf/less-equal-cpu", B1),
+    (call("tensorflow.greater", T4, T1), "rxt-tf/greater-cpu", B4),
+    (call("tensorflow.math.greater", D2, D2), "rxt-tf/greater-cpu", B2),
+    (call("tensorflow.greater_equal", I32_0, I32_4), "rxt-tf/greater-equal-cpu", B4),
+    (call("tensorflow.math.greater_equal", T2, F), "rxt-tf/greater-equal-cpu", B2),
+    # Logical ops: bool tensors only.
+    (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
+    (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
+    (call("tensorflow.logical_or", B3, B3), "rxt-tf/logical-or-cpu", B3),
+    (call("tensorflow.math.logical_or", B0, B2), "rxt-tf/logical-or-cpu", B2),
+    (call("tensorflow.logical_not", B3), "rxt-tf/logical-not-cpu", B3),
+    (call("tensorflow.math.logical_not", B0), "rxt-tf/logical-not-cpu", B0),
     # float64 through every rule.
     *((call("tensorflow.nn.relu", t), "rxt-tf/relu-f32-cpu-2d", t) for t in (D0, D1, D2, D3, D4)),
     (call("tensorflow.exp", D3), "rxt-tf/exp-f32-cpu", D3),
@@ -498,6 +518,10 @@ REJECTED = [
     (call("tensorflow.matmul", I32_3, I64_2), "RXTP-RXTTF-001", "one element type"),
     (binop("@", T2, I32_2), "RXTP-RXTTF-028", "one element type"),
     (call("tensorflow.nn.bias_add", T2, I32_1), "RXTP-RXTTF-029", "one element type"),
+    # Comparisons and logical ops outside their element types.
+    (call("tensorflow.less", B2, B2), "RXTP-RXTTF-040", "got bool rank-2 × bool rank-2"),
+    (call("tensorflow.logical_and", T2, T2), "RXTP-RXTTF-044", "needs operands of bool"),
+    (call("tensorflow.logical_not", I32_1), "RXTP-RXTTF-046", "got int32 rank-1"),
     # Division of bools: no kernel (integers divide in float64, see ACCEPTED).
     (binop("/", B2, B2), "RXTP-RXTTF-025", "got bool rank-2 × bool rank-2"),
     # A float beside an integer tensor: TensorFlow cannot convert it.

@@ -537,6 +537,9 @@ pub struct Op {
     pub batched: Option<Batched>,
     /// Operand element types cast to another before it runs, if any.
     pub promotion: Option<Promotion>,
+    /// The element type of its results whatever its operands' (`bool` for
+    /// comparisons); `None`: the kernel's.
+    pub result_type: Option<DType>,
     /// The TensorFlow op's inputs, in order.
     pub inputs: &'static [Input],
     /// How its work grows with its inputs.
@@ -546,13 +549,19 @@ pub struct Op {
 }
 
 impl Op {
-    /// The element type of its result (and of its kernel) for operands of
-    /// `operand`: the promoted one where the op promotes it.
-    pub fn result_element(&self, operand: DType) -> DType {
+    /// The element type its kernel runs on for operands of `operand`: the
+    /// promoted one where the op promotes it.
+    pub fn kernel_element(&self, operand: DType) -> DType {
         match self.promotion {
             Some(promotion) if promotion.from.contains(&operand) => promotion.to,
             _ => operand,
         }
+    }
+
+    /// The element type of its result for operands of `operand`.
+    pub fn result_element(&self, operand: DType) -> DType {
+        self.result_type
+            .unwrap_or_else(|| self.kernel_element(operand))
     }
 
     /// The number of operands.

@@ -17,6 +17,8 @@ use crate::model::{
 pub const FLOATS: &[DType] = &[DType::F32, DType::F64];
 /// Numeric element types: the ops whose CPU kernels also take integers.
 pub const NUMBERS: &[DType] = &[DType::F32, DType::F64, DType::I32, DType::I64];
+/// Bool only: the logical ops.
+pub const BOOLS: &[DType] = &[DType::Bool];
 
 /// `T`, the element type attribute of every op here.
 const T: Attr = Attr {
@@ -93,6 +95,7 @@ const fn elementwise(
         attrs: &[T],
         batched: None,
         promotion: None,
+        result_type: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -119,6 +122,7 @@ const fn broadcasting(
         attrs: &[T],
         batched: None,
         promotion: None,
+        result_type: None,
         inputs: BINARY_INPUTS,
         work: Work::LargerInput,
         python,
@@ -174,6 +178,7 @@ const fn reduction(
         attrs: &[T, TIDX_I32],
         batched: None,
         promotion: None,
+        result_type: None,
         inputs: &[Input::Operand(0), Input::Keyword("axis")],
         work: Work::FirstInput,
         python,
@@ -227,6 +232,7 @@ const fn last_axis(
         attrs: &[T],
         batched: None,
         promotion: None,
+        result_type: None,
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -272,6 +278,7 @@ pub const MATMUL: Op = Op {
         keyword_attrs: &[c"adj_x", c"adj_y"],
     }),
     promotion: None,
+    result_type: None,
     inputs: BINARY_INPUTS,
     work: Work::MatMul,
     python: &[
@@ -636,6 +643,7 @@ pub const BIAS_ADD: Op = Op {
     ],
     batched: None,
     promotion: None,
+    result_type: None,
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     python: &[PythonRule {
@@ -680,6 +688,7 @@ pub const TRANSPOSE: Op = Op {
     ],
     batched: None,
     promotion: None,
+    result_type: None,
     inputs: &[Input::Operand(0), Input::Keyword("perm")],
     work: Work::FirstInput,
     python: &[calls(
@@ -689,6 +698,170 @@ pub const TRANSPOSE: Op = Op {
         "one CPU tensor of rank 2–4; perm omitted (axes reversed) or a literal tuple \
          permuting its axes",
     )],
+};
+
+/// `equal(a, b)`: a bool tensor.
+pub const EQUAL: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "equal",
+        None,
+        "element-wise `a == b`, broadcasting: a bool tensor",
+        c"Equal",
+        DType::ALL,
+        &[calls(
+            &["tensorflow.equal", "tensorflow.math.equal"],
+            "rxt-tf/equal-cpu",
+            38,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `not_equal(a, b)`: a bool tensor.
+pub const NOT_EQUAL: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "not_equal",
+        None,
+        "element-wise `a != b`, broadcasting: a bool tensor",
+        c"NotEqual",
+        DType::ALL,
+        &[calls(
+            &["tensorflow.not_equal", "tensorflow.math.not_equal"],
+            "rxt-tf/not-equal-cpu",
+            39,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `less(a, b)`: a bool tensor.
+pub const LESS: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "less",
+        None,
+        "element-wise `a < b`, broadcasting: a bool tensor",
+        c"Less",
+        NUMBERS,
+        &[calls(
+            &["tensorflow.less", "tensorflow.math.less"],
+            "rxt-tf/less-cpu",
+            40,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `less_equal(a, b)`: a bool tensor.
+pub const LESS_EQUAL: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "less_equal",
+        None,
+        "element-wise `a <= b`, broadcasting: a bool tensor",
+        c"LessEqual",
+        NUMBERS,
+        &[calls(
+            &["tensorflow.less_equal", "tensorflow.math.less_equal"],
+            "rxt-tf/less-equal-cpu",
+            41,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `greater(a, b)`: a bool tensor.
+pub const GREATER: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "greater",
+        None,
+        "element-wise `a > b`, broadcasting: a bool tensor",
+        c"Greater",
+        NUMBERS,
+        &[calls(
+            &["tensorflow.greater", "tensorflow.math.greater"],
+            "rxt-tf/greater-cpu",
+            42,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `greater_equal(a, b)`: a bool tensor.
+pub const GREATER_EQUAL: Op = Op {
+    result_type: Some(DType::Bool),
+    ..broadcasting(
+        "greater_equal",
+        None,
+        "element-wise `a >= b`, broadcasting: a bool tensor",
+        c"GreaterEqual",
+        NUMBERS,
+        &[calls(
+            &["tensorflow.greater_equal", "tensorflow.math.greater_equal"],
+            "rxt-tf/greater-equal-cpu",
+            43,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `logical_and(a, b)` of bool tensors.
+pub const LOGICAL_AND: Op = Op {
+    // Bool only: the kernel has no element type attribute.
+    attrs: &[],
+    ..broadcasting(
+        "logical_and",
+        None,
+        "element-wise `a && b` of bool tensors, broadcasting",
+        c"LogicalAnd",
+        BOOLS,
+        &[calls(
+            &["tensorflow.logical_and", "tensorflow.math.logical_and"],
+            "rxt-tf/logical-and-cpu",
+            44,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `logical_or(a, b)` of bool tensors.
+pub const LOGICAL_OR: Op = Op {
+    // Bool only: the kernel has no element type attribute.
+    attrs: &[],
+    ..broadcasting(
+        "logical_or",
+        None,
+        "element-wise `a || b` of bool tensors, broadcasting",
+        c"LogicalOr",
+        BOOLS,
+        &[calls(
+            &["tensorflow.logical_or", "tensorflow.math.logical_or"],
+            "rxt-tf/logical-or-cpu",
+            45,
+            BINARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `logical_not(x)` of a bool tensor.
+pub const LOGICAL_NOT: Op = Op {
+    // Bool only: the kernel has no element type attribute.
+    attrs: &[],
+    ..elementwise(
+        "logical_not",
+        "element-wise `!x` of a bool tensor",
+        c"LogicalNot",
+        BOOLS,
+        &[calls(
+            &["tensorflow.logical_not", "tensorflow.math.logical_not"],
+            "rxt-tf/logical-not-cpu",
+            46,
+            UNARY_CONSTRAINT,
+        )],
+    )
 };
 
 /// `Cast` of one tensor to the element type `dtype`: not a `tf!` op, the
@@ -715,6 +888,7 @@ pub const CAST: Op = Op {
     }],
     batched: None,
     promotion: None,
+    result_type: None,
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
     python: &[],
@@ -816,6 +990,7 @@ pub const ARGMAX: Op = Op {
     attrs: &[T, TIDX_I32],
     batched: None,
     promotion: None,
+    result_type: None,
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
     // Rextio offers no site with `output_type=tf.int64` (not a literal), so
@@ -864,6 +1039,15 @@ pub const OPS: &[&Op] = &[
     &SOFTMAX,
     &LOG_SOFTMAX,
     &ARGMAX,
+    &EQUAL,
+    &NOT_EQUAL,
+    &LESS,
+    &LESS_EQUAL,
+    &GREATER,
+    &GREATER_EQUAL,
+    &LOGICAL_AND,
+    &LOGICAL_OR,
+    &LOGICAL_NOT,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -38,6 +38,11 @@ fn shapes(x: &TensorF32Cpu3D, w: &TensorF32Cpu2D, l: &TensorI64Cpu3D, m: &Tensor
     let _: TensorF32Cpu3D = tf!(transpose(x))?;
     let _: TensorBoolCpu2D = tf!(transpose(m))?;
     let _: TensorI64Cpu3D = tf!(l - tf!(reduce_min(l, axis = 2, keepdims = true))?)?;
+    // Comparisons give bool tensors of the broadcast rank.
+    let positive: TensorBoolCpu2D = tf!(greater(w, 0.0))?;
+    let _: TensorBoolCpu2D = tf!(logical_and(positive, m))?;
+    let _: TensorBoolCpu2D = tf!(logical_not(positive))?;
+    let _: rxt_tf::TensorBoolCpu3D = tf!(not_equal(l, 0))?;
     // Integer division is true division in float64, as `tf.divide`.
     let _: TensorF64Cpu3D = tf!(l / l)?;
     let _: TensorF64Cpu2D = tf!(tf!(argmax(x, axis = 1))? / 2)?;

@@ -100,7 +100,7 @@ impl Call {
             .iter()
             .find_map(Input::dtype)
             .ok_or_else(|| malformed(row))?;
-        let element = row.result_element(operand_element);
+        let element = row.kernel_element(operand_element);
         let rank = operands.first().map_or(0, Input::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
         let mut swap = None;
