@@ -484,3 +484,52 @@ fn comparisons_and_logical_ops_give_bool_tensors() {
         assert_matches_eager(py, "logical_and of comparisons", &native, &eager);
     });
 }
+
+#[test]
+fn more_element_wise_ops_reductions_and_argmin() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, b4) = (input::<f32, 4>(&i, "f4"), input::<f32, 1>(&i, "b4"));
+        let (i2, i3) = (input::<i32, 2>(&i, "i2"), input::<i32, 3>(&i, "i3"));
+        let (l3, k4) = (input::<i64, 3>(&i, "l3"), input::<i64, 1>(&i, "k4"));
+        let (m2, m4) = (input::<bool, 2>(&i, "m2"), input::<bool, 4>(&i, "m4"));
+        let (d1, d3) = (input::<f64, 1>(&i, "d1"), input::<f64, 3>(&i, "d3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        let scaled = tf!(f3 * 2.5).expect("scaled");
+        same!(py, &names(&i),
+            "tf.zeros_like(m4)" => tf!(zeros_like(m4)),
+            "tf.ones_like(l3)" => tf!(ones_like(l3)),
+            "tf.identity(f1)" => tf!(identity(f1)),
+            "tf.sign(f1)" => tf!(sign(f1)),
+            "tf.sign(i3)" => tf!(sign(i3)),
+            "tf.round(f3 * 2.5)" => tf!(round(scaled)),
+            "tf.math.round(d3 * 2.5)" => tf!(round(tf!(d3 * 2.5).expect("scaled"))),
+            "tf.floor(f4)" => tf!(floor(f4)),
+            "tf.math.ceil(d3)" => tf!(ceil(d3)),
+            "tf.math.reciprocal(f1)" => tf!(reciprocal(f1)),
+            "tf.math.log1p(f3)" => tf!(log1p(f3)),
+            "tf.math.expm1(f0)" => tf!(expm1(f0)),
+            "tf.sin(f2)" => tf!(sin(f2)),
+            "tf.cos(d1)" => tf!(cos(d1)),
+            "tf.math.erf(f3)" => tf!(erf(f3)),
+            "tf.math.is_nan(f1)" => tf!(is_nan(f1)),
+            "tf.math.is_finite(d1)" => tf!(is_finite(d1)),
+            "tf.math.squared_difference(f4, b4)" => tf!(squared_difference(f4, b4)),
+            "tf.pow(f3, 2.0)" => tf!(pow(f3, 2.0)),
+            "tf.pow(l3, k4)" => tf!(pow(l3, k4)),
+            "tf.math.floordiv(i3, 3)" => tf!(floordiv(i3, 3)),
+            "tf.math.floordiv(f3, 0.75)" => tf!(floordiv(f3, 0.75)),
+            "tf.math.floormod(i3, -5)" => tf!(floormod(i3, -5)),
+            "tf.math.floormod(f1, f0)" => tf!(floormod(f1, f0)),
+            "tf.reduce_prod(f3, axis=[0, 2])" => tf!(reduce_prod(f3, axis = [0, 2])),
+            "tf.reduce_prod(i2, axis=1, keepdims=True)" => tf!(reduce_prod(i2, axis = 1, keepdims = true)),
+            "tf.reduce_prod(z3, axis=1)" => tf!(reduce_prod(z3, axis = 1)),
+            "tf.reduce_any(m4, axis=[1, -1])" => tf!(reduce_any(m4, axis = [1, -1])),
+            "tf.reduce_all(m2, axis=0)" => tf!(reduce_all(m2, axis = 0)),
+            "tf.argmin(f3, axis=-1)" => tf!(argmin(f3, axis = -1)),
+            "tf.argmin(m2, axis=1, output_type=tf.int32)" => tf!(argmin(m2, axis = 1, output_type = i32)),
+        );
+    });
+}

@@ -1,7 +1,7 @@
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
 
 fn f(x: &TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    tf!(cos(x))
+    tf!(atan(x))
 }
 
 fn main() {}

@@ -185,7 +185,7 @@ const fn reduction(
     }
 }
 
-const REDUCTION_CONSTRAINT: &str = "one CPU tensor of rank 1–4 (float32, int32 or int64), a \
+const REDUCTION_CONSTRAINT: &str = "one CPU tensor of rank 1–4 of the op's element types, a \
                                     literal axis or tuple of distinct axes in range (keyword or \
                                     positional), an optional literal keepdims keyword";
 
@@ -864,6 +864,348 @@ pub const LOGICAL_NOT: Op = Op {
     )
 };
 
+/// `zeros_like(x)`.
+pub const ZEROS_LIKE: Op = elementwise(
+    "zeros_like",
+    "zeros of the same shape and element type",
+    c"ZerosLike",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.zeros_like"],
+        "rxt-tf/zeros-like-cpu",
+        47,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `ones_like(x)`.
+pub const ONES_LIKE: Op = elementwise(
+    "ones_like",
+    "ones of the same shape and element type",
+    c"OnesLike",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.ones_like"],
+        "rxt-tf/ones-like-cpu",
+        48,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `identity(x)`.
+pub const IDENTITY: Op = elementwise(
+    "identity",
+    "the same values (a new tensor)",
+    c"Identity",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.identity"],
+        "rxt-tf/identity-cpu",
+        49,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `sign(x)`.
+pub const SIGN: Op = elementwise(
+    "sign",
+    "-1, 0 or 1 by sign",
+    c"Sign",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.sign", "tensorflow.math.sign"],
+        "rxt-tf/sign-cpu",
+        50,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `round(x)`.
+pub const ROUND: Op = elementwise(
+    "round",
+    "rounds half to even",
+    c"Round",
+    // Floats only: the CPU kernel's integer version returns zeros, where
+    // `tf.round` returns an integer tensor unchanged without running it.
+    FLOATS,
+    &[calls(
+        &["tensorflow.round", "tensorflow.math.round"],
+        "rxt-tf/round-cpu",
+        51,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `floor(x)`.
+pub const FLOOR: Op = elementwise(
+    "floor",
+    "rounds down",
+    c"Floor",
+    FLOATS,
+    &[calls(
+        &["tensorflow.floor", "tensorflow.math.floor"],
+        "rxt-tf/floor-cpu",
+        52,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `ceil(x)`.
+pub const CEIL: Op = elementwise(
+    "ceil",
+    "rounds up",
+    c"Ceil",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.ceil"],
+        "rxt-tf/ceil-cpu",
+        53,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `reciprocal(x)`.
+pub const RECIPROCAL: Op = elementwise(
+    "reciprocal",
+    "1 / x",
+    c"Reciprocal",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.reciprocal"],
+        "rxt-tf/reciprocal-cpu",
+        54,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `log1p(x)`.
+pub const LOG1P: Op = elementwise(
+    "log1p",
+    "log(1 + x)",
+    c"Log1p",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.log1p"],
+        "rxt-tf/log1p-cpu",
+        55,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `expm1(x)`.
+pub const EXPM1: Op = elementwise(
+    "expm1",
+    "exp(x) - 1",
+    c"Expm1",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.expm1"],
+        "rxt-tf/expm1-cpu",
+        56,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `sin(x)`.
+pub const SIN: Op = elementwise(
+    "sin",
+    "sine",
+    c"Sin",
+    FLOATS,
+    &[calls(
+        &["tensorflow.sin", "tensorflow.math.sin"],
+        "rxt-tf/sin-cpu",
+        57,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `cos(x)`.
+pub const COS: Op = elementwise(
+    "cos",
+    "cosine",
+    c"Cos",
+    FLOATS,
+    &[calls(
+        &["tensorflow.cos", "tensorflow.math.cos"],
+        "rxt-tf/cos-cpu",
+        58,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `erf(x)`.
+pub const ERF: Op = elementwise(
+    "erf",
+    "the error function",
+    c"Erf",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.erf"],
+        "rxt-tf/erf-cpu",
+        59,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `is_nan(x)`: a bool tensor.
+pub const IS_NAN: Op = Op {
+    result_type: Some(DType::Bool),
+    ..elementwise(
+        "is_nan",
+        "whether each element is NaN: a bool tensor",
+        c"IsNan",
+        FLOATS,
+        &[calls(
+            &["tensorflow.math.is_nan"],
+            "rxt-tf/is-nan-cpu",
+            60,
+            UNARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `is_finite(x)`: a bool tensor.
+pub const IS_FINITE: Op = Op {
+    result_type: Some(DType::Bool),
+    ..elementwise(
+        "is_finite",
+        "whether each element is finite: a bool tensor",
+        c"IsFinite",
+        FLOATS,
+        &[calls(
+            &["tensorflow.math.is_finite"],
+            "rxt-tf/is-finite-cpu",
+            61,
+            UNARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `squared_difference(a, b)`.
+pub const SQUARED_DIFFERENCE: Op = broadcasting(
+    "squared_difference",
+    None,
+    "(a - b)², broadcasting",
+    c"SquaredDifference",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.squared_difference"],
+        "rxt-tf/squared-difference-cpu",
+        62,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `pow(a, b)`.
+pub const POW: Op = broadcasting(
+    "pow",
+    None,
+    "a to the power b, broadcasting",
+    c"Pow",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.pow", "tensorflow.math.pow"],
+        "rxt-tf/pow-cpu",
+        63,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `floordiv(a, b)`.
+pub const FLOORDIV: Op = broadcasting(
+    "floordiv",
+    None,
+    "quotient rounded down, broadcasting",
+    c"FloorDiv",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.floordiv"],
+        "rxt-tf/floordiv-cpu",
+        64,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `floormod(a, b)`.
+pub const FLOORMOD: Op = broadcasting(
+    "floormod",
+    None,
+    "remainder of the quotient rounded down, broadcasting",
+    c"FloorMod",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.floormod", "tensorflow.math.mod"],
+        "rxt-tf/floormod-cpu",
+        65,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `reduce_prod(x, axis = A)`.
+pub const REDUCE_PROD: Op = reduction(
+    "reduce_prod",
+    "product over an axis",
+    c"Prod",
+    &[reduction_calls(
+        &["tensorflow.reduce_prod", "tensorflow.math.reduce_prod"],
+        "rxt-tf/reduce-prod-cpu",
+        66,
+    )],
+);
+
+/// `reduce_any(x, axis = A)` of a bool tensor.
+pub const REDUCE_ANY: Op = Op {
+    dtypes: BOOLS,
+    // Bool only: the kernel has no element type attribute.
+    attrs: &[TIDX_I32],
+    ..reduction(
+        "reduce_any",
+        "logical or over an axis",
+        c"Any",
+        &[reduction_calls(
+            &["tensorflow.reduce_any", "tensorflow.math.reduce_any"],
+            "rxt-tf/reduce-any-cpu",
+            67,
+        )],
+    )
+};
+
+/// `reduce_all(x, axis = A)` of a bool tensor.
+pub const REDUCE_ALL: Op = Op {
+    dtypes: BOOLS,
+    // Bool only: the kernel has no element type attribute.
+    attrs: &[TIDX_I32],
+    ..reduction(
+        "reduce_all",
+        "logical and over an axis",
+        c"All",
+        &[reduction_calls(
+            &["tensorflow.reduce_all", "tensorflow.math.reduce_all"],
+            "rxt-tf/reduce-all-cpu",
+            68,
+        )],
+    )
+};
+
+/// `argmin(x, axis = A)`.
+pub const ARGMIN: Op = Op {
+    name: "argmin",
+    summary: "index of the smallest value along an axis (int64, or `output_type`)",
+    tf_op: c"ArgMin",
+    python: &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.argmin", "tensorflow.math.argmin"],
+            "rxt-tf/argmin-cpu",
+            69,
+            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
+             (keyword or positional); output_type omitted (int64) or a dtype name",
+        )
+    }],
+    ..ARGMAX
+};
+
 /// `Cast` of one tensor to the element type `dtype`: not a `tf!` op, the
 /// conversion a [`Promotion`] runs on each operand (integers to float64 for
 /// `div`), as TensorFlow's Python layer does.
@@ -1048,6 +1390,29 @@ pub const OPS: &[&Op] = &[
     &LOGICAL_AND,
     &LOGICAL_OR,
     &LOGICAL_NOT,
+    &ZEROS_LIKE,
+    &ONES_LIKE,
+    &IDENTITY,
+    &SIGN,
+    &ROUND,
+    &FLOOR,
+    &CEIL,
+    &RECIPROCAL,
+    &LOG1P,
+    &EXPM1,
+    &SIN,
+    &COS,
+    &ERF,
+    &IS_NAN,
+    &IS_FINITE,
+    &SQUARED_DIFFERENCE,
+    &POW,
+    &FLOORDIV,
+    &FLOORMOD,
+    &REDUCE_PROD,
+    &REDUCE_ANY,
+    &REDUCE_ALL,
+    &ARGMIN,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not
