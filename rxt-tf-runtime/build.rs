@@ -194,6 +194,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::AlongAxis => "AlongAxis",
         Rule::ArgReduce => "ArgReduce",
         Rule::Permute => "Permute",
+        Rule::Convert => "Convert",
     }
 }
 

@@ -533,3 +533,32 @@ fn more_element_wise_ops_reductions_and_argmin() {
         );
     });
 }
+
+#[test]
+fn casts_between_every_element_type() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f1, f3) = (input::<f32, 1>(&i, "f1"), input::<f32, 3>(&i, "f3"));
+        let (i2, i3) = (input::<i32, 2>(&i, "i2"), input::<i32, 3>(&i, "i3"));
+        let (l3, m4) = (input::<i64, 3>(&i, "l3"), input::<bool, 4>(&i, "m4"));
+        let (d3, z3) = (input::<f64, 3>(&i, "d3"), input::<f32, 3>(&i, "z3"));
+        same!(py, &names(&i),
+            "tf.cast(f1, tf.int32)" => tf!(cast(f1, i32)),
+            "tf.cast(f3 * 3.0, tf.int64)" => tf!(cast(tf!(f3 * 3.0).expect("scaled"), i64)),
+            "tf.cast(i2, tf.float32)" => tf!(cast(i2, f32)),
+            "tf.cast(i2, tf.float64)" => tf!(cast(i2, dtype = f64)),
+            "tf.cast(i3, tf.int64)" => tf!(cast(i3, i64)),
+            "tf.cast(l3, tf.bool)" => tf!(cast(l3, bool)),
+            "tf.cast(m4, tf.float32)" => tf!(cast(m4, f32)),
+            "tf.cast(m4, tf.int32)" => tf!(cast(m4, i32)),
+            "tf.cast(f3, tf.float64)" => tf!(cast(f3, f64)),
+            "tf.cast(d3, tf.float32)" => tf!(cast(d3, f32)),
+            "tf.cast(f1, tf.float32)" => tf!(cast(f1, f32)),
+            "tf.cast(z3, tf.bool)" => tf!(cast(z3, bool)),
+        );
+        // The plain function takes the target type as a generic parameter.
+        let native = to_python(py, "ops::cast", rxt_tf::ops::cast::<f64, _>(&i2));
+        let eager = eval_with(py, "tf.cast(i2, tf.float64)", &names(&i));
+        assert_matches_eager(py, "ops::cast", &native, &eager);
+    });
+}

@@ -397,6 +397,11 @@ ACCEPTED = [
     (call("tensorflow.math.reduce_all", B1, lit(0)), "rxt-tf/reduce-all-cpu", B0),
     (call("tensorflow.argmin", T3, keywords=(kw("axis", -1),)), "rxt-tf/argmin-cpu", I64_2),
     (call("tensorflow.math.argmin", B2, lit(1)), "rxt-tf/argmin-cpu", I64),
+    # cast: the element type by its name, keyword or positional.
+    (call("tensorflow.cast", T2, lit("int32")), "rxt-tf/cast-cpu", I32_2),
+    (call("tensorflow.cast", I64_3, keywords=(kw("dtype", "float64"),)), "rxt-tf/cast-cpu", D3),
+    (call("tensorflow.dtypes.cast", B0, lit("float32")), "rxt-tf/cast-cpu", T0),
+    (call("tensorflow.cast", D4, lit("bool")), "rxt-tf/cast-cpu", B4),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -565,6 +570,12 @@ REJECTED = [
     (call("tensorflow.matmul", I32_3, I64_2), "RXTP-RXTTF-001", "one element type"),
     (binop("@", T2, I32_2), "RXTP-RXTTF-028", "one element type"),
     (call("tensorflow.nn.bias_add", T2, I32_1), "RXTP-RXTTF-029", "one element type"),
+    # cast to an element type rxt-tf does not have.
+    (
+        call("tensorflow.cast", T2, lit("float16")),
+        "RXTP-RXTTF-070",
+        "supports only `dtype` as a dtype name, 'float32', 'float64', 'int32', 'int64' or 'bool'",
+    ),
     # Ops outside their kernels' element types.
     (call("tensorflow.round", I32_2), "RXTP-RXTTF-051", "got int32 rank-2"),
     (call("tensorflow.reduce_any", T2, lit(0)), "RXTP-RXTTF-067", "got float32 rank-2"),

@@ -9,6 +9,7 @@ from rextio.plugins.api import Claimed, LoweredExpr, LoweringContext
 from sites import B2, I32_1, I32_3, I64, I64_2, T1, T2, T3, T4, F, binop, call, kw, lit, plus
 from test_claim import ACCEPTED, NOT_COVERED, REJECTED, describe
 
+from rxt_tf_plugin import spec
 from rxt_tf_plugin.ops import op_for
 from rxt_tf_plugin.plugin import plugin
 
@@ -227,6 +228,11 @@ EXPECTED = [
     ),
     (call("tensorflow.argmax", B2, lit(0)), ("mask", "0"), tf("argmax(mask, axis = 0)")),
     (
+        call("tensorflow.cast", I32_3, lit("float32")),
+        ("ids", '"float32"'),
+        tf("cast(ids, dtype = f32)"),
+    ),
+    (
         call("tensorflow.argmax", T2, keywords=(kw("axis", 1), kw("output_type", "int32"))),
         ("logits",),
         tf("argmax(logits, axis = 1, output_type = i32)"),
@@ -261,6 +267,10 @@ def rendered(site) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
     return tuple(texts)
 
 
+RUST_TYPES = {dtype: short for _, short, dtype, _ in spec.TENSOR_KINDS}
+"""The Rust element type of each dtype name (``float32`` → ``f32``)."""
+
+
 def as_rust(value: object) -> str:
     """A literal as the lowering writes it: ``2``, ``(-3)``, ``[0, 2]``."""
     if isinstance(value, tuple):
@@ -281,11 +291,14 @@ def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignor
     assert op is not None
     for index, (text, literal) in enumerate(zip(operands, site.operand_literals, strict=True)):
         # Tensors and float literals appear as rendered, int literal operands by
-        # value; a positional literal after the operands is the axis.
+        # value; a positional literal after the operands is a keyword (the
+        # axis, or cast's dtype as its Rust type).
         if not literal.is_literal:
             expected = text
         elif index < op.arity:
             expected = as_rust(literal.value)
+        elif isinstance(literal.value, str):
+            expected = f"dtype = {RUST_TYPES[literal.value]}"
         else:
             expected = f"axis = {as_rust(literal.value).strip('()')}"
         assert expected in lowered.rust, (expected, lowered.rust)

@@ -244,6 +244,13 @@ impl Keyword {
     /// The accepted values for messages: "`1`", "`0`, `1` or `-1`", or
     /// "a float literal".
     pub fn allowed_text(&self) -> String {
+        if self.allowed.is_empty() && self.kind == ValueKind::Type {
+            let types: Vec<String> = DType::ALL
+                .iter()
+                .map(|dtype| format!("`{}`", dtype.rust_name()))
+                .collect();
+            return join_or(&types);
+        }
         if self.allowed.is_empty() {
             return self.kind.describe().to_owned();
         }
@@ -294,6 +301,9 @@ pub enum Rule {
     /// A permutation of the axes of a tensor of rank 2 to `MAX_RANK` by the
     /// typed keyword `perm` (one entry per axis; omitted, the axes reversed).
     Permute,
+    /// A tensor of rank 0 to `MAX_RANK` converted to the element type of the
+    /// typed keyword `dtype`: the result has its rank.
+    Convert,
 }
 
 impl Rule {
@@ -309,6 +319,7 @@ impl Rule {
     pub const fn ranks(self, position: usize) -> (u8, u8) {
         match (self, position) {
             (Rule::SameRank { min_rank }, _) => (min_rank, MAX_RANK),
+            (Rule::Convert, _) => (0, MAX_RANK),
             (Rule::Broadcast, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -332,6 +343,7 @@ impl Rule {
             Rule::AlongAxis => "along-axis",
             Rule::ArgReduce => "arg-reduce",
             Rule::Permute => "permute",
+            Rule::Convert => "convert",
         }
     }
 
@@ -354,6 +366,7 @@ impl Rule {
             Rule::AlongAxis => format!("{ranks}: r → r"),
             Rule::ArgReduce => format!("{ranks}: r → r − 1, of `output_type`"),
             Rule::Permute => format!("{ranks}: r → r, `perm` of length r"),
+            Rule::Convert => format!("{ranks}: r → r, of `dtype`"),
         }
     }
 
@@ -363,7 +376,11 @@ impl Rule {
         let first = *ranks.first()?;
         match self {
             Rule::Broadcast | Rule::MatMul => ranks.iter().copied().max(),
-            Rule::SameRank { .. } | Rule::BiasAdd | Rule::AlongAxis | Rule::Permute => Some(first),
+            Rule::SameRank { .. }
+            | Rule::BiasAdd
+            | Rule::AlongAxis
+            | Rule::Permute
+            | Rule::Convert => Some(first),
             Rule::Reduce if keepdims => Some(first),
             Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::ArgReduce => first.checked_sub(1),
@@ -540,6 +557,9 @@ pub struct Op {
     /// The element type of its results whatever its operands' (`bool` for
     /// comparisons); `None`: the kernel's.
     pub result_type: Option<DType>,
+    /// Keywords `tf!` also takes by position, after the operands, in this
+    /// order (`cast(x, f32)`).
+    pub positional: &'static [&'static str],
     /// The TensorFlow op's inputs, in order.
     pub inputs: &'static [Input],
     /// How its work grows with its inputs.

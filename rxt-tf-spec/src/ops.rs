@@ -96,6 +96,7 @@ const fn elementwise(
         batched: None,
         promotion: None,
         result_type: None,
+        positional: &[],
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -123,6 +124,7 @@ const fn broadcasting(
         batched: None,
         promotion: None,
         result_type: None,
+        positional: &[],
         inputs: BINARY_INPUTS,
         work: Work::LargerInput,
         python,
@@ -179,6 +181,7 @@ const fn reduction(
         batched: None,
         promotion: None,
         result_type: None,
+        positional: &[],
         inputs: &[Input::Operand(0), Input::Keyword("axis")],
         work: Work::FirstInput,
         python,
@@ -233,6 +236,7 @@ const fn last_axis(
         batched: None,
         promotion: None,
         result_type: None,
+        positional: &[],
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
         python,
@@ -279,6 +283,7 @@ pub const MATMUL: Op = Op {
     }),
     promotion: None,
     result_type: None,
+    positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::MatMul,
     python: &[
@@ -644,6 +649,7 @@ pub const BIAS_ADD: Op = Op {
     batched: None,
     promotion: None,
     result_type: None,
+    positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     python: &[PythonRule {
@@ -689,6 +695,7 @@ pub const TRANSPOSE: Op = Op {
     batched: None,
     promotion: None,
     result_type: None,
+    positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("perm")],
     work: Work::FirstInput,
     python: &[calls(
@@ -1206,19 +1213,20 @@ pub const ARGMIN: Op = Op {
     ..ARGMAX
 };
 
-/// `Cast` of one tensor to the element type `dtype`: not a `tf!` op, the
-/// conversion a [`Promotion`] runs on each operand (integers to float64 for
-/// `div`), as TensorFlow's Python layer does.
+/// `cast(x, T)`: `x` converted to the element type `T` (`f32`, `i32`, …),
+/// as `tf.cast`: floats to integers truncate toward zero, numbers to bool
+/// are "not zero". Also what a [`Promotion`] runs on each operand.
 pub const CAST: Op = Op {
     name: "cast",
     operator: None,
-    summary: "converts the element type",
+    summary: "converts the element type (`tf.cast`)",
     tf_op: c"Cast",
-    rule: Rule::SameRank { min_rank: 0 },
+    rule: Rule::Convert,
     dtypes: DType::ALL,
     keywords: &[Keyword {
         name: "dtype",
         kind: ValueKind::Type,
+        // Any element type of rxt-tf.
         allowed: &[],
         default: None,
         becomes: Becomes::Attr(c"DstT"),
@@ -1231,9 +1239,19 @@ pub const CAST: Op = Op {
     batched: None,
     promotion: None,
     result_type: None,
+    positional: &["dtype"],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
-    python: &[],
+    python: &[PythonRule {
+        positional: &["dtype"],
+        ..calls(
+            &["tensorflow.cast", "tensorflow.dtypes.cast"],
+            "rxt-tf/cast-cpu",
+            70,
+            "one CPU tensor of rank 0–4 and the element type as a dtype name string \
+             (`\"float32\"`), keyword or positional",
+        )
+    }],
 };
 
 /// `reduce_mean(x, axis = A)`.
@@ -1333,6 +1351,7 @@ pub const ARGMAX: Op = Op {
     batched: None,
     promotion: None,
     result_type: None,
+    positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
     // Rextio offers no site with `output_type=tf.int64` (not a literal), so
@@ -1413,6 +1432,7 @@ pub const OPS: &[&Op] = &[
     &REDUCE_ANY,
     &REDUCE_ALL,
     &ARGMIN,
+    &CAST,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

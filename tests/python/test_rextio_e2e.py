@@ -75,6 +75,7 @@ NATIVE_RULES = {
                   "rxt-tf/add-binop-f32-cpu", "rxt-tf/abs-f32-cpu", "rxt-tf/sub-binop-f32-cpu"],
     "id_counts": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/abs-f32-cpu"],
     "id_ratios": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/div-binop-f32-cpu"],
+    "ids_as_floats": ["rxt-tf/cast-cpu", "rxt-tf/mul-binop-f32-cpu"],
     "id_totals": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
                   "rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu",
                   "rxt-tf/reduce-max-f32-cpu-2d"],

@@ -162,7 +162,14 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Type => "type",
         ValueKind::Axes => "axes",
     };
-    let allowed: Vec<String> = keyword.allowed.iter().map(python).collect();
+    // A type keyword that lists no values takes every element type.
+    let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {
+        (ValueKind::Type, []) => DType::ALL
+            .iter()
+            .map(|dtype| python(&Value::Type(*dtype)))
+            .collect(),
+        (_, allowed) => allowed.iter().map(python).collect(),
+    };
     let _ = writeln!(
         out,
         "            KeywordRow(name={}, kind={}, allowed={}, default={}, typed={}),",

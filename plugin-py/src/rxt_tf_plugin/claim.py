@@ -293,7 +293,8 @@ def _example(rule: KeywordRow) -> str:
 def _accepted(rule: KeywordRow) -> str:
     """``the literal `axis=1``` or ```axis` = 0, 1 or -1``, for messages."""
     if rule.kind == "type":
-        return f"`{rule.name}` omitted or a dtype name, {rule.allowed_text()}"
+        how = "as a dtype name" if rule.required else "omitted or a dtype name"
+        return f"`{rule.name}` {how}, {rule.allowed_text()}"
     if len(rule.allowed) == 1:
         return f"the literal `{rule.python(rule.allowed[0])}`"
     return f"`{rule.name}` = {rule.allowed_text()}"

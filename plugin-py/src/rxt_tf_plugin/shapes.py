@@ -157,6 +157,11 @@ def permute(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(rank)
 
 
+def convert(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``convert``: the same rank, of the element type ``dtype`` names."""
+    return Typed(ranks[0], str(keywords.value("dtype")).removeprefix("tf."))
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -166,5 +171,6 @@ RULES: dict[str, RuleFunction] = {
     "along-axis": along_axis,
     "arg-reduce": arg_reduce,
     "permute": permute,
+    "convert": convert,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -1656,6 +1656,33 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="cast",
+        operator=None,
+        tf_op="Cast",
+        batched_tf_op=None,
+        summary="converts the element type (`tf.cast`)",
+        rule="convert",
+        ranks=((0, 4),),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 0–4",
+        keywords=(
+            KeywordRow(name="dtype", kind="type", allowed=("tf.float32", "tf.float64", "tf.int32", "tf.int64", "tf.bool"), default=None, typed=True),
+        ),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.cast", "tensorflow.dtypes.cast"),
+                rule_id="rxt-tf/cast-cpu",
+                code="RXTP-RXTTF-070",
+                constraint="one CPU tensor of rank 0–4 and the element type as a dtype name string (`\"float32\"`), keyword or positional",
+                positional=("dtype",),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -1768,6 +1795,11 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("arg-reduce", (2,), 0, False, 1),
     ("arg-reduce", (3,), 0, False, 2),
     ("arg-reduce", (4,), 0, False, 3),
+    ("convert", (0,), 0, False, 0),
+    ("convert", (1,), 0, False, 1),
+    ("convert", (2,), 0, False, 2),
+    ("convert", (3,), 0, False, 3),
+    ("convert", (4,), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

@@ -201,14 +201,14 @@ mod tests {
 
     #[test]
     fn errors_expand_to_compile_error_and_a_typed_placeholder() {
-        let out = expand_str(quote!(::rxt_tf; cos(x)));
+        let out = expand_str(quote!(::rxt_tf; atan(x)));
         assert!(out.contains("compile_error"), "{out}");
         let names: Vec<String> = rxt_tf_spec::OPS
             .iter()
             .map(|op| format!("`{}`", op.name))
             .collect();
         let want = format!(
-            "unsupported op `cos`; expected one of: {}",
+            "unsupported op `atan`; expected one of: {}",
             names.join(", ")
         );
         assert!(out.contains(&want), "{out}");

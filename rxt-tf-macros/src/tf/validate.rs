@@ -156,12 +156,12 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
 
     let mut errors = Errors::default();
     let mut positional: Vec<&Expr> = Vec::new();
-    let mut given: Vec<(&Expr, &Expr)> = Vec::new();
+    let mut keyword_args: Vec<(&Expr, &Expr)> = Vec::new();
     for arg in args {
         match *arg {
-            Arg::Keyword(key, value) => given.push((key, value)),
+            Arg::Keyword(key, value) => keyword_args.push((key, value)),
             Arg::Positional(expr) => {
-                if let Some((key, _)) = given.last() {
+                if let Some((key, _)) = keyword_args.last() {
                     errors.push(
                         expr,
                         format!(
@@ -174,6 +174,26 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
             }
         }
     }
+    // Keywords the op also takes by position, after its operands
+    // (`cast(x, f32)`): named here, then checked as keywords.
+    let by_position: Vec<&Expr> = match positional.len().checked_sub(op.arity()) {
+        Some(extra) if extra > 0 && !op.positional.is_empty() => {
+            let taken = extra.min(op.positional.len());
+            positional.drain(op.arity()..op.arity() + taken).collect()
+        }
+        _ => Vec::new(),
+    };
+    let names: Vec<Expr> = op
+        .positional
+        .iter()
+        .zip(&by_position)
+        .map(|(name, value)| {
+            let ident = syn::Ident::new(name, value.span());
+            syn::parse_quote!(#ident)
+        })
+        .collect();
+    let mut given: Vec<(&Expr, &Expr)> = names.iter().zip(by_position).collect();
+    given.extend(keyword_args);
     check_operand_count(op, call, &positional, &mut errors);
     let operands = match positional.len() == op.arity() {
         true => operands(op, &positional, &mut errors),
@@ -339,6 +359,19 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
         kind => literal(kind, value),
     };
     let Some(parsed) = parsed else {
+        if let (ValueKind::Type, Expr::Path(path)) = (keyword.kind, value) {
+            if let Some(name) = path.path.get_ident() {
+                errors.push(
+                    value,
+                    format!(
+                        "rxt-tf: `{name}` is not an element type of rxt-tf; `{}` must be {}",
+                        keyword.name,
+                        keyword.allowed_text()
+                    ),
+                );
+                return None;
+            }
+        }
         errors.push(
             value,
             format!(

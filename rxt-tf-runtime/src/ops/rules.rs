@@ -25,6 +25,8 @@ pub struct AlongAxis;
 pub struct ArgReduce;
 /// Axis permutations (`transpose`).
 pub struct Permute;
+/// Element type conversions (`cast`).
+pub struct Convert;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -211,6 +213,15 @@ where
     Rank<R>: SupportedRank,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, T, U, const R: usize> Signature<Op, (Tensor<T, R>,), (U,)> for Convert
+where
+    T: Element,
+    U: Element,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<U, R>;
 }
 
 impl<Op, T, O, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>, O)>

@@ -79,6 +79,7 @@ CASES = {
     "shift_ids": [(ids32, ints(np.int32, 7)), (ints(np.int32, 1, 7), ints(np.int32, 7))],
     "id_counts": [(ids32,), (ints(np.int32, 2, 0),)],
     "id_ratios": [(ids32,), (ints(np.int32, 2, 0),)],
+    "ids_as_floats": [(ids32,), (ints(np.int32, 0, 3),)],
     "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],
     "positional_keepdims": [(x,)],
 }

@@ -173,6 +173,11 @@ def id_ratios(ids: TensorI32Cpu2D) -> TensorF64Cpu1D:
     return tf.reduce_sum(ids, axis=1) / 4
 
 
+def ids_as_floats(ids: TensorI32Cpu2D) -> TensorF32Cpu2D:
+    # tf.cast by the dtype's name (Rextio refuses the attribute tf.float32).
+    return tf.cast(ids, dtype="float32") * 0.5
+
+
 def id_totals(ids: TensorI64Cpu3D) -> TensorI64Cpu1D:
     return tf.reduce_sum(ids * 3 - 1, axis=(1, 2)) + tf.reduce_max(ids, axis=(1, 2))
 
