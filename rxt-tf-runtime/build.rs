@@ -157,6 +157,13 @@ fn rules_module() -> String {
                 );
             }
         }
+        // A new axis: the result's rank is the one the axis must fit.
+        let _ = writeln!(
+            out,
+            "{HIDDEN} impl<const FITS: u8> ExpandAt<FITS> for Rank<{}> where Axes<1, FITS>: AxesFit<{rank}> \
+             {{ type Output<T: Element> = Tensor<T, {rank}>; }}",
+            rank - 1
+        );
         let bit = 1_u16 << (rank - 1);
         for mask in (0..1_u16 << MAX_RANK).filter(|mask| mask & bit != 0) {
             let _ = writeln!(
@@ -195,6 +202,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::ArgReduce => "ArgReduce",
         Rule::Permute => "Permute",
         Rule::Convert => "Convert",
+        Rule::ExpandDims => "ExpandDims",
     }
 }
 

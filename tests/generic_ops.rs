@@ -562,3 +562,35 @@ fn casts_between_every_element_type() {
         assert_matches_eager(py, "ops::cast", &native, &eager);
     });
 }
+
+#[test]
+fn expand_dims_adds_an_axis_anywhere() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, f2) = (input::<f32, 0>(&i, "f0"), input::<f32, 2>(&i, "f2"));
+        let (i3, m2) = (input::<i32, 3>(&i, "i3"), input::<bool, 2>(&i, "m2"));
+        let (z3, d1) = (input::<f32, 3>(&i, "z3"), input::<f64, 1>(&i, "d1"));
+        same!(py, &names(&i),
+            "tf.expand_dims(f0, 0)" => tf!(expand_dims(f0, axis = 0)),
+            "tf.expand_dims(f0, -1)" => tf!(expand_dims(f0, axis = -1)),
+            "tf.expand_dims(f2, 1)" => tf!(expand_dims(f2, axis = 1)),
+            "tf.expand_dims(f2, -1)" => tf!(expand_dims(f2, axis = -1)),
+            "tf.expand_dims(f2, -3)" => tf!(expand_dims(f2, axis = -3)),
+            "tf.expand_dims(i3, 3)" => tf!(expand_dims(i3, axis = 3)),
+            "tf.expand_dims(m2, 0)" => tf!(expand_dims(m2, axis = 0)),
+            "tf.expand_dims(z3, 1)" => tf!(expand_dims(z3, axis = 1)),
+            "tf.expand_dims(d1, 1)" => tf!(expand_dims(d1, axis = 1)),
+        );
+        // The plain function checks the run-time axis against rank + 1.
+        let err = rxt_tf::ops::expand_dims(&f2, 3)
+            .map(|_| ())
+            .expect_err("axis 3 of rank 2");
+        assert!(
+            err.to_string().contains("does not fit a rank-3 tensor"),
+            "{err}"
+        );
+        let native = to_python(py, "ops::expand_dims", rxt_tf::ops::expand_dims(&f2, 2));
+        let eager = eval_with(py, "tf.expand_dims(f2, 2)", &names(&i));
+        assert_matches_eager(py, "ops::expand_dims", &native, &eager);
+    });
+}

@@ -402,6 +402,10 @@ ACCEPTED = [
     (call("tensorflow.cast", I64_3, keywords=(kw("dtype", "float64"),)), "rxt-tf/cast-cpu", D3),
     (call("tensorflow.dtypes.cast", B0, lit("float32")), "rxt-tf/cast-cpu", T0),
     (call("tensorflow.cast", D4, lit("bool")), "rxt-tf/cast-cpu", B4),
+    # expand_dims: a new axis anywhere from the front to after the last.
+    (call("tensorflow.expand_dims", T2, keywords=(kw("axis", -1),)), "rxt-tf/expand-dims-cpu", T3),
+    (call("tensorflow.expand_dims", I32_0, lit(0)), "rxt-tf/expand-dims-cpu", I32_1),
+    (call("tensorflow.expand_dims", B3, keywords=(kw("axis", 3),)), "rxt-tf/expand-dims-cpu", B4),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -570,6 +574,9 @@ REJECTED = [
     (call("tensorflow.matmul", I32_3, I64_2), "RXTP-RXTTF-001", "one element type"),
     (binop("@", T2, I32_2), "RXTP-RXTTF-028", "one element type"),
     (call("tensorflow.nn.bias_add", T2, I32_1), "RXTP-RXTTF-029", "one element type"),
+    # expand_dims past rank 4 or at an axis out of range.
+    (call("tensorflow.expand_dims", T4, lit(0)), "RXTP-RXTTF-071", "got float32 rank-4"),
+    (call("tensorflow.expand_dims", T2, lit(3)), "RXTP-RXTTF-071", "does not fit"),
     # cast to an element type rxt-tf does not have.
     (
         call("tensorflow.cast", T2, lit("float16")),

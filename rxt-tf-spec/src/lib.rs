@@ -30,6 +30,8 @@ mod tests {
                 Rule::AlongAxis => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],
+                Rule::Convert => &["dtype"],
+                Rule::ExpandDims => &["axis"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -304,6 +304,9 @@ pub enum Rule {
     /// A tensor of rank 0 to `MAX_RANK` converted to the element type of the
     /// typed keyword `dtype`: the result has its rank.
     Convert,
+    /// A tensor of rank 0 to `MAX_RANK − 1` with a new axis of size 1 at the
+    /// typed keyword `axis` (in `-(r + 1)..=r`): the result has rank r + 1.
+    ExpandDims,
 }
 
 impl Rule {
@@ -320,6 +323,7 @@ impl Rule {
         match (self, position) {
             (Rule::SameRank { min_rank }, _) => (min_rank, MAX_RANK),
             (Rule::Convert, _) => (0, MAX_RANK),
+            (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
             (Rule::Broadcast, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -344,6 +348,7 @@ impl Rule {
             Rule::ArgReduce => "arg-reduce",
             Rule::Permute => "permute",
             Rule::Convert => "convert",
+            Rule::ExpandDims => "expand-dims",
         }
     }
 
@@ -367,6 +372,7 @@ impl Rule {
             Rule::ArgReduce => format!("{ranks}: r → r − 1, of `output_type`"),
             Rule::Permute => format!("{ranks}: r → r, `perm` of length r"),
             Rule::Convert => format!("{ranks}: r → r, of `dtype`"),
+            Rule::ExpandDims => format!("{ranks}: r → r + 1, `axis` in −(r + 1)..=r"),
         }
     }
 
@@ -384,6 +390,7 @@ impl Rule {
             Rule::Reduce if keepdims => Some(first),
             Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::ArgReduce => first.checked_sub(1),
+            Rule::ExpandDims => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
         }
     }
 }

@@ -1213,6 +1213,47 @@ pub const ARGMIN: Op = Op {
     ..ARGMAX
 };
 
+/// `expand_dims(x, axis = k)`: a new axis of size 1 at `k`.
+pub const EXPAND_DIMS: Op = Op {
+    name: "expand_dims",
+    operator: None,
+    summary: "inserts an axis of size 1",
+    tf_op: c"ExpandDims",
+    rule: Rule::ExpandDims,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "axis",
+        kind: ValueKind::Int,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Input(DType::I32),
+        typed: true,
+    }],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tdim",
+            value: AttrValue::Fixed(Value::Type(DType::I32)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.expand_dims"],
+            "rxt-tf/expand-dims-cpu",
+            71,
+            "one CPU tensor of rank 0–3 and a literal axis in -(rank + 1)..=rank (keyword or \
+             positional)",
+        )
+    }],
+};
+
 /// `cast(x, T)`: `x` converted to the element type `T` (`f32`, `i32`, …),
 /// as `tf.cast`: floats to integers truncate toward zero, numbers to bool
 /// are "not zero". Also what a [`Promotion`] runs on each operand.
@@ -1433,6 +1474,7 @@ pub const OPS: &[&Op] = &[
     &REDUCE_ALL,
     &ARGMIN,
     &CAST,
+    &EXPAND_DIMS,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

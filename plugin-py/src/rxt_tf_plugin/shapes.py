@@ -162,6 +162,15 @@ def convert(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0], str(keywords.value("dtype")).removeprefix("tf."))
 
 
+def expand_dims(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``expand-dims``: a new axis at ``axis`` (in ``-(rank + 1)..=rank``), rank + 1."""
+    rank = ranks[0]
+    value = keywords.value("axis")
+    if not axes_fit(_axes(value), rank + 1):
+        return _misfit(value, rank + 1)
+    return Typed(rank + 1)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -172,5 +181,6 @@ RULES: dict[str, RuleFunction] = {
     "arg-reduce": arg_reduce,
     "permute": permute,
     "convert": convert,
+    "expand-dims": expand_dims,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

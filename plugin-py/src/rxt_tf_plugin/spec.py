@@ -1683,6 +1683,33 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="expand_dims",
+        operator=None,
+        tf_op="ExpandDims",
+        batched_tf_op=None,
+        summary="inserts an axis of size 1",
+        rule="expand-dims",
+        ranks=((0, 3),),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 0–3",
+        keywords=(
+            KeywordRow(name="axis", kind="int", allowed=(), default=None, typed=True),
+        ),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.expand_dims",),
+                rule_id="rxt-tf/expand-dims-cpu",
+                code="RXTP-RXTTF-071",
+                constraint="one CPU tensor of rank 0–3 and a literal axis in -(rank + 1)..=rank (keyword or positional)",
+                positional=("axis",),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -1800,6 +1827,10 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("convert", (2,), 0, False, 2),
     ("convert", (3,), 0, False, 3),
     ("convert", (4,), 0, False, 4),
+    ("expand-dims", (0,), 0, False, 1),
+    ("expand-dims", (1,), 0, False, 2),
+    ("expand-dims", (2,), 0, False, 3),
+    ("expand-dims", (3,), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

@@ -121,7 +121,12 @@ impl Call {
                         Value::Ints(axes) => axes,
                         _ => &[],
                     };
-                    fitting_axis(row, keyword.name, axes, rank)?;
+                    // A new axis may also follow the last one.
+                    let fit = match row.rule {
+                        rxt_tf_spec::Rule::ExpandDims => rank.saturating_add(1),
+                        _ => rank,
+                    };
+                    fitting_axis(row, keyword.name, axes, fit)?;
                 }
                 (_, Value::Ints(perm)) if keyword.kind == rxt_tf_spec::ValueKind::Ints => {
                     check_permutation(row, perm, rank)?;

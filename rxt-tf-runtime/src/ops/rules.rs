@@ -27,6 +27,8 @@ pub struct ArgReduce;
 pub struct Permute;
 /// Element type conversions (`cast`).
 pub struct Convert;
+/// A new axis (`expand_dims`).
+pub struct ExpandDims;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -76,6 +78,18 @@ pub trait BroadcastWith<const B: usize> {
     label = "unsupported ranks"
 )]
 pub trait MatMulWith<const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// A tensor of this rank with a new axis at an axis that fits rank + 1
+/// (`Axes<1, FITS>`).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a tensor of `{Self}` takes no new axis here (the axis must be in \
+               -(rank + 1)..=rank, and the result at most rank 4)",
+    label = "axis out of range"
+)]
+pub trait ExpandAt<const FITS: u8> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType;
 }
@@ -213,6 +227,15 @@ where
     Rank<R>: SupportedRank,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, T, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>,)>
+    for ExpandDims
+where
+    T: Element,
+    Rank<R>: ExpandAt<FITS>,
+{
+    type Output = <Rank<R> as ExpandAt<FITS>>::Output<T>;
 }
 
 impl<Op, T, U, const R: usize> Signature<Op, (Tensor<T, R>,), (U,)> for Convert
