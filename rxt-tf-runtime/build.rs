@@ -203,6 +203,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Permute => "Permute",
         Rule::Convert => "Convert",
         Rule::ExpandDims => "ExpandDims",
+        Rule::Shape => "Shape",
     }
 }
 

@@ -594,3 +594,20 @@ fn expand_dims_adds_an_axis_anywhere() {
         assert_matches_eager(py, "ops::expand_dims", &native, &eager);
     });
 }
+
+#[test]
+fn shape_gives_the_sizes_as_int32_or_int64() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (f0, i3) = (input::<f32, 0>(&i, "f0"), input::<i32, 3>(&i, "i3"));
+        let (z3, m4) = (input::<f32, 3>(&i, "z3"), input::<bool, 4>(&i, "m4"));
+        let d1 = input::<f64, 1>(&i, "d1");
+        same!(py, &names(&i),
+            "tf.shape(f0)" => tf!(shape(f0)),
+            "tf.shape(i3)" => tf!(shape(i3)),
+            "tf.shape(z3)" => tf!(shape(z3)),
+            "tf.shape(m4, out_type=tf.int64)" => tf!(shape(m4, out_type = i64)),
+            "tf.shape(d1, out_type=tf.int32)" => tf!(shape(d1, out_type = i32)),
+        );
+    });
+}

@@ -406,6 +406,9 @@ ACCEPTED = [
     (call("tensorflow.expand_dims", T2, keywords=(kw("axis", -1),)), "rxt-tf/expand-dims-cpu", T3),
     (call("tensorflow.expand_dims", I32_0, lit(0)), "rxt-tf/expand-dims-cpu", I32_1),
     (call("tensorflow.expand_dims", B3, keywords=(kw("axis", 3),)), "rxt-tf/expand-dims-cpu", B4),
+    # shape: a rank-1 int32 tensor, or out_type by its name.
+    (call("tensorflow.shape", T3), "rxt-tf/shape-cpu", I32_1),
+    (call("tensorflow.shape", B0, keywords=(kw("out_type", "int64"),)), "rxt-tf/shape-cpu", I64),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),

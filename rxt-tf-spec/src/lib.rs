@@ -32,6 +32,7 @@ mod tests {
                 Rule::Permute => &["perm"],
                 Rule::Convert => &["dtype"],
                 Rule::ExpandDims => &["axis"],
+                Rule::Shape => &["out_type"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -307,6 +307,9 @@ pub enum Rule {
     /// A tensor of rank 0 to `MAX_RANK − 1` with a new axis of size 1 at the
     /// typed keyword `axis` (in `-(r + 1)..=r`): the result has rank r + 1.
     ExpandDims,
+    /// The shape of a tensor of rank 0 to `MAX_RANK`: a rank-1 tensor of the
+    /// element type of the typed keyword `out_type`.
+    Shape,
 }
 
 impl Rule {
@@ -324,6 +327,7 @@ impl Rule {
             (Rule::SameRank { min_rank }, _) => (min_rank, MAX_RANK),
             (Rule::Convert, _) => (0, MAX_RANK),
             (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
+            (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Broadcast, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -349,6 +353,7 @@ impl Rule {
             Rule::Permute => "permute",
             Rule::Convert => "convert",
             Rule::ExpandDims => "expand-dims",
+            Rule::Shape => "shape",
         }
     }
 
@@ -373,6 +378,7 @@ impl Rule {
             Rule::Permute => format!("{ranks}: r → r, `perm` of length r"),
             Rule::Convert => format!("{ranks}: r → r, of `dtype`"),
             Rule::ExpandDims => format!("{ranks}: r → r + 1, `axis` in −(r + 1)..=r"),
+            Rule::Shape => format!("{ranks}: r → 1, of `out_type`"),
         }
     }
 
@@ -391,6 +397,7 @@ impl Rule {
             Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::ArgReduce => first.checked_sub(1),
             Rule::ExpandDims => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
+            Rule::Shape => Some(1),
         }
     }
 }

@@ -1213,6 +1213,37 @@ pub const ARGMIN: Op = Op {
     ..ARGMAX
 };
 
+/// `shape(x)`: the sizes of `x`'s axes, int32 (or `out_type = i64`).
+pub const SHAPE: Op = Op {
+    name: "shape",
+    operator: None,
+    summary: "the sizes of the axes (int32, or `out_type`)",
+    tf_op: c"Shape",
+    rule: Rule::Shape,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "out_type",
+        kind: ValueKind::Type,
+        allowed: &[Value::Type(DType::I32), Value::Type(DType::I64)],
+        default: Some(Value::Type(DType::I32)),
+        becomes: Becomes::Attr(c"out_type"),
+        typed: true,
+    }],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[calls(
+        &["tensorflow.shape"],
+        "rxt-tf/shape-cpu",
+        72,
+        "one CPU tensor of rank 0–4; out_type omitted (int32) or a dtype name",
+    )],
+};
+
 /// `expand_dims(x, axis = k)`: a new axis of size 1 at `k`.
 pub const EXPAND_DIMS: Op = Op {
     name: "expand_dims",
@@ -1475,6 +1506,7 @@ pub const OPS: &[&Op] = &[
     &ARGMIN,
     &CAST,
     &EXPAND_DIMS,
+    &SHAPE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -171,6 +171,11 @@ def expand_dims(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(rank + 1)
 
 
+def shape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``shape``: a rank-1 tensor of ``out_type``."""
+    return Typed(1, str(keywords.value("out_type")).removeprefix("tf."))
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -182,5 +187,6 @@ RULES: dict[str, RuleFunction] = {
     "permute": permute,
     "convert": convert,
     "expand-dims": expand_dims,
+    "shape": shape,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

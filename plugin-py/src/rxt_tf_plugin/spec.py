@@ -1710,6 +1710,33 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="shape",
+        operator=None,
+        tf_op="Shape",
+        batched_tf_op=None,
+        summary="the sizes of the axes (int32, or `out_type`)",
+        rule="shape",
+        ranks=((0, 4),),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 0–4",
+        keywords=(
+            KeywordRow(name="out_type", kind="type", allowed=("tf.int32", "tf.int64"), default="tf.int32", typed=True),
+        ),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.shape",),
+                rule_id="rxt-tf/shape-cpu",
+                code="RXTP-RXTTF-072",
+                constraint="one CPU tensor of rank 0–4; out_type omitted (int32) or a dtype name",
+                positional=(),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -1831,6 +1858,11 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("expand-dims", (1,), 0, False, 2),
     ("expand-dims", (2,), 0, False, 3),
     ("expand-dims", (3,), 0, False, 4),
+    ("shape", (0,), 0, False, 1),
+    ("shape", (1,), 0, False, 1),
+    ("shape", (2,), 0, False, 1),
+    ("shape", (3,), 0, False, 1),
+    ("shape", (4,), 0, False, 1),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

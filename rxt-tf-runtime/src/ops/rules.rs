@@ -29,6 +29,8 @@ pub struct Permute;
 pub struct Convert;
 /// A new axis (`expand_dims`).
 pub struct ExpandDims;
+/// The sizes of the axes (`shape`).
+pub struct Shape;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -58,7 +60,7 @@ pub trait FromFloatLiteral: Element {}
 
 /// The element types of indices (`argmax`'s `output_type`).
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: `output_type` must be `i32` or `i64`, not `{Self}`",
+    message = "rxt-tf: an index type (`output_type`, `out_type`) is `i32` or `i64`, not `{Self}`",
     label = "not an index type"
 )]
 pub trait IndexElement: Element {}
@@ -236,6 +238,15 @@ where
     Rank<R>: ExpandAt<FITS>,
 {
     type Output = <Rank<R> as ExpandAt<FITS>>::Output<T>;
+}
+
+impl<Op, T, O, const R: usize> Signature<Op, (Tensor<T, R>,), (O,)> for Shape
+where
+    T: Element,
+    O: IndexElement,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<O, 1>;
 }
 
 impl<Op, T, U, const R: usize> Signature<Op, (Tensor<T, R>,), (U,)> for Convert
