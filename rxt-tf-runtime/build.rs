@@ -204,6 +204,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Convert => "Convert",
         Rule::ExpandDims => "ExpandDims",
         Rule::Shape => "Shape",
+        Rule::Squeeze => "Squeeze",
     }
 }
 

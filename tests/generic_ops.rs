@@ -37,6 +37,7 @@ l3 = tf.reshape(tf.range(-12, 12, dtype=tf.int64), (2, 3, 4))
 k4 = tf.constant([1, 2, 3, 4], dtype=tf.int64)
 m2 = tf.constant([[True, False], [False, True]])
 m4 = tf.reshape(tf.range(24) % 3 == 0, (2, 2, 3, 2))
+s4 = tf.reshape(tf.range(6.0), (1, 2, 1, 3))
 d0 = tf.constant(0.1, dtype=tf.float64)
 d1 = tf.constant([1e-300, -0.0, float('nan'), float('-inf'), 3.0], dtype=tf.float64)
 d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
@@ -609,5 +610,36 @@ fn shape_gives_the_sizes_as_int32_or_int64() {
             "tf.shape(m4, out_type=tf.int64)" => tf!(shape(m4, out_type = i64)),
             "tf.shape(d1, out_type=tf.int32)" => tf!(shape(d1, out_type = i32)),
         );
+    });
+}
+
+#[test]
+fn squeeze_removes_named_axes_of_size_one() {
+    with_python(|py| {
+        let i = inputs(py);
+        let (s4, z3) = (input::<f32, 4>(&i, "s4"), input::<f32, 3>(&i, "z3"));
+        let f3 = input::<f32, 3>(&i, "f3");
+        let one = tf!(expand_dims(f3, axis = 0)).expect("a leading 1");
+        let ids =
+            tf!(expand_dims(tf!(cast(f3, i64)).expect("ints"), axis = -1)).expect("a trailing 1");
+        same!(py, &names(&i),
+            "tf.squeeze(s4, axis=0)" => tf!(squeeze(s4, axis = 0)),
+            "tf.squeeze(s4, axis=[0, 2])" => tf!(squeeze(s4, axis = [0, 2])),
+            "tf.squeeze(s4, axis=-2)" => tf!(squeeze(s4, axis = -2)),
+            "tf.squeeze(tf.expand_dims(f3, 0), axis=0)" => tf!(squeeze(one, axis = 0)),
+            "tf.squeeze(tf.expand_dims(tf.cast(f3, tf.int64), -1), axis=3)" => tf!(squeeze(ids, axis = 3)),
+        );
+        // An axis whose size is not 1 is eager's error, per op and fused.
+        let (class, message) = common::python_error(
+            py,
+            pyo3::PyErr::from(
+                tf!(squeeze(z3, axis = 1))
+                    .and_then(|t| t.to_vec())
+                    .map(|_| ())
+                    .expect_err("size 0 is not 1"),
+            ),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: squeeze failed: "), "{message}");
     });
 }

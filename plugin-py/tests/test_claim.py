@@ -409,6 +409,14 @@ ACCEPTED = [
     # shape: a rank-1 int32 tensor, or out_type by its name.
     (call("tensorflow.shape", T3), "rxt-tf/shape-cpu", I32_1),
     (call("tensorflow.shape", B0, keywords=(kw("out_type", "int64"),)), "rxt-tf/shape-cpu", I64),
+    # squeeze: the named axes of size 1 go.
+    (call("tensorflow.squeeze", T3, keywords=(kw("axis", 1),)), "rxt-tf/squeeze-cpu", T2),
+    (
+        call("tensorflow.squeeze", I64_4, keywords=(kw("axis", (0, -1)),)),
+        "rxt-tf/squeeze-cpu",
+        I64_2,
+    ),
+    (call("tensorflow.squeeze", B1, lit(0)), "rxt-tf/squeeze-cpu", B0),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -580,6 +588,8 @@ REJECTED = [
     # expand_dims past rank 4 or at an axis out of range.
     (call("tensorflow.expand_dims", T4, lit(0)), "RXTP-RXTTF-071", "got float32 rank-4"),
     (call("tensorflow.expand_dims", T2, lit(3)), "RXTP-RXTTF-071", "does not fit"),
+    # squeeze without axis: the result's rank would depend on data.
+    (call("tensorflow.squeeze", T3), "RXTP-RXTTF-073", "needs the literal keyword `axis`"),
     # cast to an element type rxt-tf does not have.
     (
         call("tensorflow.cast", T2, lit("float16")),

@@ -19,7 +19,7 @@ def test_every_rule_of_the_table_has_a_function() -> None:
 def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) -> Keywords:
     """Keyword values giving the case of a ``RESULT_RANKS`` row."""
     given: dict[str, Literal] = {}
-    if row.rule == "reduce":
+    if row.rule in ("reduce", "squeeze"):
         given = {"axis": tuple(range(axes)), "keepdims": keepdims}
     elif row.rule in ("along-axis", "arg-reduce"):
         given = {"axis": ranks[0] - 1}

@@ -33,6 +33,7 @@ mod tests {
                 Rule::Convert => &["dtype"],
                 Rule::ExpandDims => &["axis"],
                 Rule::Shape => &["out_type"],
+                Rule::Squeeze => &["axis"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -310,6 +310,9 @@ pub enum Rule {
     /// The shape of a tensor of rank 0 to `MAX_RANK`: a rank-1 tensor of the
     /// element type of the typed keyword `out_type`.
     Shape,
+    /// A tensor of rank 1 to `MAX_RANK` without the axes of size 1 that the
+    /// typed keyword `axis` names (an axis or a list of distinct axes).
+    Squeeze,
 }
 
 impl Rule {
@@ -328,6 +331,7 @@ impl Rule {
             (Rule::Convert, _) => (0, MAX_RANK),
             (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
             (Rule::Shape, _) => (0, MAX_RANK),
+            (Rule::Squeeze, _) => (1, MAX_RANK),
             (Rule::Broadcast, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -354,6 +358,7 @@ impl Rule {
             Rule::Convert => "convert",
             Rule::ExpandDims => "expand-dims",
             Rule::Shape => "shape",
+            Rule::Squeeze => "squeeze",
         }
     }
 
@@ -379,6 +384,7 @@ impl Rule {
             Rule::Convert => format!("{ranks}: r → r, of `dtype`"),
             Rule::ExpandDims => format!("{ranks}: r → r + 1, `axis` in −(r + 1)..=r"),
             Rule::Shape => format!("{ranks}: r → 1, of `out_type`"),
+            Rule::Squeeze => format!("{ranks}: r → r − n for n axes of size 1"),
         }
     }
 
@@ -398,6 +404,7 @@ impl Rule {
             Rule::ArgReduce => first.checked_sub(1),
             Rule::ExpandDims => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             Rule::Shape => Some(1),
+            Rule::Squeeze => first.checked_sub(u8::try_from(axes).ok()?),
         }
     }
 }

@@ -1213,6 +1213,37 @@ pub const ARGMIN: Op = Op {
     ..ARGMAX
 };
 
+/// `squeeze(x, axis = A)`: `x` without the axes of size 1 that `A` names.
+pub const SQUEEZE: Op = Op {
+    name: "squeeze",
+    operator: None,
+    summary: "removes axes of size 1 (each named: the result's rank must not depend on data)",
+    tf_op: c"Squeeze",
+    rule: Rule::Squeeze,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        becomes: Becomes::Attr(c"squeeze_dims"),
+        ..AXES
+    }],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.squeeze"],
+            "rxt-tf/squeeze-cpu",
+            73,
+            "one CPU tensor of rank 1–4 and a literal axis or tuple of distinct axes in range \
+             (keyword or positional); without axis the result's rank would depend on data",
+        )
+    }],
+};
+
 /// `shape(x)`: the sizes of `x`'s axes, int32 (or `out_type = i64`).
 pub const SHAPE: Op = Op {
     name: "shape",
@@ -1507,6 +1538,7 @@ pub const OPS: &[&Op] = &[
     &CAST,
     &EXPAND_DIMS,
     &SHAPE,
+    &SQUEEZE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

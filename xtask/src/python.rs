@@ -258,6 +258,9 @@ fn result_ranks(out: &mut String) {
                 Rule::Reduce => (1..=usize::from(ranks[0]))
                     .flat_map(|axes| [(axes, false), (axes, true)])
                     .collect(),
+                Rule::Squeeze => (1..=usize::from(ranks[0]))
+                    .map(|axes| (axes, false))
+                    .collect(),
                 _ => vec![(0, false)],
             };
             for (axes, keepdims) in cases {

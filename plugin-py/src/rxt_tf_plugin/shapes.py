@@ -176,6 +176,11 @@ def shape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(1, str(keywords.value("out_type")).removeprefix("tf."))
 
 
+def squeeze(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``squeeze``: loses the ``axis`` axes (each of size 1 when it runs)."""
+    return reduce(ranks, keywords)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -188,5 +193,6 @@ RULES: dict[str, RuleFunction] = {
     "convert": convert,
     "expand-dims": expand_dims,
     "shape": shape,
+    "squeeze": squeeze,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

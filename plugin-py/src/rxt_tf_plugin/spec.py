@@ -1737,6 +1737,33 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="squeeze",
+        operator=None,
+        tf_op="Squeeze",
+        batched_tf_op=None,
+        summary="removes axes of size 1 (each named: the result's rank must not depend on data)",
+        rule="squeeze",
+        ranks=((1, 4),),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 1–4",
+        keywords=(
+            KeywordRow(name="axis", kind="axes", allowed=(), default=None, typed=True),
+        ),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.squeeze",),
+                rule_id="rxt-tf/squeeze-cpu",
+                code="RXTP-RXTTF-073",
+                constraint="one CPU tensor of rank 1–4 and a literal axis or tuple of distinct axes in range (keyword or positional); without axis the result's rank would depend on data",
+                positional=("axis",),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -1863,6 +1890,16 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("shape", (2,), 0, False, 1),
     ("shape", (3,), 0, False, 1),
     ("shape", (4,), 0, False, 1),
+    ("squeeze", (1,), 1, False, 0),
+    ("squeeze", (2,), 1, False, 1),
+    ("squeeze", (2,), 2, False, 0),
+    ("squeeze", (3,), 1, False, 2),
+    ("squeeze", (3,), 2, False, 1),
+    ("squeeze", (3,), 3, False, 0),
+    ("squeeze", (4,), 1, False, 3),
+    ("squeeze", (4,), 2, False, 2),
+    ("squeeze", (4,), 3, False, 1),
+    ("squeeze", (4,), 4, False, 0),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

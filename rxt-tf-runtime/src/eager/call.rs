@@ -210,7 +210,10 @@ impl Call {
             .zip(keywords)
             .enumerate()
             .filter_map(move |(index, (keyword, value))| match keyword.becomes {
-                Becomes::Attr(attr) => Some((renames.get(index).copied().unwrap_or(attr), *value)),
+                Becomes::Attr(attr) => Some((
+                    renames.get(index).copied().unwrap_or(attr),
+                    list_attr(keyword, *value),
+                )),
                 _ => None,
             });
         fixed.chain(keyword)
@@ -379,5 +382,30 @@ mod tests {
         assert_eq!(swapped(4, 1), &[0, 3, 2, 1]);
         assert_eq!(reversed(3), &[2, 1, 0]);
         assert_eq!(reversed(0), &[] as &[i64]);
+    }
+}
+
+/// An axes keyword that becomes a list attribute (`squeeze_dims`) takes a
+/// single axis as a list of one.
+fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
+    /// Every single axis, as a list of one.
+    const SINGLE: [[i64; 1]; 2 * MAX_RANK as usize + 1] = {
+        let mut all = [[0_i64]; 2 * MAX_RANK as usize + 1];
+        let mut index = 0;
+        while index < all.len() {
+            all[index] = [index as i64 - MAX_RANK as i64];
+            index += 1;
+        }
+        all
+    };
+    static SINGLES: [[i64; 1]; 2 * MAX_RANK as usize + 1] = SINGLE;
+    match (keyword.kind, value) {
+        (rxt_tf_spec::ValueKind::Axes, Value::Int(axis)) => {
+            usize::try_from(axis + i64::from(MAX_RANK))
+                .ok()
+                .and_then(|index| SINGLES.get(index))
+                .map_or(value, |single| Value::Ints(single))
+        }
+        _ => value,
     }
 }

@@ -31,6 +31,8 @@ pub struct Convert;
 pub struct ExpandDims;
 /// The sizes of the axes (`shape`).
 pub struct Shape;
+/// Axes of size 1 removed (`squeeze`).
+pub struct Squeeze;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -238,6 +240,16 @@ where
     Rank<R>: ExpandAt<FITS>,
 {
     type Output = <Rank<R> as ExpandAt<FITS>>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const N: usize, const FITS: u8>
+    Signature<Op, (Tensor<T, R>,), (Axes<N, FITS>,)> for Squeeze
+where
+    T: Element,
+    Axes<N, FITS>: AxesFit<R>,
+    Rank<R>: ReduceBy<N, false>,
+{
+    type Output = <Rank<R> as ReduceBy<N, false>>::Output<T>;
 }
 
 impl<Op, T, O, const R: usize> Signature<Op, (Tensor<T, R>,), (O,)> for Shape

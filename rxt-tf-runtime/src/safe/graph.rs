@@ -166,11 +166,13 @@ impl NodeBuilder<'_> {
                 // SAFETY: see above; `text` is valid for `text.len()` bytes.
                 unsafe { (self.api.TF_SetAttrString)(node, name, text.as_ptr().cast(), text.len()) }
             }
-            Value::Ints(_) => {
-                return Err(Error::Keyword {
+            Value::Ints(ints) => {
+                let count = c_int::try_from(ints.len()).map_err(|_| Error::Keyword {
                     op: self.op,
-                    message: format!("attribute `{}` cannot take a list", attr.to_string_lossy()),
-                })
+                    message: format!("attribute `{}`: too long a list", attr.to_string_lossy()),
+                })?;
+                // SAFETY: see above; `ints` holds `count` values.
+                unsafe { (self.api.TF_SetAttrIntList)(node, name, ints.as_ptr(), count) }
             }
         }
         Ok(())

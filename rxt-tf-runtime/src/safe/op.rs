@@ -80,11 +80,13 @@ impl<'s> OwnedOp<'s> {
                     (self.api.TFE_OpSetAttrString)(op, name, text.as_ptr().cast(), text.len())
                 }
             }
-            Value::Ints(_) => {
-                return Err(Error::Keyword {
+            Value::Ints(ints) => {
+                let count = c_int::try_from(ints.len()).map_err(|_| Error::Keyword {
                     op: self.name,
-                    message: format!("attribute `{}` cannot take a list", attr.to_string_lossy()),
-                })
+                    message: format!("attribute `{}`: too long a list", attr.to_string_lossy()),
+                })?;
+                // SAFETY: see above; `ints` holds `count` values.
+                unsafe { (self.api.TFE_OpSetAttrIntList)(op, name, ints.as_ptr(), count) }
             }
         }
         Ok(())

@@ -144,6 +144,7 @@ api_table! {
         TFE_OpSetAttrType: fn(*mut TFE_Op, *const c_char, TF_DataType);
         TFE_OpSetAttrBool: fn(*mut TFE_Op, *const c_char, c_uchar);
         TFE_OpSetAttrInt: fn(*mut TFE_Op, *const c_char, i64);
+        TFE_OpSetAttrIntList: fn(*mut TFE_Op, *const c_char, *const i64, c_int);
         TFE_OpSetAttrFloat: fn(*mut TFE_Op, *const c_char, f32);
         TFE_OpSetAttrString: fn(*mut TFE_Op, *const c_char, *const c_void, usize);
         TFE_OpAddInput: fn(*mut TFE_Op, *mut TFE_TensorHandle, *mut TF_Status);
@@ -170,6 +171,7 @@ api_table! {
         TF_SetAttrType: fn(*mut TF_OperationDescription, *const c_char, TF_DataType);
         TF_SetAttrBool: fn(*mut TF_OperationDescription, *const c_char, c_uchar);
         TF_SetAttrInt: fn(*mut TF_OperationDescription, *const c_char, i64);
+        TF_SetAttrIntList: fn(*mut TF_OperationDescription, *const c_char, *const i64, c_int);
         TF_SetAttrFloat: fn(*mut TF_OperationDescription, *const c_char, f32);
         TF_SetAttrString: fn(*mut TF_OperationDescription, *const c_char, *const c_void, usize);
         TF_SetAttrTensor: fn(*mut TF_OperationDescription, *const c_char, *mut TF_Tensor, *mut TF_Status);
