@@ -5,20 +5,11 @@
 
 mod common;
 
-use common::{eval_with, rss, tensor1, tensor2, with_python};
+use common::{eval_with, patterned, rss, serial, tensor1, tensor2, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::ops::Scalar;
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
-
-/// The fusion cache is process-wide: tests that count builds run one at a time.
-static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 fn seed_chain(
     x: &TensorF32Cpu2D,
@@ -143,19 +134,6 @@ fn fused_equals_per_op_bitwise_and_eager() {
         assert!(bitwise_equal(py, &fused, &per_op), "{fused} != {per_op}");
         common::assert_matches_eager(py, "seed chain", &fused, &eager_seed_chain(py, &i));
     });
-}
-
-/// A body with scalar control flow: each `bits` pattern is its own trace.
-fn patterned(x: &TensorF32Cpu2D, bits: u32, depth: u32) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let mut h = tf!(x * 0.5)?;
-    for bit in 0..depth {
-        h = if bits & (1 << bit) == 0 {
-            tf!(tanh(h))?
-        } else {
-            tf!(sigmoid(h))?
-        };
-    }
-    Ok(h)
 }
 
 fn patterned_eager(x: &[f32], bits: u32, depth: u32) -> Vec<f32> {

@@ -8,32 +8,10 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{heap_in_use, rss, with_python};
+use common::{heap_in_use, patterned, rss, serial, with_python};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::{tf, TensorF32Cpu2D};
-
-/// The fusion cache is process-wide: tests that count run one at a time.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    SERIAL
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// A body with scalar control flow: each `bits` pattern is its own trace.
-fn patterned(x: &TensorF32Cpu2D, bits: u32, depth: u32) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let mut h = tf!(x * 0.5)?;
-    for bit in 0..depth {
-        h = if bits & (1 << bit) == 0 {
-            tf!(tanh(h))?
-        } else {
-            tf!(sigmoid(h))?
-        };
-    }
-    Ok(h)
-}
 
 /// Runs this test binary's test `name` again in a child process with
 /// `RXT_TF_TEST_CHILD` set, failing if it fails or runs past `limit`.

@@ -52,3 +52,21 @@ impl Drop for Reacquire {
         unsafe { pyo3::ffi::PyEval_RestoreThread(self.0) };
     }
 }
+
+/// A lock's guard: taken at once if free, else waited for with the GIL
+/// given up (the holder may be running a large call with the GIL released,
+/// and need it back to finish). A poisoned lock is taken as it is: what it
+/// guards is left consistent by every holder.
+pub(crate) fn acquire<G>(
+    try_now: impl FnOnce() -> std::sync::TryLockResult<G>,
+    wait: impl FnOnce() -> std::sync::LockResult<G>,
+) -> G {
+    use std::sync::{PoisonError, TryLockError};
+    match try_now() {
+        Ok(guard) => guard,
+        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+        Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
+            wait().unwrap_or_else(PoisonError::into_inner)
+        }),
+    }
+}

@@ -1,6 +1,7 @@
 //! The runtime's top-level modules form layers: no module imports one that
 //! imports it back, directly or through others. Read from the sources (every
-//! `crate::name` path, grouped `use crate::{a, b::c}` included).
+//! `crate::name` path, grouped `use crate::{a, b::c}` included, and doc
+//! links, which name a module as much as a `use` does).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,10 +18,16 @@ fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// `text` without its `//` comments (doc links name modules freely).
+/// `text` without its plain `//` comments (which may name modules freely);
+/// doc comments stay, since their links are references.
 fn without_comments(text: &str) -> String {
     text.lines()
-        .map(|line| line.split("//").next().unwrap_or(""))
+        .map(|line| match line.find("//") {
+            Some(at) if !line[at..].starts_with("///") && !line[at..].starts_with("//!") => {
+                &line[..at]
+            }
+            _ => line,
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -138,4 +145,10 @@ fn grouped_and_plain_paths_are_read() {
     );
     let expected: BTreeSet<String> = ["error", "tensor", "gil"].map(String::from).into();
     assert_eq!(used, expected);
+    // A doc link is a reference; a plain comment is not.
+    let documented = used_modules(&without_comments(
+        "/// See [`crate::ops`].\nlet x = 1; // crate::fused is elsewhere",
+    ));
+    let expected: BTreeSet<String> = ["ops"].map(String::from).into();
+    assert_eq!(documented, expected);
 }

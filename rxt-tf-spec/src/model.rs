@@ -339,6 +339,15 @@ impl Rule {
         }
     }
 
+    /// The rank the typed `axis` keyword must fit for an operand of `rank`:
+    /// the operand's, or for a new axis the result's (it may follow the last).
+    pub const fn axes_rank(self, rank: u8) -> u8 {
+        match self {
+            Rule::ExpandDims => rank.saturating_add(1),
+            _ => rank,
+        }
+    }
+
     /// Whether a literal (or run-time scalar) may stand for an operand.
     pub const fn takes_literals(self) -> bool {
         matches!(self, Rule::Broadcast)

@@ -197,3 +197,27 @@ pub fn heap_in_use() -> u64 {
     let info = unsafe { mallinfo2() };
     (info.uordblks + info.hblkhd) as u64
 }
+
+/// The fusion cache is process-wide: tests that count builds or measure
+/// memory run one at a time.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Holds the test binary's serial lock.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A body with scalar control flow: each `bits` pattern is its own trace.
+pub fn patterned(x: &TensorF32Cpu2D, bits: u32, depth: u32) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let mut h = rxt_tf::tf!(x * 0.5)?;
+    for bit in 0..depth {
+        h = if bits & (1 << bit) == 0 {
+            rxt_tf::tf!(tanh(h))?
+        } else {
+            rxt_tf::tf!(sigmoid(h))?
+        };
+    }
+    Ok(h)
+}

@@ -86,7 +86,7 @@ impl Call {
     /// Plans `row` on `operands` with `keywords` (one value per row keyword,
     /// in order), checking the values against the operands' ranks: `tf!`
     /// checked them at compile time, the plain functions of
-    /// [`crate::ops`] pass them at run time.
+    /// `rxt_tf::ops` pass them at run time.
     pub(crate) fn plan(
         row: &'static Op,
         operands: &[Input<'_>],
@@ -121,12 +121,7 @@ impl Call {
                         Value::Ints(axes) => axes,
                         _ => &[],
                     };
-                    // A new axis may also follow the last one.
-                    let fit = match row.rule {
-                        rxt_tf_spec::Rule::ExpandDims => rank.saturating_add(1),
-                        _ => rank,
-                    };
-                    fitting_axis(row, keyword.name, axes, fit)?;
+                    fitting_axis(row, keyword.name, axes, row.rule.axes_rank(rank))?;
                 }
                 (_, Value::Ints(perm)) if keyword.kind == rxt_tf_spec::ValueKind::Ints => {
                     check_permutation(row, perm, rank)?;
@@ -372,19 +367,6 @@ fn reversed(rank: u8) -> &'static [i64] {
     swapped(rank, usize::from(rank))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn permutations() {
-        assert_eq!(swapped(2, 0), &[1, 0]);
-        assert_eq!(swapped(4, 1), &[0, 3, 2, 1]);
-        assert_eq!(reversed(3), &[2, 1, 0]);
-        assert_eq!(reversed(0), &[] as &[i64]);
-    }
-}
-
 /// An axes keyword that becomes a list attribute (`squeeze_dims`) takes a
 /// single axis as a list of one.
 fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
@@ -407,5 +389,18 @@ fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
                 .map_or(value, |single| Value::Ints(single))
         }
         _ => value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permutations() {
+        assert_eq!(swapped(2, 0), &[1, 0]);
+        assert_eq!(swapped(4, 1), &[0, 3, 2, 1]);
+        assert_eq!(reversed(3), &[2, 1, 0]);
+        assert_eq!(reversed(0), &[] as &[i64]);
     }
 }

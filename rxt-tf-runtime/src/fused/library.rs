@@ -15,8 +15,7 @@ use std::collections::HashMap;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{
-    Arc, LazyLock, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
-    TryLockError, Weak,
+    Arc, LazyLock, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak,
 };
 
 use rxt_tf_spec::{DType, Value};
@@ -25,7 +24,7 @@ use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::key::{BuildKeyHasher, Part};
-use crate::gil::{maybe_released, RELEASE_WORK};
+use crate::gil::acquire;
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
@@ -136,24 +135,12 @@ static USED_WRAPPERS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new())
 /// The gate, shared; a thread that must wait gives up the GIL meanwhile (a
 /// removal waits for calls that may need the GIL back to finish).
 fn gate_shared() -> RwLockReadGuard<'static, ()> {
-    match GATE.try_read() {
-        Ok(guard) => guard,
-        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-        Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
-            GATE.read().unwrap_or_else(PoisonError::into_inner)
-        }),
-    }
+    acquire(|| GATE.try_read(), || GATE.read())
 }
 
 /// The gate, exclusive, waiting with the GIL given up.
 fn gate_exclusive() -> RwLockWriteGuard<'static, ()> {
-    match GATE.try_write() {
-        Ok(guard) => guard,
-        Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-        Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
-            GATE.write().unwrap_or_else(PoisonError::into_inner)
-        }),
-    }
+    acquire(|| GATE.try_write(), || GATE.write())
 }
 
 /// The function of the trace `key` (which names its context), built on a

@@ -8,7 +8,7 @@
 //! that call fails, the batch is run again op by op, so the error is the
 //! one (and names the op) per-op execution gives.
 
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
@@ -19,7 +19,7 @@ use crate::error::Result;
 use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library::{self, FusedFunction};
-use crate::gil::{maybe_released, RELEASE_WORK};
+use crate::gil::acquire;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::{Failure, Fulfilment, Producer, Promise, Untyped};
@@ -152,15 +152,7 @@ impl Batch {
     /// while it waits: the holder may be running a large call with the GIL
     /// released, and needs it back to finish.
     fn lock(&self) -> MutexGuard<'_, Recording> {
-        match self.recording.try_lock() {
-            Ok(guard) => guard,
-            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-            Err(TryLockError::WouldBlock) => maybe_released(RELEASE_WORK, || {
-                self.recording
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-            }),
-        }
+        acquire(|| self.recording.try_lock(), || self.recording.lock())
     }
 
     /// Records `row` on `operands` into the batch, or returns `None` if the

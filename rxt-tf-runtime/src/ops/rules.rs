@@ -140,58 +140,35 @@ where
     type Output = <Rank<RA> as BroadcastWith<RB>>::Output<<A as ResultOf<Op>>::Element>;
 }
 
-impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Tensor<T, R>, Scalar<U>), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+/// A tensor beside a scalar operand, on either side, broadcasts to the
+/// tensor's rank: a run-time [`Scalar`] of its element type, or a literal
+/// that converts to it.
+macro_rules! beside_a_scalar {
+    ($([$($generics:tt)*] $scalar:ty;)*) => {$(
+        impl<Op, $($generics)*, const R: usize> Signature<Op, (Tensor<T, R>, $scalar), ()>
+            for Broadcast
+        where
+            T: ResultOf<Op>,
+            Rank<R>: SupportedRank,
+        {
+            type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+        }
+
+        impl<Op, $($generics)*, const R: usize> Signature<Op, ($scalar, Tensor<T, R>), ()>
+            for Broadcast
+        where
+            T: ResultOf<Op>,
+            Rank<R>: SupportedRank,
+        {
+            type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+        }
+    )*};
 }
 
-impl<Op, T: Element, U: SameElement<T>, const R: usize> Signature<Op, (Scalar<U>, Tensor<T, R>), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
-}
-
-impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (Tensor<T, R>, IntLiteral), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
-}
-
-impl<Op, T: FromIntLiteral, const R: usize> Signature<Op, (IntLiteral, Tensor<T, R>), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
-}
-
-impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (Tensor<T, R>, FloatLiteral), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
-}
-
-impl<Op, T: FromFloatLiteral, const R: usize> Signature<Op, (FloatLiteral, Tensor<T, R>), ()>
-    for Broadcast
-where
-    T: ResultOf<Op>,
-    Rank<R>: SupportedRank,
-{
-    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+beside_a_scalar! {
+    [T: Element, U: SameElement<T>] Scalar<U>;
+    [T: FromIntLiteral] IntLiteral;
+    [T: FromFloatLiteral] FloatLiteral;
 }
 
 impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>

@@ -89,7 +89,7 @@ pub(crate) fn read<V>(
     Ok(values)
 }
 
-/// A scalar value as `tf!` or a run-time [`Scalar`](crate::ops::Scalar)
+/// A scalar value as `tf!` or a run-time `rxt_tf::ops::Scalar`
 /// gives it, before it takes an element type.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Number {
