@@ -146,7 +146,10 @@ fn rules_module() -> String {
     }
     for rank in ranks() {
         // One impl per rank, so a wrong length is reported, not inferred.
-        let _ = writeln!(out, "{HIDDEN} impl PermFits<{rank}> for Perm<{rank}> {{}}");
+        let _ = writeln!(
+            out,
+            "{HIDDEN} impl Permutable for Rank<{rank}> {{ type Perm = Perm<{rank}>; }}"
+        );
     }
     for rank in ranks().skip(1) {
         for n in 1..=rank {
@@ -160,8 +163,10 @@ fn rules_module() -> String {
         // A new axis: the result's rank is the one the axis must fit.
         let _ = writeln!(
             out,
-            "{HIDDEN} impl<const FITS: u8> ExpandAt<FITS> for Rank<{}> where Axes<1, FITS>: AxesFit<{rank}> \
-             {{ type Output<T: Element> = Tensor<T, {rank}>; }}",
+            "{HIDDEN} impl Grow for Rank<{}> {{ type Next = Rank<{rank}>; \
+             type Output<T: Element> = Tensor<T, {rank}>; }}\n\
+             {HIDDEN} impl<const FITS: u8> NewAxisFits<FITS> for Rank<{rank}> \
+             where Axes<1, FITS>: AxesFit<{rank}> {{}}",
             rank - 1
         );
         let bit = 1_u16 << (rank - 1);

@@ -86,17 +86,27 @@ pub trait MatMulWith<const B: usize> {
     type Output<T: Element>: TensorType;
 }
 
-/// A tensor of this rank with a new axis at an axis that fits rank + 1
-/// (`Axes<1, FITS>`).
+/// A tensor of this rank with one more axis: the rank it grows to. Keyed
+/// on the operand's rank alone, so the axis never decides (by inference)
+/// which rank the operand has.
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: a tensor of `{Self}` takes no new axis here (the axis must be in \
-               -(rank + 1)..=rank, and the result at most rank 4)",
-    label = "axis out of range"
+    message = "rxt-tf: a tensor of `{Self}` takes no new axis (the result would be above rank 4)",
+    label = "no new axis here"
 )]
-pub trait ExpandAt<const FITS: u8> {
+pub trait Grow {
+    /// The grown rank.
+    type Next;
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType;
 }
+
+/// The grown rank a new axis (`Axes<1, FITS>`) must fit.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the new axis does not fit: a result of `{Self}` takes an axis in \
+               -rank..rank (for the operand, -(r + 1)..=r)",
+    label = "axis out of range"
+)]
+pub trait NewAxisFits<const FITS: u8> {}
 
 /// The rank after reducing `N` axes (kept with `KEEP`).
 #[diagnostic::on_unimplemented(
@@ -116,12 +126,22 @@ pub trait ReduceBy<const N: usize, const KEEP: bool> {
 )]
 pub trait AxesFit<const R: usize> {}
 
-/// A `perm` that fits a tensor of rank `R`: one entry per axis.
+/// The `perm` a tensor of this rank takes: one entry per axis. Keyed on
+/// the operand's rank alone, so the `perm` never decides (by inference)
+/// which rank the operand has.
+pub trait Permutable {
+    /// `Perm<R>`.
+    type Perm;
+}
+
+/// A `perm` of the length a tensor's rank asks for (`Self`).
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: `perm` needs one entry per axis of the rank-{R} tensor; `{Self}` has another length",
+    message = "rxt-tf: `perm` needs one entry per axis: the tensor takes a `{Self}`, not a `{P}`",
     label = "wrong `perm` length"
 )]
-pub trait PermFits<const R: usize> {}
+pub trait PermFits<P> {}
+
+impl<P> PermFits<P> for P {}
 
 impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for SameRank
 where
@@ -214,9 +234,10 @@ impl<Op, T, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes
     for ExpandDims
 where
     T: Element,
-    Rank<R>: ExpandAt<FITS>,
+    Rank<R>: Grow,
+    <Rank<R> as Grow>::Next: NewAxisFits<FITS>,
 {
-    type Output = <Rank<R> as ExpandAt<FITS>>::Output<T>;
+    type Output = <Rank<R> as Grow>::Output<T>;
 }
 
 impl<Op, T, const R: usize, const N: usize, const FITS: u8>
@@ -261,8 +282,8 @@ where
 impl<Op, T, const R: usize, const N: usize> Signature<Op, (Tensor<T, R>,), (Perm<N>,)> for Permute
 where
     T: Element,
-    Perm<N>: PermFits<R>,
-    Rank<R>: SupportedRank,
+    Rank<R>: SupportedRank + Permutable,
+    <Rank<R> as Permutable>::Perm: PermFits<Perm<N>>,
 {
     type Output = Tensor<T, R>;
 }
