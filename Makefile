@@ -53,7 +53,7 @@ package: setup
 test-rust: setup
 	@$(ENV) cargo test --workspace --all-features
 	@echo "op surface again, every op fused:"
-	@$(ENV) RXT_TF_TEST_FUSED=1 cargo test --all-features --test op_surface --test generic_ops
+	@$(ENV) RXT_TF_TEST_FUSED=1 cargo test --all-features --test op_surface --test generic_ops --test data_ops
 
 test-python: example
 	@$(ENV) python -m pytest tests/python -q

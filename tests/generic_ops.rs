@@ -8,7 +8,7 @@
 #[macro_use]
 mod common;
 
-use common::{assert_matches_eager, eval_with, to_python, with_python};
+use common::{assert_matches_eager, eval_with, input, names, to_python, with_python};
 use pyo3::prelude::*;
 use rxt_tf::ops::Scalar;
 use rxt_tf::{tf, Element, Tensor};
@@ -48,41 +48,7 @@ e3 = tf.reshape(tf.range(0.0, 40.0, dtype=tf.float64), (2, 4, 5)) / 9.0
 
 /// Every input by name, with its Python object.
 fn inputs(py: Python<'_>) -> Vec<(String, Bound<'_, PyAny>)> {
-    let globals = pyo3::types::PyDict::new(py);
-    globals
-        .set_item("tf", py.import("tensorflow").expect("tf"))
-        .expect("tf");
-    let code = std::ffi::CString::new(INPUTS).expect("no NUL");
-    py.run(&code, Some(&globals), None).expect("inputs");
-    INPUTS
-        .lines()
-        .filter_map(|line| line.split_once(" = "))
-        .map(|(name, _)| {
-            let value = globals.get_item(name).expect("get").expect("defined");
-            (name.to_owned(), value)
-        })
-        .collect()
-}
-
-/// The input `name` as a tensor of `T` and rank `R`.
-fn input<T: Element, const R: usize>(
-    inputs: &[(String, Bound<'_, PyAny>)],
-    name: &str,
-) -> Tensor<T, R>
-where
-    for<'a, 'py> Tensor<T, R>: FromPyObject<'a, 'py, Error = rxt_tf::Error>,
-{
-    let (_, value) = inputs.iter().find(|(n, _)| n == name).expect("an input");
-    value
-        .extract()
-        .unwrap_or_else(|err| panic!("{name}: {err}"))
-}
-
-/// The inputs as `(name, object)` pairs, for [`same!`].
-fn names<'a, 'py>(
-    inputs: &'a [(String, Bound<'py, PyAny>)],
-) -> Vec<(&'a str, &'a Bound<'py, PyAny>)> {
-    inputs.iter().map(|(n, o)| (n.as_str(), o)).collect()
+    common::named_inputs(py, INPUTS)
 }
 
 #[test]

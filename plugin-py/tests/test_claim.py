@@ -417,6 +417,22 @@ ACCEPTED = [
         I64_2,
     ),
     (call("tensorflow.squeeze", B1, lit(0)), "rxt-tf/squeeze-cpu", B0),
+    # stop_gradient, cumsum, reverse: the tensor's type.
+    (call("tensorflow.stop_gradient", B0), "rxt-tf/stop-gradient-cpu", B0),
+    (call("tensorflow.stop_gradient", D4), "rxt-tf/stop-gradient-cpu", D4),
+    (call("tensorflow.cumsum", T3), "rxt-tf/cumsum-cpu", T3),
+    (
+        call("tensorflow.math.cumsum", I64_4, lit(-1), lit(True), lit(True)),
+        "rxt-tf/cumsum-cpu",
+        I64_4,
+    ),
+    (
+        call("tensorflow.cumsum", I32_1, keywords=(kw("axis", 0), kw("exclusive", True))),
+        "rxt-tf/cumsum-cpu",
+        I32_1,
+    ),
+    (call("tensorflow.reverse", B3, lit((0, -1))), "rxt-tf/reverse-cpu", B3),
+    (call("tensorflow.reverse", T2, keywords=(kw("axis", 1),)), "rxt-tf/reverse-cpu", T2),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),

@@ -291,16 +291,20 @@ def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignor
     assert op is not None
     for index, (text, literal) in enumerate(zip(operands, site.operand_literals, strict=True)):
         # Tensors and float literals appear as rendered, int literal operands by
-        # value; a positional literal after the operands is a keyword (the
-        # axis, or cast's dtype as its Rust type).
+        # value; a positional literal after the operands is the keyword of
+        # its position (the axis, a flag, or cast's dtype as its Rust type).
         if not literal.is_literal:
             expected = text
         elif index < op.arity:
             expected = as_rust(literal.value)
         elif isinstance(literal.value, str):
             expected = f"dtype = {RUST_TYPES[literal.value]}"
+        elif isinstance(literal.value, bool):
+            name = op.rule.positional[index - op.arity]
+            expected = f"{name} = {str(literal.value).lower()}"
         else:
-            expected = f"axis = {as_rust(literal.value).strip('()')}"
+            name = op.rule.positional[index - op.arity]
+            expected = f"{name} = {as_rust(literal.value).strip('()')}"
         assert expected in lowered.rust, (expected, lowered.rust)
     for keyword in site.keywords:
         if keyword.name in ("axis", "perm"):

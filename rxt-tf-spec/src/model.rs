@@ -290,9 +290,10 @@ pub enum Rule {
     /// keyword `axis` (an axis or a list of distinct axes); the result loses
     /// those axes unless the typed keyword `keepdims` is `true`.
     Reduce,
-    /// An op along the typed keyword `axis` of a tensor of rank 1 to
-    /// `MAX_RANK` (the op itself works on the last axis; another is moved
-    /// there and back): the result has the tensor's type.
+    /// An op along the typed keyword `axis` (an axis, or for some ops a list
+    /// of distinct axes) of a tensor of rank 1 to `MAX_RANK`: the result has
+    /// the tensor's type. Where the kernel works on the last axis only
+    /// ([`Becomes::LastAxis`]), another is moved there and back.
     AlongAxis,
     /// The index along the typed keyword `axis` of a tensor of rank 1 to
     /// `MAX_RANK` (rank − 1), of the element type of the typed keyword

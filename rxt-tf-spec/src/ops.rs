@@ -1471,6 +1471,98 @@ pub const ARGMAX: Op = Op {
     }],
 };
 
+/// `stop_gradient(x)`: `x` itself (nothing records gradients here).
+pub const STOP_GRADIENT: Op = elementwise(
+    "stop_gradient",
+    "`x` itself, marked as a constant for gradients",
+    c"StopGradient",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.stop_gradient"],
+        "rxt-tf/stop-gradient-cpu",
+        74,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `cumsum(x, axis = k)`: running sums along `k` (default 0), `exclusive`
+/// and `reverse` as `tf.cumsum`.
+pub const CUMSUM: Op = Op {
+    name: "cumsum",
+    operator: None,
+    summary: "running sums along an axis (`exclusive`, `reverse` as `tf.cumsum`)",
+    tf_op: c"Cumsum",
+    rule: Rule::AlongAxis,
+    dtypes: NUMBERS,
+    keywords: &[
+        Keyword {
+            default: Some(Value::Int(0)),
+            ..ONE_AXIS
+        },
+        Keyword {
+            name: "exclusive",
+            kind: ValueKind::Bool,
+            allowed: &[],
+            default: Some(Value::Bool(false)),
+            becomes: Becomes::Attr(c"exclusive"),
+            typed: false,
+        },
+        Keyword {
+            name: "reverse",
+            kind: ValueKind::Bool,
+            allowed: &[],
+            default: Some(Value::Bool(false)),
+            becomes: Becomes::Attr(c"reverse"),
+            typed: false,
+        },
+    ],
+    attrs: &[T, TIDX_I32],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis", "exclusive", "reverse"],
+        ..calls(
+            &["tensorflow.cumsum", "tensorflow.math.cumsum"],
+            "rxt-tf/cumsum-cpu",
+            75,
+            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \\
+             (default 0) and literal exclusive and reverse flags, keyword or positional",
+        )
+    }],
+};
+
+/// `reverse(x, axis = A)`: `x` with the axes `A` reversed.
+pub const REVERSE: Op = Op {
+    name: "reverse",
+    operator: None,
+    summary: "reverses the order along the named axes",
+    tf_op: c"ReverseV2",
+    rule: Rule::AlongAxis,
+    dtypes: DType::ALL,
+    keywords: &[AXES],
+    attrs: &[T, TIDX_I32],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.reverse"],
+            "rxt-tf/reverse-cpu",
+            76,
+            "one CPU tensor of rank 1–4 and a literal axis or tuple of distinct axes in range \\
+             (keyword or positional)",
+        )
+    }],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1539,6 +1631,9 @@ pub const OPS: &[&Op] = &[
     &EXPAND_DIMS,
     &SHAPE,
     &SQUEEZE,
+    &STOP_GRADIENT,
+    &CUMSUM,
+    &REVERSE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

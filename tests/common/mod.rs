@@ -221,3 +221,42 @@ pub fn patterned(x: &TensorF32Cpu2D, bits: u32, depth: u32) -> rxt_tf::Result<Te
     }
     Ok(h)
 }
+
+/// The inputs `code` defines (Python, `name = expression` per line, with
+/// `tf` in scope), by name, with their Python objects.
+pub fn named_inputs<'py>(py: Python<'py>, code: &str) -> Vec<(String, Bound<'py, PyAny>)> {
+    let globals = pyo3::types::PyDict::new(py);
+    globals
+        .set_item("tf", py.import("tensorflow").expect("tf"))
+        .expect("tf");
+    let source = std::ffi::CString::new(code).expect("no NUL");
+    py.run(&source, Some(&globals), None).expect("inputs");
+    code.lines()
+        .filter_map(|line| line.split_once(" = "))
+        .map(|(name, _)| {
+            let value = globals.get_item(name).expect("get").expect("defined");
+            (name.to_owned(), value)
+        })
+        .collect()
+}
+
+/// The input `name` of [`named_inputs`] as a tensor of `T` and rank `R`.
+pub fn input<T: rxt_tf::Element, const R: usize>(
+    inputs: &[(String, Bound<'_, PyAny>)],
+    name: &str,
+) -> rxt_tf::Tensor<T, R>
+where
+    for<'a, 'py> rxt_tf::Tensor<T, R>: FromPyObject<'a, 'py, Error = rxt_tf::Error>,
+{
+    let (_, value) = inputs.iter().find(|(n, _)| n == name).expect("an input");
+    value
+        .extract()
+        .unwrap_or_else(|err| panic!("{name}: {err}"))
+}
+
+/// The inputs as `(name, object)` pairs, for `same!`.
+pub fn names<'a, 'py>(
+    inputs: &'a [(String, Bound<'py, PyAny>)],
+) -> Vec<(&'a str, &'a Bound<'py, PyAny>)> {
+    inputs.iter().map(|(n, o)| (n.as_str(), o)).collect()
+}

@@ -228,13 +228,15 @@ impl Call {
                     .iter()
                     .position(|k| k.name == name)
                     .ok_or_else(|| malformed(row))?;
-                let Becomes::Input(dtype) = row.keywords[index].becomes else {
+                let keyword = &row.keywords[index];
+                let Becomes::Input(dtype) = keyword.becomes else {
                     return Err(malformed(row));
                 };
                 match keywords.get(index) {
                     // An empty permutation: the axes reversed.
                     Some(Value::Ints([])) => Ok(Slot::Constant(Value::Ints(reversed(rank)), dtype)),
-                    Some(value) => Ok(Slot::Constant(*value, dtype)),
+                    // Axes are a list (`ReverseV2` takes no scalar axis).
+                    Some(value) => Ok(Slot::Constant(list_attr(keyword, *value), dtype)),
                     None => Err(malformed(row)),
                 }
             }
@@ -367,8 +369,8 @@ fn reversed(rank: u8) -> &'static [i64] {
     swapped(rank, usize::from(rank))
 }
 
-/// An axes keyword that becomes a list attribute (`squeeze_dims`) takes a
-/// single axis as a list of one.
+/// An axes keyword's single axis as a list of one, as list attributes
+/// (`squeeze_dims`) and rank-1 axis inputs take it.
 fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
     /// Every single axis, as a list of one.
     const SINGLE: [[i64; 1]; 2 * MAX_RANK as usize + 1] = {

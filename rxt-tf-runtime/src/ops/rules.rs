@@ -19,7 +19,7 @@ pub struct MatMul;
 pub struct BiasAdd;
 /// Reductions over axes (`reduce_mean`, …).
 pub struct Reduce;
-/// Ops along one axis (`softmax`, …).
+/// Ops along an axis or axes (`softmax`, `cumsum`, `reverse`, …).
 pub struct AlongAxis;
 /// Indices along one axis (`argmax`).
 pub struct ArgReduce;
@@ -220,11 +220,11 @@ where
     type Output = <Rank<R> as ReduceBy<N, KEEP>>::Output<T>;
 }
 
-impl<Op, T, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>,)>
-    for AlongAxis
+impl<Op, T, const R: usize, const N: usize, const FITS: u8>
+    Signature<Op, (Tensor<T, R>,), (Axes<N, FITS>,)> for AlongAxis
 where
     T: Element,
-    Axes<1, FITS>: AxesFit<R>,
+    Axes<N, FITS>: AxesFit<R>,
     Rank<R>: SupportedRank,
 {
     type Output = Tensor<T, R>;

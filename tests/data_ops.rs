@@ -1,0 +1,77 @@
+//! The ops that move, select and accumulate data, against eager TensorFlow
+//! at every element type and rank they take: running sums, reversal,
+//! selection, reshapes, tiles and gathers, with zero sizes, negative axes
+//! and the errors eager raises. `make test` runs it per op and again with
+//! every op fused (`RXT_TF_TEST_FUSED=1`).
+
+#[macro_use]
+mod common;
+
+use common::{input, named_inputs, names, python_error, with_python};
+use pyo3::prelude::*;
+use rxt_tf::tf;
+
+/// The inputs, as Python code: `name = expression`, one per line.
+const INPUTS: &str = "
+f0 = tf.constant(-2.5)
+f1 = tf.constant([1.5, -0.0, float('nan'), float('inf'), -3.0])
+f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
+f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
+f4 = tf.reshape(tf.range(-24.0, 24.0), (2, 2, 3, 4)) / 7.0
+z3 = tf.zeros((2, 0, 4))
+i1 = tf.constant([3, -1, 0, 2147483647, -5])
+i2 = tf.reshape(tf.range(-6, 6), (3, 4))
+i4 = tf.reshape(tf.range(-24, 24), (2, 2, 3, 4))
+l3 = tf.reshape(tf.range(-12, 12, dtype=tf.int64), (2, 3, 4))
+m2 = tf.constant([[True, False], [False, True]])
+d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
+";
+
+/// The error a failed op gives, as Python sees it: `(class, message)`.
+fn failure<T>(py: Python<'_>, result: rxt_tf::Result<T>) -> (String, String) {
+    let err = result.map(|_| ()).expect_err("an error");
+    python_error(py, PyErr::from(err))
+}
+
+#[test]
+fn stop_gradient_cumsum_and_reverse() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f3, f4) = (input::<f32, 3>(&i, "f3"), input::<f32, 4>(&i, "f4"));
+        let (i2, l3) = (input::<i32, 2>(&i, "i2"), input::<i64, 3>(&i, "l3"));
+        let (m2, d3) = (input::<bool, 2>(&i, "m2"), input::<f64, 3>(&i, "d3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, &names(&i),
+            "tf.stop_gradient(f0)" => tf!(stop_gradient(f0)),
+            "tf.stop_gradient(m2)" => tf!(stop_gradient(m2)),
+            "tf.stop_gradient(l3)" => tf!(stop_gradient(l3)),
+            "tf.cumsum(f1)" => tf!(cumsum(f1)),
+            "tf.cumsum(f3, axis=-1)" => tf!(cumsum(f3, axis = -1)),
+            "tf.cumsum(f4, axis=2, exclusive=True)" => tf!(cumsum(f4, axis = 2, exclusive = true)),
+            "tf.cumsum(i2, axis=1, reverse=True)" => tf!(cumsum(i2, axis = 1, reverse = true)),
+            "tf.cumsum(l3, axis=0, exclusive=True, reverse=True)" =>
+                tf!(cumsum(l3, axis = 0, exclusive = true, reverse = true)),
+            "tf.cumsum(d3, axis=-2)" => tf!(cumsum(d3, axis = -2)),
+            "tf.cumsum(z3, axis=1)" => tf!(cumsum(z3, axis = 1)),
+            "tf.reverse(f1, [0])" => tf!(reverse(f1, axis = 0)),
+            "tf.reverse(f3, [0, -1])" => tf!(reverse(f3, axis = [0, -1])),
+            "tf.reverse(m2, [1])" => tf!(reverse(m2, axis = 1)),
+            "tf.reverse(l3, [2, 1, 0])" => tf!(reverse(l3, axis = [2, 1, 0])),
+            "tf.reverse(z3, [1])" => tf!(reverse(z3, axis = [1])),
+        );
+        // The plain functions: a run-time axis, checked against the rank.
+        same!(py, &names(&i),
+            "tf.cumsum(f3, axis=1, exclusive=True)" => rxt_tf::ops::cumsum(&f3, 1, true, false),
+            "tf.reverse(i2, [-1])" => rxt_tf::ops::reverse(&i2, [-1]),
+        );
+        let err = rxt_tf::ops::reverse(&i2, [2])
+            .map(|_| ())
+            .expect_err("axis 2 of rank 2");
+        assert!(
+            err.to_string().contains("does not fit a rank-2 tensor"),
+            "{err}"
+        );
+        let _ = failure::<()>;
+    });
+}
