@@ -135,6 +135,13 @@ fn rules_module() -> String {
                 "impl BroadcastWith<{b}> for Rank<{a}> {{ type Output<T: Element> = Tensor<T, {}>; }}",
                 a.max(b)
             );
+            for c in ranks() {
+                let _ = writeln!(
+                    out,
+                    "impl BroadcastWithBoth<{b}, {c}> for Rank<{a}> {{ type Output<T: Element> = Tensor<T, {}>; }}",
+                    a.max(b).max(c)
+                );
+            }
             if a >= 2 && b >= 2 {
                 let _ = writeln!(
                     out,
@@ -210,6 +217,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::ExpandDims => "ExpandDims",
         Rule::Shape => "Shape",
         Rule::Squeeze => "Squeeze",
+        Rule::Select => "Select",
     }
 }
 
@@ -388,12 +396,13 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         "/// {}: `tf!({name}(...))` as a function (TensorFlow `{}`); takes {}.\n\
          {keyword_docs}\
          #[allow(clippy::type_complexity)]\n\
-         pub fn {name}<{}>({}) -> crate::Result<{output}>\n\
+         pub fn {}<{}>({}) -> crate::Result<{output}>\n\
          where\n    {},\n    {signature},\n\
          {{\n    {DISPATCH}::execute::<op::{marker}, _, {variant}>(({},), &[{}])\n}}\n",
         capitalized(op.summary),
         op.tf_op.to_string_lossy(),
         op.operands_text(),
+        function_name(name),
         all_generics.join(", "),
         all_args.join(", "),
         bounds.join(",\n    "),
@@ -401,6 +410,15 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         values.join(", ")
     );
     Ok(())
+}
+
+/// The Rust name of the function of op `name`: raw where it is a keyword
+/// (`r#where`).
+fn function_name(name: &str) -> String {
+    match name {
+        "where" => format!("r#{name}"),
+        _ => name.to_owned(),
+    }
 }
 
 /// `value` as Rust source building an `rxt_tf_spec::Value`.

@@ -72,6 +72,38 @@ fn stop_gradient_cumsum_and_reverse() {
             err.to_string().contains("does not fit a rank-2 tensor"),
             "{err}"
         );
-        let _ = failure::<()>;
+    });
+}
+
+#[test]
+fn where_selects_with_broadcasting_and_literals() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (i2, l3) = (input::<i32, 2>(&i, "i2"), input::<i64, 3>(&i, "l3"));
+        let (m2, d3) = (input::<bool, 2>(&i, "m2"), input::<f64, 3>(&i, "d3"));
+        let (z3, i4) = (input::<f32, 3>(&i, "z3"), input::<i32, 4>(&i, "i4"));
+        let c2 = tf!(greater(f2, 0.0)).expect("a condition");
+        let c3 = tf!(less(l3, 0)).expect("a condition");
+        let c1 = tf!(is_nan(f1)).expect("a condition");
+        let c0 = tf!(greater(f0, 0.0)).expect("a condition");
+        let cz = tf!(greater(z3, 0.0)).expect("a condition");
+        same!(py, &names(&i),
+            "tf.where(f2 > 0.0, f2, -f2)" => tf!(where(c2, f2, tf!(-f2).expect("-f2"))),
+            "tf.where(f2 > 0.0, f2, 0.0)" => tf!(where(c2, f2, 0.0)),
+            "tf.where(f2 > 0.0, 1, i2)" => tf!(where(c2, 1, i2)),
+            "tf.where(l3 < 0, l3, tf.cast(f3, tf.int64))" => tf!(where(c3, l3, tf!(cast(f3, i64)).expect("cast"))),
+            "tf.where(tf.math.is_nan(f1), f0, f1)" => tf!(where(c1, f0, f1)),
+            "tf.where(f0 > 0.0, d3, -1.5)" => tf!(where(c0, d3, -1.5)),
+            "tf.where(m2, m2, tf.logical_not(m2))" => tf!(where(m2, m2, tf!(logical_not(m2)).expect("not"))),
+            "tf.where(f0 > 0.0, i4, 7)" => tf!(where(c0, i4, 7)),
+            "tf.where(z3 > 0.0, z3, f0)" => tf!(where(cz, z3, f0)),
+            "tf.where(f2 > 0.0, f2, f0)" => rxt_tf::ops::r#where(&c2, &f2, &f0),
+        );
+        // Shapes that do not broadcast: eager's class, per op and fused.
+        let (class, message) = failure(py, tf!(where(c1, f2, 0.0)).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: where failed: "), "{message}");
     });
 }

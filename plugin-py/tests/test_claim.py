@@ -433,6 +433,11 @@ ACCEPTED = [
     ),
     (call("tensorflow.reverse", B3, lit((0, -1))), "rxt-tf/reverse-cpu", B3),
     (call("tensorflow.reverse", T2, keywords=(kw("axis", 1),)), "rxt-tf/reverse-cpu", T2),
+    # where: a bool condition, two operands of one type, all broadcasting.
+    (call("tensorflow.where", B2, T2, T0), "rxt-tf/where-cpu", T2),
+    (call("tensorflow.where", B4, I64_2, lit(0)), "rxt-tf/where-cpu", I64_4),
+    (call("tensorflow.where", B0, F, D3), "rxt-tf/where-cpu", D3),
+    (call("tensorflow.where", B1, B3, B3), "rxt-tf/where-cpu", B3),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -515,6 +520,10 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    # where: the condition is a bool tensor, the operands share a type.
+    (call("tensorflow.where", T2, T2, T2), "RXTP-RXTTF-077", "a bool condition, then"),
+    (call("tensorflow.where", B2, T2, I32_2), "RXTP-RXTTF-077", "one element type"),
+    (call("tensorflow.where", lit(1), T2, T2), "RXTP-RXTTF-010", "operands must be"),
     # Ranks outside the rule, per op family: expected and found element type and rank.
     (
         call("tensorflow.matmul", T1, T2),

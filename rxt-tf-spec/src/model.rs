@@ -314,12 +314,27 @@ pub enum Rule {
     /// A tensor of rank 1 to `MAX_RANK` without the axes of size 1 that the
     /// typed keyword `axis` names (an axis or a list of distinct axes).
     Squeeze,
+    /// A bool condition and two operands of one element type, all three
+    /// broadcasting: the result has the largest rank and the operands'
+    /// element type. Either operand may be a literal.
+    Select,
+}
+
+/// What an operand position holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A tensor of the call's element type (one of [`Op::dtypes`]), or where
+    /// the rule takes them a literal.
+    Element,
+    /// A bool tensor (the condition of a selection).
+    Condition,
 }
 
 impl Rule {
     /// The number of operands.
     pub const fn arity(self) -> usize {
         match self {
+            Rule::Select => 3,
             Rule::Broadcast | Rule::MatMul | Rule::BiasAdd => 2,
             _ => 1,
         }
@@ -333,7 +348,7 @@ impl Rule {
             (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
-            (Rule::Broadcast, _) => (0, MAX_RANK),
+            (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
             (Rule::Reduce | Rule::AlongAxis | Rule::ArgReduce, _) => (1, MAX_RANK),
@@ -349,9 +364,18 @@ impl Rule {
         }
     }
 
-    /// Whether a literal (or run-time scalar) may stand for an operand.
+    /// Whether a literal (or run-time scalar) may stand for an operand of
+    /// the call's element type.
     pub const fn takes_literals(self) -> bool {
-        matches!(self, Rule::Broadcast)
+        matches!(self, Rule::Broadcast | Rule::Select)
+    }
+
+    /// What operand `position` (from 0) holds.
+    pub const fn role(self, position: usize) -> Role {
+        match (self, position) {
+            (Rule::Select, 0) => Role::Condition,
+            _ => Role::Element,
+        }
     }
 
     /// The rule's name in tables and in the plugin (`broadcast`).
@@ -369,6 +393,7 @@ impl Rule {
             Rule::ExpandDims => "expand-dims",
             Rule::Shape => "shape",
             Rule::Squeeze => "squeeze",
+            Rule::Select => "select",
         }
     }
 
@@ -395,6 +420,10 @@ impl Rule {
             Rule::ExpandDims => format!("{ranks}: r → r + 1, `axis` in −(r + 1)..=r"),
             Rule::Shape => format!("{ranks}: r → 1, of `out_type`"),
             Rule::Squeeze => format!("{ranks}: r → r − n for n axes of size 1"),
+            Rule::Select => format!(
+                "{ranks}, broadcasting: bool c × a × b → max(c, a, b); a literal takes the \
+                 other's type"
+            ),
         }
     }
 
@@ -403,7 +432,7 @@ impl Rule {
     pub fn result_rank(self, ranks: &[u8], axes: usize, keepdims: bool) -> Option<u8> {
         let first = *ranks.first()?;
         match self {
-            Rule::Broadcast | Rule::MatMul => ranks.iter().copied().max(),
+            Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
             Rule::SameRank { .. }
             | Rule::BiasAdd
             | Rule::AlongAxis
@@ -672,7 +701,11 @@ impl Op {
             .collect();
         let mut ranks = positions.clone();
         ranks.dedup();
-        format!("{} at {}", join_or(&types), ranks.join(" × "))
+        let condition = match (0..self.arity()).any(|p| self.rule.role(p) == Role::Condition) {
+            true => "a bool condition, then ",
+            false => "",
+        };
+        format!("{condition}{} at {}", join_or(&types), ranks.join(" × "))
     }
 }
 

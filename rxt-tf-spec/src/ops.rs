@@ -1563,6 +1563,32 @@ pub const REVERSE: Op = Op {
     }],
 };
 
+/// `where(c, a, b)`: `a` where `c` is true, else `b` (`where` is also the
+/// op's name in `tf!`, though a Rust keyword).
+pub const WHERE: Op = Op {
+    name: "where",
+    operator: None,
+    summary: "`a` where the bool `c` is true, else `b`, all three broadcasting",
+    tf_op: c"SelectV2",
+    rule: Rule::Select,
+    dtypes: DType::ALL,
+    keywords: &[],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
+    work: Work::LargerInput,
+    python: &[calls(
+        &["tensorflow.where"],
+        "rxt-tf/where-cpu",
+        77,
+        "a bool CPU tensor and two CPU tensors of one element type (or one of them and a \
+         literal), ranks 0–4 broadcasting; no keywords",
+    )],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1634,6 +1660,7 @@ pub const OPS: &[&Op] = &[
     &STOP_GRADIENT,
     &CUMSUM,
     &REVERSE,
+    &WHERE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 use rxt_tf_spec::{
-    axes_fit, DType, Keyword, Op, PythonRule, Rule, TensorKind, Value, ValueKind, FALLBACK_RULES,
-    MAX_RANK, OPS,
+    axes_fit, DType, Keyword, Op, PythonRule, Role, Rule, TensorKind, Value, ValueKind,
+    FALLBACK_RULES, MAX_RANK, OPS,
 };
 
 /// The header of every generated module.
@@ -107,6 +107,13 @@ fn op_row(out: &mut String, op: &Op) {
         })
         .collect();
     let _ = writeln!(out, "        ranks={},", tuple(&ranks));
+    let roles: Vec<String> = (0..op.arity())
+        .map(|position| match op.rule.role(position) {
+            Role::Element => string("element"),
+            Role::Condition => string("condition"),
+        })
+        .collect();
+    let _ = writeln!(out, "        roles={},", tuple(&roles));
     let _ = writeln!(
         out,
         "        takes_literals={},",

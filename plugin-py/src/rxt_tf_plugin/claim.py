@@ -136,11 +136,12 @@ def _operands(
     operands: list[_Operand] = []
     for index, key in enumerate(operand_types[: op.arity]):
         tensor = tensor_type(key)
+        literal = op.row.takes_literals and op.row.roles[index] == "element"
         if tensor is not None:
             operands.append(_Operand(tensor=tensor))
-        elif op.row.takes_literals and key == FLOAT and _is_literal_leaf(site, index):
+        elif literal and key == FLOAT and _is_literal_leaf(site, index):
             operands.append(_Operand(number=FLOAT))
-        elif op.row.takes_literals and key == INT and _int_literal(literals, index) is not None:
+        elif literal and key == INT and _int_literal(literals, index) is not None:
             operands.append(_Operand(number=INT, value=_int_literal(literals, index)))
         else:
             found = ", ".join(str(key) for key in operand_types[: op.arity])
@@ -160,11 +161,26 @@ def _operands(
 def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
     """The operands' one element type, checked with their ranks against the op's."""
     got = " × ".join(operand.describe() for operand in operands) or "no operands"
-    tensors = [operand.tensor for operand in operands if operand.tensor is not None]
     fits = len(operands) == op.arity and all(
         low <= operand.rank <= high
         for operand, (low, high) in zip(operands, op.row.ranks, strict=True)
     )
+    conditions = [
+        operand.tensor
+        for operand, role in zip(operands, op.row.roles, strict=False)
+        if role == "condition"
+    ]
+    if any(tensor is None or tensor.dtype != "bool" for tensor in conditions):
+        return _rejected(
+            op,
+            f"needs operands of {op.row.operands_text}, got {got}",
+            "pass a bool condition (a comparison, or tf.cast(c, 'bool'))",
+        )
+    tensors = [
+        operand.tensor
+        for operand, role in zip(operands, op.row.roles, strict=False)
+        if operand.tensor is not None and role == "element"
+    ]
     if not tensors or not fits:
         return _rejected(
             op,

@@ -166,9 +166,12 @@ class OpRow:
     """What it computes."""
     rule: str
     """How it types operands and result: ``same-rank``, ``broadcast``, ``matmul``,
-    ``bias-add``, ``reduce``, ``along-axis``, ``arg-reduce`` or ``permute``."""
+    ``bias-add``, ``reduce``, ``along-axis``, ``select``, … (``shapes.RULES``)."""
     ranks: tuple[tuple[int, int], ...]
     """The ranks accepted (lowest, highest) at each operand position; one per operand."""
+    roles: tuple[str, ...]
+    """What each operand position holds: ``element`` (the call's element type, or
+    a literal where the op takes them) or ``condition`` (a bool tensor)."""
     takes_literals: bool
     """Whether a number literal may stand for an operand (it takes the other's type)."""
     dtypes: tuple[str, ...]

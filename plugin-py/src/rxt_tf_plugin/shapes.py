@@ -181,6 +181,12 @@ def squeeze(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return reduce(ranks, keywords)
 
 
+def select(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``select``: a bool condition and two operands broadcast; the largest rank."""
+    del keywords
+    return Typed(max(ranks))
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -194,5 +200,6 @@ RULES: dict[str, RuleFunction] = {
     "expand-dims": expand_dims,
     "shape": shape,
     "squeeze": squeeze,
+    "select": select,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -29,12 +29,31 @@ impl Parse for TfInput {
                 "rxt-tf: `tf!` needs an op call such as `tf!(matmul(x, w))` or a sum `tf!(a + b)`",
             ));
         }
-        let expr = input.parse()?;
+        let expr = match input.peek(Token![where]) {
+            true => keyword_call(input)?,
+            false => input.parse()?,
+        };
         if !input.is_empty() {
             return Err(input.error("rxt-tf: `tf!` takes one expression"));
         }
         Ok(TfInput { krate, expr })
     }
+}
+
+/// `where(c, a, b)`: a call of the op `where`, which is a Rust keyword, as
+/// a call of `r#where`.
+fn keyword_call(input: ParseStream<'_>) -> syn::Result<Expr> {
+    let keyword: Token![where] = input.parse()?;
+    let content;
+    let paren = syn::parenthesized!(content in input);
+    let args = content.parse_terminated(Expr::parse, Token![,])?;
+    let name = proc_macro2::Ident::new_raw("where", keyword.span);
+    Ok(Expr::Call(ExprCall {
+        attrs: Vec::new(),
+        func: Box::new(syn::parse_quote!(#name)),
+        paren_token: paren,
+        args,
+    }))
 }
 
 /// The shape of a `tf!` expression.

@@ -144,7 +144,8 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
             format!("rxt-tf: expected an op name; supported ops: {}", names()),
         ));
     };
-    let Some(op) = rxt_tf_spec::lookup(&name.to_string()) else {
+    // `r#where` is the op `where`.
+    let Some(op) = rxt_tf_spec::lookup(&syn::ext::IdentExt::unraw(&name).to_string()) else {
         return Err(syn::Error::new(
             name.span(),
             format!(

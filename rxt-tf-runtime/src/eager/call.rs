@@ -6,7 +6,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use rxt_tf_spec::{
-    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, TensorKind, Value, MAX_RANK,
+    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, TensorKind, Value, MAX_RANK,
 };
 
 use crate::binding::context::BoundContext;
@@ -96,9 +96,12 @@ impl Call {
         if operands.len() != row.arity() {
             return Err(malformed(row));
         }
+        // The element type is the operands' (a condition's is `bool`).
         let operand_element = operands
             .iter()
-            .find_map(Input::dtype)
+            .enumerate()
+            .filter(|(position, _)| row.rule.role(*position) == Role::Element)
+            .find_map(|(_, input)| input.dtype())
             .ok_or_else(|| malformed(row))?;
         let element = row.kernel_element(operand_element);
         let rank = operands.first().map_or(0, Input::rank);

@@ -16,6 +16,9 @@ use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
 
+/// The most operands of an op call (`where` has three).
+const MAX_OPERANDS: usize = 3;
+
 /// The handle of a scalar or literal operand of `call` (a cached constant),
 /// or `None` for a tensor.
 pub(crate) fn operand_handle(
@@ -46,18 +49,18 @@ pub(crate) fn run_call(
     keywords: &[Value],
 ) -> Result<Untyped> {
     let status = Status::new(context.wheel().api(), call.row.name)?;
-    let mut dims = [Dims::default(); 2];
-    let mut scalars: [Option<Arc<OwnedHandle>>; 2] = [None, None];
+    let mut dims = [Dims::default(); MAX_OPERANDS];
+    let mut scalars: [Option<Arc<OwnedHandle>>; MAX_OPERANDS] = Default::default();
     for ((dims, scalar), operand) in dims.iter_mut().zip(&mut scalars).zip(operands) {
         match operand.tensor() {
             Some(tensor) => *dims = Dims::of(tensor.handle()?, &status, call.row.name)?,
             None => *scalar = operand_handle(context, call, operand)?,
         }
     }
-    let dims = &dims[..operands.len().min(2)];
+    let dims = &dims[..operands.len().min(MAX_OPERANDS)];
     let work = estimate(call.row, keywords, dims);
     // Tensor operands of a promoting op, cast to its element type first.
-    let mut casts: [Option<OwnedHandle>; 2] = [None, None];
+    let mut casts: [Option<OwnedHandle>; MAX_OPERANDS] = Default::default();
     if call.promotes() {
         let cast = Call::cast(call.operand_element);
         let keywords = call.cast_keywords();

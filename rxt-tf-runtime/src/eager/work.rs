@@ -68,7 +68,7 @@ pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
             .elements()
             .saturating_mul(second.size_from_end(usize::from(flag(row, keywords, "transpose_b")))),
         Work::FirstInput => first.elements(),
-        Work::LargerInput => first.elements().max(second.elements()),
+        Work::LargerInput => dims.iter().map(Dims::elements).max().unwrap_or(0),
     }
 }
 
@@ -94,7 +94,10 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
             rank: usize::from(kind.rank).min(first.rank),
             sizes: first.sizes,
         },
-        Work::LargerInput => broadcast(&first, &second),
+        Work::LargerInput => dims
+            .iter()
+            .skip(1)
+            .fold(first, |shape, next| broadcast(&shape, next)),
     }
 }
 

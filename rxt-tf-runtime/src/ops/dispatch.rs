@@ -260,7 +260,7 @@ macro_rules! operand_list {
         }
     )*};
 }
-operand_list!((A), (A, B));
+operand_list!((A), (A, B), (A, B, C));
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the

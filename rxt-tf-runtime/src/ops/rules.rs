@@ -33,6 +33,8 @@ pub struct ExpandDims;
 pub struct Shape;
 /// Axes of size 1 removed (`squeeze`).
 pub struct Squeeze;
+/// A selection by a bool condition (`where`).
+pub struct Select;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -75,6 +77,22 @@ pub trait BroadcastWith<const B: usize> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType;
 }
+
+/// The rank of three broadcast operands: the largest.
+pub trait BroadcastWithBoth<const B: usize, const C: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// The element type of a condition: `bool`.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the condition of `where` is a bool tensor, not a tensor of `{Self}`",
+    label = "not a bool tensor",
+    note = "compare first: `where(greater(x, 0.0), a, b)`, or `cast(x, bool)`"
+)]
+pub trait Condition: Element {}
+
+impl Condition for bool {}
 
 /// The rank of a matrix product of ranks 2 to 4: the larger.
 #[diagnostic::on_unimplemented(
@@ -143,11 +161,12 @@ pub trait PermFits<P> {}
 
 impl<P> PermFits<P> for P {}
 
-impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for SameRank
+impl<Op, T: Element + ResultOf<Op>, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for SameRank
 where
     Rank<R>: SupportedRank,
 {
-    type Output = Tensor<T, R>;
+    // `is_nan` of floats is a bool tensor.
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
 }
 
 impl<Op, A, B, const RA: usize, const RB: usize> Signature<Op, (Tensor<A, RA>, Tensor<B, RB>), ()>
@@ -294,6 +313,45 @@ where
     Rank<R>: SupportedRank,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, C, A, B, const RC: usize, const RA: usize, const RB: usize>
+    Signature<Op, (Tensor<C, RC>, Tensor<A, RA>, Tensor<B, RB>), ()> for Select
+where
+    C: Condition,
+    A: Element,
+    B: Element + SameElement<A>,
+    Rank<RC>: BroadcastWithBoth<RA, RB>,
+{
+    type Output = <Rank<RC> as BroadcastWithBoth<RA, RB>>::Output<A>;
+}
+
+/// A selection between a tensor and a scalar operand, on either side: a
+/// run-time [`Scalar`] of its element type, or a literal that converts to it.
+macro_rules! select_with_a_scalar {
+    ($([$($generics:tt)*] $scalar:ty;)*) => {$(
+        impl<Op, C: Condition, $($generics)*, const RC: usize, const R: usize>
+            Signature<Op, (Tensor<C, RC>, Tensor<T, R>, $scalar), ()> for Select
+        where
+            Rank<RC>: BroadcastWith<R>,
+        {
+            type Output = <Rank<RC> as BroadcastWith<R>>::Output<T>;
+        }
+
+        impl<Op, C: Condition, $($generics)*, const RC: usize, const R: usize>
+            Signature<Op, (Tensor<C, RC>, $scalar, Tensor<T, R>), ()> for Select
+        where
+            Rank<RC>: BroadcastWith<R>,
+        {
+            type Output = <Rank<RC> as BroadcastWith<R>>::Output<T>;
+        }
+    )*};
+}
+
+select_with_a_scalar! {
+    [T: Element, U: SameElement<T>] Scalar<U>;
+    [T: FromIntLiteral] IntLiteral;
+    [T: FromFloatLiteral] FloatLiteral;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
