@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use std::{env, fs, path::PathBuf};
 
 use rxt_tf_spec::platform;
-use rxt_tf_spec::{DType, Op, Rule, TensorKind, Value, ValueKind, MAX_RANK, OPS};
+use rxt_tf_spec::{DType, Op, Role, Rule, TensorKind, Value, ValueKind, MAX_RANK, OPS};
 
 fn main() {
     // Inputs: this script and the tables of `rxt-tf-spec` (a build
@@ -155,7 +155,9 @@ fn rules_module() -> String {
         // One impl per rank, so a wrong length is reported, not inferred.
         let _ = writeln!(
             out,
-            "{HIDDEN} impl Permutable for Rank<{rank}> {{ type Perm = Perm<{rank}>; }}"
+            "{HIDDEN} impl Permutable for Rank<{rank}> {{ type Perm = Perm<{rank}>; }}\n\
+             {HIDDEN} impl PerAxisList for Rank<{rank}> {{ type List = Dims<{rank}>; }}\n\
+             {HIDDEN} impl ShapeOf<{rank}> for Dims<{rank}> {{ type Output<T: Element> = Tensor<T, {rank}>; }}"
         );
     }
     for rank in ranks().skip(1) {
@@ -218,6 +220,8 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Shape => "Shape",
         Rule::Squeeze => "Squeeze",
         Rule::Select => "Select",
+        Rule::Reshape => "Reshape",
+        Rule::PerAxis => "PerAxis",
     }
 }
 
@@ -257,6 +261,15 @@ fn marker(out: &mut String, index: usize, op: &Op) {
             let _ = writeln!(
                 out,
                 "    {HIDDEN} impl {DISPATCH}::RankOf<{name}, {}> for crate::tensor::Rank<{rank}> {{}}",
+                position + 1
+            );
+        }
+    }
+    for position in 0..op.arity() {
+        if op.rule.role(position) == Role::Dims {
+            let _ = writeln!(
+                out,
+                "    {HIDDEN} impl {DISPATCH}::DimsAt<{}> for {name} {{}}",
                 position + 1
             );
         }

@@ -107,3 +107,60 @@ fn where_selects_with_broadcasting_and_literals() {
         assert!(message.starts_with("rxt-tf: where failed: "), "{message}");
     });
 }
+
+#[test]
+fn reshape_with_literal_and_run_time_sizes() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f2) = (input::<f32, 0>(&i, "f0"), input::<f32, 2>(&i, "f2"));
+        let (f4, i4) = (input::<f32, 4>(&i, "f4"), input::<i32, 4>(&i, "i4"));
+        let (l3, m2) = (input::<i64, 3>(&i, "l3"), input::<bool, 2>(&i, "m2"));
+        let (z3, d3) = (input::<f32, 3>(&i, "z3"), input::<f64, 3>(&i, "d3"));
+        let (batch, heads): (usize, i64) = (2, 2);
+        let width = 12_i32;
+        same!(py, &names(&i),
+            "tf.reshape(f2, (2, -1))" => tf!(reshape(f2, [2, -1])),
+            "tf.reshape(f2, (-1,))" => tf!(reshape(f2, [-1])),
+            "tf.reshape(f0, (1, 1, 1, 1))" => tf!(reshape(f0, [1, 1, 1, 1])),
+            "tf.reshape(tf.reshape(f0, (1,)), ())" => tf!(reshape(tf!(reshape(f0, [1])).expect("[1]"), [])),
+            "tf.reshape(f4, (2, 2, 2, -1))" => tf!(reshape(f4, [batch, heads, 2, -1])),
+            "tf.reshape(i4, (2, 24))" => tf!(reshape(i4, [batch, width * 2])),
+            "tf.reshape(l3, (4, 6))" => tf!(reshape(l3, [4, 6])),
+            "tf.reshape(m2, (4,))" => tf!(reshape(m2, [4])),
+            "tf.reshape(z3, (0, 5, -1))" => tf!(reshape(z3, [0, 5, -1])),
+            "tf.reshape(d3, (3, 8))" => tf!(reshape(d3, [3, heads * 4])),
+            "tf.reshape(f2, (6, 2))" => rxt_tf::ops::reshape(&f2, &rxt_tf::ops::Dims([6, 2])),
+        );
+        // Sizes that do not fit the elements: eager's error, per op and fused.
+        let (class, message) = failure(py, tf!(reshape(f2, [5, -1])).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: reshape failed: "), "{message}");
+        let huge = usize::MAX;
+        let (class, message) = failure(py, tf!(reshape(f2, [huge, 1])).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: reshape failed: "), "{message}");
+    });
+}
+
+#[test]
+fn tile_repeats_along_each_axis() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f3) = (input::<f32, 1>(&i, "f1"), input::<f32, 3>(&i, "f3"));
+        let (i2, m2) = (input::<i32, 2>(&i, "i2"), input::<bool, 2>(&i, "m2"));
+        let (z3, l3) = (input::<f32, 3>(&i, "z3"), input::<i64, 3>(&i, "l3"));
+        let times = 3_usize;
+        same!(py, &names(&i),
+            "tf.tile(f1, (2,))" => tf!(tile(f1, [2])),
+            "tf.tile(f3, (1, 2, 3))" => tf!(tile(f3, [1, 2, times])),
+            "tf.tile(i2, (0, 2))" => tf!(tile(i2, [0, 2])),
+            "tf.tile(m2, (2, 1))" => tf!(tile(m2, [2, 1])),
+            "tf.tile(z3, (2, 2, 2))" => tf!(tile(z3, [2, 2, 2])),
+            "tf.tile(l3, (1, 1, 2))" => rxt_tf::ops::tile(&l3, &rxt_tf::ops::Dims([1, 1, 2])),
+        );
+        let minus = -1_i64;
+        let (class, message) = failure(py, tf!(tile(i2, [minus, 1])).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: tile failed: "), "{message}");
+    });
+}

@@ -497,3 +497,38 @@ fn a_long_loop_in_one_scope_runs_in_bounded_traces() {
         assert_eq!(fused, per_op);
     });
 }
+
+/// Run-time sizes are inputs of a fused call, not part of its trace: the
+/// same reshape on a new batch size reuses the built function.
+#[test]
+fn run_time_sizes_do_not_build_new_traces() {
+    let _serial = serial();
+    with_python(|py| {
+        let mut builds = Vec::new();
+        for batch in [2_usize, 3, 5, 2] {
+            let (_, x) = common::tensor2(
+                py,
+                &format!("tf.reshape(tf.range({batch} * 6.0), ({batch}, 6))"),
+            );
+            let scope = fusion::Scope::fused();
+            let heads = tf!(reshape(x, [batch, 2, 3])).expect("recorded");
+            let back =
+                tf!(reshape(tf!(exp(heads)).expect("recorded"), [batch, -1])).expect("recorded");
+            let values = back.to_vec().expect("runs");
+            drop(scope);
+            let eager: Vec<f32> = common::eval(
+                py,
+                &format!("tf.exp(tf.range({batch} * 6.0)).numpy().tolist()"),
+            )
+            .extract()
+            .expect("floats");
+            assert_eq!(values, eager, "batch {batch}");
+            builds.push(fusion::stats().builds);
+        }
+        // Built for the first batch size, reused for the others.
+        assert!(
+            builds.windows(2).all(|pair| pair[1] == pair[0]),
+            "one build for every batch size: {builds:?}"
+        );
+    });
+}

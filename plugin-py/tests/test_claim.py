@@ -438,6 +438,13 @@ ACCEPTED = [
     (call("tensorflow.where", B4, I64_2, lit(0)), "rxt-tf/where-cpu", I64_4),
     (call("tensorflow.where", B0, F, D3), "rxt-tf/where-cpu", D3),
     (call("tensorflow.where", B1, B3, B3), "rxt-tf/where-cpu", B3),
+    # reshape: the rank is the number of sizes; tile: one multiple per axis.
+    (call("tensorflow.reshape", T2, lit((2, -1))), "rxt-tf/reshape-cpu", T2),
+    (call("tensorflow.reshape", I64_4, lit((-1,))), "rxt-tf/reshape-cpu", I64),
+    (call("tensorflow.reshape", B0, lit((1, 1, 1, 1))), "rxt-tf/reshape-cpu", B4),
+    (call("tensorflow.reshape", D3, lit(())), "rxt-tf/reshape-cpu", D0),
+    (call("tensorflow.tile", T3, lit((1, 2, 3))), "rxt-tf/tile-cpu", T3),
+    (call("tensorflow.tile", B1, lit((4,))), "rxt-tf/tile-cpu", B1),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -520,6 +527,11 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    # reshape and tile: literal tuples of integers that fit.
+    (call("tensorflow.reshape", T2, lit((1, 1, 1, 2, -1))), "RXTP-RXTTF-078", "rank-5"),
+    (call("tensorflow.reshape", T2, lit((-1, -1))), "RXTP-RXTTF-078", "at most one is -1"),
+    (call("tensorflow.reshape", T2, T1), "RXTP-RXTTF-078", "literal tuple of integers"),
+    (call("tensorflow.tile", T3, lit((1, 2))), "RXTP-RXTTF-079", "one non-negative entry"),
     # where: the condition is a bool tensor, the operands share a type.
     (call("tensorflow.where", T2, T2, T2), "RXTP-RXTTF-077", "a bool condition, then"),
     (call("tensorflow.where", B2, T2, I32_2), "RXTP-RXTTF-077", "one element type"),

@@ -318,6 +318,13 @@ pub enum Rule {
     /// broadcasting: the result has the largest rank and the operands'
     /// element type. Either operand may be a literal.
     Select,
+    /// A tensor of rank 0 to `MAX_RANK` and a list of 0 to `MAX_RANK` sizes
+    /// known at run time (one may be `-1`): the result's rank is the list's
+    /// length.
+    Reshape,
+    /// A tensor of rank 1 to `MAX_RANK` and a list of one size per axis,
+    /// known at run time: the result has the tensor's type.
+    PerAxis,
 }
 
 /// What an operand position holds.
@@ -328,6 +335,9 @@ pub enum Role {
     Element,
     /// A bool tensor (the condition of a selection).
     Condition,
+    /// A list of integers known at run time (`[b, s, 4, -1]`), run as a
+    /// rank-1 int64 tensor: sizes, multiples.
+    Dims,
 }
 
 impl Rule {
@@ -335,7 +345,7 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
-            Rule::Broadcast | Rule::MatMul | Rule::BiasAdd => 2,
+            Rule::Broadcast | Rule::MatMul | Rule::BiasAdd | Rule::Reshape | Rule::PerAxis => 2,
             _ => 1,
         }
     }
@@ -348,6 +358,10 @@ impl Rule {
             (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
+            (Rule::Reshape, 0) => (0, MAX_RANK),
+            (Rule::PerAxis, 0) => (1, MAX_RANK),
+            // A list of sizes is a rank-1 tensor when it runs.
+            (Rule::Reshape | Rule::PerAxis, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -374,6 +388,7 @@ impl Rule {
     pub const fn role(self, position: usize) -> Role {
         match (self, position) {
             (Rule::Select, 0) => Role::Condition,
+            (Rule::Reshape | Rule::PerAxis, 1) => Role::Dims,
             _ => Role::Element,
         }
     }
@@ -394,6 +409,8 @@ impl Rule {
             Rule::Shape => "shape",
             Rule::Squeeze => "squeeze",
             Rule::Select => "select",
+            Rule::Reshape => "reshape",
+            Rule::PerAxis => "per-axis",
         }
     }
 
@@ -420,6 +437,10 @@ impl Rule {
             Rule::ExpandDims => format!("{ranks}: r → r + 1, `axis` in −(r + 1)..=r"),
             Rule::Shape => format!("{ranks}: r → 1, of `out_type`"),
             Rule::Squeeze => format!("{ranks}: r → r − n for n axes of size 1"),
+            Rule::Reshape => format!(
+                "{ranks} and a list of n sizes (integers, one may be −1): r → n, n ≤ {MAX_RANK}"
+            ),
+            Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
             Rule::Select => format!(
                 "{ranks}, broadcasting: bool c × a × b → max(c, a, b); a literal takes the \
                  other's type"
@@ -433,6 +454,9 @@ impl Rule {
         let first = *ranks.first()?;
         match self {
             Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
+            // The list's length, given as `axes`.
+            Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
+            Rule::PerAxis => Some(first),
             Rule::SameRank { .. }
             | Rule::BiasAdd
             | Rule::AlongAxis
@@ -694,6 +718,7 @@ impl Op {
     pub fn operands_text(&self) -> String {
         let types: Vec<String> = self.dtypes.iter().map(|d| d.name().to_owned()).collect();
         let positions: Vec<String> = (0..self.arity())
+            .filter(|position| self.rule.role(*position) != Role::Dims)
             .map(|position| match self.rule.ranks(position) {
                 (low, high) if low == high => format!("rank {low}"),
                 (low, high) => format!("ranks {low}–{high}"),
@@ -705,7 +730,15 @@ impl Op {
             true => "a bool condition, then ",
             false => "",
         };
-        format!("{condition}{} at {}", join_or(&types), ranks.join(" × "))
+        let list = match (0..self.arity()).any(|p| self.rule.role(p) == Role::Dims) {
+            true => ", and a list of integers",
+            false => "",
+        };
+        format!(
+            "{condition}{} at {}{list}",
+            join_or(&types),
+            ranks.join(" × ")
+        )
     }
 }
 

@@ -1589,6 +1589,68 @@ pub const WHERE: Op = Op {
     )],
 };
 
+/// `reshape(x, [d0, …])`: `x`'s elements in a new shape, sizes known at
+/// run time (one may be `-1`, the rest inferred).
+pub const RESHAPE: Op = Op {
+    name: "reshape",
+    operator: None,
+    summary: "the same elements in a new shape (one size may be −1)",
+    tf_op: c"Reshape",
+    rule: Rule::Reshape,
+    dtypes: DType::ALL,
+    keywords: &[],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tshape",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[calls(
+        &["tensorflow.reshape"],
+        "rxt-tf/reshape-cpu",
+        78,
+        "one CPU tensor of rank 0–4 and a literal tuple of at most 4 integer sizes (one may be \
+         -1)",
+    )],
+};
+
+/// `tile(x, [m0, …])`: `x` repeated `m` times along each axis.
+pub const TILE: Op = Op {
+    name: "tile",
+    operator: None,
+    summary: "repeats the tensor along each axis (one multiple per axis)",
+    tf_op: c"Tile",
+    rule: Rule::PerAxis,
+    dtypes: DType::ALL,
+    keywords: &[],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tmultiples",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[calls(
+        &["tensorflow.tile"],
+        "rxt-tf/tile-cpu",
+        79,
+        "one CPU tensor of rank 1–4 and a literal tuple of one non-negative multiple per axis",
+    )],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1661,6 +1723,8 @@ pub const OPS: &[&Op] = &[
     &CUMSUM,
     &REVERSE,
     &WHERE,
+    &RESHAPE,
+    &TILE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

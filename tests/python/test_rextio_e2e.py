@@ -79,6 +79,9 @@ NATIVE_RULES = {
     "id_totals": ["rxt-tf/reduce-sum-f32-cpu-2d", "rxt-tf/add-binop-f32-cpu",
                   "rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu",
                   "rxt-tf/reduce-max-f32-cpu-2d"],
+    "split_heads": ["rxt-tf/reshape-cpu", "rxt-tf/transpose-f32-cpu-2d"],
+    "masked_scores": ["rxt-tf/where-cpu", "rxt-tf/greater-cpu", "rxt-tf/tile-cpu",
+                      "rxt-tf/reverse-cpu", "rxt-tf/cumsum-cpu"],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the
@@ -216,6 +219,11 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(maximum((::rxt_tf::tf!(ids + 1)?), 0))?",
         "-> PyResult<::rxt_tf::TensorI32Cpu1D>",
         "ids: ::rxt_tf::TensorI64Cpu3D",
+        # Data movement: a reshape, where with a literal, cumsum, reverse, tile.
+        "::rxt_tf::tf!(reshape(x, [-1, 6, 2, 4]))?",
+        "::rxt_tf::tf!(where(",
+        "::rxt_tf::tf!(cumsum(kept, axis = 1))?",
+        "::rxt_tf::tf!(tile(",
         "::rxt_tf::tf!((::rxt_tf::tf!(ids * 3)?) - 1)?",
     ]:
         assert line in lib, line

@@ -111,6 +111,7 @@ fn op_row(out: &mut String, op: &Op) {
         .map(|position| match op.rule.role(position) {
             Role::Element => string("element"),
             Role::Condition => string("condition"),
+            Role::Dims => string("dims"),
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));
@@ -267,6 +268,10 @@ fn result_ranks(out: &mut String) {
                     .collect(),
                 Rule::Squeeze => (1..=usize::from(ranks[0]))
                     .map(|axes| (axes, false))
+                    .collect(),
+                // The number of sizes in the list.
+                Rule::Reshape => (0..=usize::from(MAX_RANK))
+                    .map(|sizes| (sizes, false))
                     .collect(),
                 _ => vec![(0, false)],
             };

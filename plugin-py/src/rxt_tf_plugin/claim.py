@@ -50,6 +50,8 @@ class Verdict:
     """Operand positions holding a float (a literal, or a run-time float expression)."""
     ints: dict[int, int] = field(default_factory=dict)
     """Operand positions holding an int literal, with its value."""
+    lists: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Operand positions holding a literal tuple of integers (``reshape``'s sizes)."""
 
 
 NOT_COVERED = Verdict("not-covered")
@@ -65,14 +67,20 @@ class _Operand:
     """``int`` for an int literal, ``float`` for a float; ``None`` for a tensor."""
     value: int | None = None
     """An int literal's value."""
+    dims: tuple[int, ...] | None = None
+    """A literal tuple of integers, where the op takes a list."""
 
     @property
     def rank(self) -> int:
+        if self.dims is not None:
+            return 1
         return self.tensor.rank if self.tensor is not None else 0
 
     def describe(self) -> str:
         if self.tensor is not None:
             return self.tensor.describe()
+        if self.dims is not None:
+            return f"the tuple {self.dims!r}"
         return "an int literal" if self.number == INT else "a float literal"
 
 
@@ -116,7 +124,9 @@ def decide(site: Any) -> Verdict:
     if isinstance(keywords, Verdict):
         return keywords
     ranks = tuple(operand.rank for operand in operands)
-    typed = op.typing(ranks, Keywords(op.row, keywords))
+    lists = {i: operand.dims for i, operand in enumerate(operands) if operand.dims is not None}
+    dims = next(iter(lists.values()), ())
+    typed = op.typing(ranks, Keywords(op.row, keywords, dims=dims))
     if isinstance(typed, Problem):
         return _rejected(op, typed.message, typed.suggestion)
     return Verdict(
@@ -126,6 +136,7 @@ def decide(site: Any) -> Verdict:
         keywords=keywords,
         scalars=frozenset(i for i, operand in enumerate(operands) if operand.number == FLOAT),
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
+        lists=lists,
     )
 
 
@@ -137,7 +148,16 @@ def _operands(
     for index, key in enumerate(operand_types[: op.arity]):
         tensor = tensor_type(key)
         literal = op.row.takes_literals and op.row.roles[index] == "element"
-        if tensor is not None:
+        if op.row.roles[index] == "dims":
+            dims = _int_tuple(literals, index)
+            if dims is None:
+                return _rejected(
+                    op,
+                    f"needs a literal tuple of integers as operand {index + 1}, got {key}",
+                    "write the sizes as a tuple literal, e.g. `(2, -1)`",
+                )
+            operands.append(_Operand(dims=dims))
+        elif tensor is not None:
             operands.append(_Operand(tensor=tensor))
         elif literal and key == FLOAT and _is_literal_leaf(site, index):
             operands.append(_Operand(number=FLOAT))
@@ -221,6 +241,19 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
                     f"write a literal between {low} and {high}",
                 )
     return dtype
+
+
+def _int_tuple(literals: Sequence[Any], index: int) -> tuple[int, ...] | None:
+    """The literal tuple of integers Rextio reports for operand `index`, if it is one."""
+    literal = literals[index] if index < len(literals) else None
+    if literal is None or not getattr(literal, "is_literal", False):
+        return None
+    value = literal.value
+    if not isinstance(value, tuple) or not all(
+        isinstance(item, int) and not isinstance(item, bool) for item in value
+    ):
+        return None
+    return value
 
 
 def _a(dtype: str) -> str:

@@ -104,11 +104,13 @@ def _scalar(rendered: str) -> str:
 
 
 def _rendered(verdict: Verdict, index: int, operand: str) -> str:
-    """Operand ``index`` as ``tf!`` takes it: a float, an int literal or a tensor."""
+    """Operand ``index`` as ``tf!`` takes it: a float, an int literal, a list or a tensor."""
     if index in verdict.scalars:
         return _scalar(operand)
     if index in verdict.ints:
         return _int(verdict.ints[index])
+    if index in verdict.lists:
+        return f"[{', '.join(str(value) for value in verdict.lists[index])}]"
     return _operand(operand)
 
 

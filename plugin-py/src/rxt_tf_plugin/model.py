@@ -171,7 +171,8 @@ class OpRow:
     """The ranks accepted (lowest, highest) at each operand position; one per operand."""
     roles: tuple[str, ...]
     """What each operand position holds: ``element`` (the call's element type, or
-    a literal where the op takes them) or ``condition`` (a bool tensor)."""
+    a literal where the op takes them), ``condition`` (a bool tensor) or ``dims`` (a
+    literal tuple of integers)."""
     takes_literals: bool
     """Whether a number literal may stand for an operand (it takes the other's type)."""
     dtypes: tuple[str, ...]

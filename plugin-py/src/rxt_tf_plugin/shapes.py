@@ -44,6 +44,8 @@ class Keywords:
     """The op."""
     given: Mapping[str, Literal]
     """The values the site gives (by keyword or position)."""
+    dims: tuple[int, ...] = ()
+    """The literal list of integers of an op that takes one (``reshape``'s sizes)."""
 
     def value(self, name: str) -> Literal | None:
         """The value of keyword ``name``: given, else its default."""
@@ -187,6 +189,36 @@ def select(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(max(ranks))
 
 
+def reshape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``reshape``: the rank is the number of sizes; at most one is ``-1``."""
+    del ranks
+    sizes = keywords.dims
+    if len(sizes) > 4:
+        return Problem(
+            f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
+            "tensors have ranks 0 to 4",
+            "reshape to at most 4 axes",
+        )
+    if sizes.count(-1) > 1 or any(size < -1 for size in sizes):
+        return Problem(
+            f"`{sizes!r}`: each size is at least 0, and at most one is -1 (inferred)",
+            "write non-negative sizes and at most one -1",
+        )
+    return Typed(len(sizes))
+
+
+def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``per-axis``: one non-negative entry per axis; the tensor's type."""
+    rank = ranks[0]
+    entries = keywords.dims
+    if len(entries) != rank or any(entry < 0 for entry in entries):
+        return Problem(
+            f"`{entries!r}` needs one non-negative entry per axis of a rank-{rank} tensor",
+            f"write {rank} non-negative integers",
+        )
+    return Typed(rank)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -201,5 +233,7 @@ RULES: dict[str, RuleFunction] = {
     "shape": shape,
     "squeeze": squeeze,
     "select": select,
+    "reshape": reshape,
+    "per-axis": per_axis,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use rxt_tf_spec::{axes_fit, Keyword, Value, ValueKind, MAX_RANK};
 use syn::spanned::Spanned;
 
-use crate::tf::model::{Invocation, OperandExpr};
+use crate::tf::model::{DimExpr, Invocation, OperandExpr};
 use crate::tf::parse::{self, TfInput};
 use crate::tf::validate;
 
@@ -57,6 +57,22 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     (
                         *span,
                         quote_spanned!(*span=> &#private::FloatLiteral(#sign #literal)),
+                    )
+                }
+                OperandExpr::Dims(entries, span) => {
+                    let entries = entries.iter().map(|entry| match entry {
+                        DimExpr::Literal(value) => {
+                            let literal = Literal::i64_suffixed(value.unsigned_abs() as i64);
+                            let sign = (*value < 0).then(|| quote!(-));
+                            quote!(#sign #literal)
+                        }
+                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
+                            #private::IntoDim::dim(#expr)
+                        },
+                    });
+                    (
+                        *span,
+                        quote_spanned!(*span=> &#private::Dims([#(#entries),*])),
                     )
                 }
                 OperandExpr::Int(int, span) => {

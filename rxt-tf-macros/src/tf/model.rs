@@ -14,6 +14,17 @@ pub(crate) enum OperandExpr {
     /// An integer literal, written at `span`: it takes the other operand's
     /// element type.
     Int(i64, Span),
+    /// A bracketed list of integers known at run time (`[b, s, 4, -1]`),
+    /// written at `span`.
+    Dims(Vec<DimExpr>, Span),
+}
+
+/// One entry of a list of integers.
+pub(crate) enum DimExpr {
+    /// An integer literal.
+    Literal(i64),
+    /// A Rust integer expression, evaluated when the op runs.
+    Expr(Expr),
 }
 
 /// A validated `tf!` invocation.

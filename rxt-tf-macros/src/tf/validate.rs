@@ -4,12 +4,14 @@
 //! `ops::dispatch`), which report them at the operand.
 
 use quote::ToTokens;
-use rxt_tf_spec::{axes_fit, join_or, DType, Keyword, Op, Value, ValueKind, MAX_RANK, OPS};
+use rxt_tf_spec::{
+    axes_fit, join_or, DType, Keyword, Op, Role, Rule, Value, ValueKind, MAX_RANK, OPS,
+};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
 
 use crate::errors::Errors;
-use crate::tf::model::{Invocation, OperandExpr};
+use crate::tf::model::{DimExpr, Invocation, OperandExpr};
 use crate::tf::parse::{number_literal, Arg, NumberLiteral, Syntax};
 
 /// Validates one `tf!` expression.
@@ -85,7 +87,11 @@ fn operators() -> String {
 fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
     let mut operands = Vec::new();
     let mut literals = 0;
-    for expr in exprs {
+    for (position, expr) in exprs.iter().enumerate() {
+        if op.rule.role(position) == Role::Dims {
+            operands.push(dims(op, expr, errors));
+            continue;
+        }
         match number_literal(expr) {
             Some(NumberLiteral::Float(value)) => {
                 literals += 1;
@@ -115,7 +121,10 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
             None => operands.push(OperandExpr::Expr((*expr).clone())),
         }
     }
-    if !exprs.is_empty() && literals == exprs.len() {
+    let tensors = (0..exprs.len())
+        .filter(|position| op.rule.role(*position) != Role::Dims)
+        .count();
+    if tensors > 0 && literals == tensors {
         let all: proc_macro2::TokenStream = exprs.iter().map(|e| e.to_token_stream()).collect();
         errors.push(
             all,
@@ -126,6 +135,79 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
         );
     }
     operands
+}
+
+/// A list of integers known at run time: a bracketed list of integer
+/// literals and Rust integer expressions. Literal entries are checked here:
+/// at most one `-1` where sizes are inferred, none below it (below `0` for
+/// other lists), and at most `MAX_RANK` entries for a shape.
+fn dims(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
+    let Expr::Array(array) = expr else {
+        errors.push(
+            expr,
+            format!(
+                "rxt-tf: `{}` takes a bracketed list of integers here (`[2, -1]`, `[b, s, 4]`), \
+                 not `{}`",
+                op.name,
+                expr.to_token_stream()
+            ),
+        );
+        return OperandExpr::Dims(Vec::new(), expr.span());
+    };
+    let shape = op.rule == Rule::Reshape;
+    let lowest = if shape { -1 } else { 0 };
+    let mut entries = Vec::new();
+    let mut inferred = 0;
+    for element in &array.elems {
+        match number_literal(element) {
+            Some(NumberLiteral::Int(value)) => {
+                if value == -1 && shape {
+                    inferred += 1;
+                    if inferred == 2 {
+                        errors.push(
+                            element,
+                            format!(
+                                "rxt-tf: `{}`: at most one size may be `-1` (inferred from the \
+                                 others)",
+                                op.name
+                            ),
+                        );
+                    }
+                } else if value < lowest {
+                    let what = if shape {
+                        "a size is at least 0, or `-1` for the one inferred"
+                    } else {
+                        "an entry is at least 0"
+                    };
+                    errors.push(
+                        element,
+                        format!("rxt-tf: `{}`: {what}, not {value}", op.name),
+                    );
+                }
+                entries.push(DimExpr::Literal(value));
+            }
+            Some(_) => errors.push(
+                element,
+                format!(
+                    "rxt-tf: `{}` takes integers in its list, not `{}`",
+                    op.name,
+                    element.to_token_stream()
+                ),
+            ),
+            None => entries.push(DimExpr::Expr(element.clone())),
+        }
+    }
+    if shape && entries.len() > usize::from(MAX_RANK) {
+        errors.push(
+            expr,
+            format!(
+                "rxt-tf: `{}` takes at most {MAX_RANK} sizes (the result's rank), got {}",
+                op.name,
+                entries.len()
+            ),
+        );
+    }
+    OperandExpr::Dims(entries, expr.span())
 }
 
 /// The keyword values of a call that gives none (an operator).

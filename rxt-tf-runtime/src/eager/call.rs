@@ -23,6 +23,9 @@ pub enum Input<'a> {
     Scalar(DType, Number),
     /// A literal of `tf!`: it takes the call's element type.
     Literal(Number),
+    /// A list of integers known at run time (sizes, multiples): a rank-1
+    /// int64 input.
+    Dims(&'a [i64]),
 }
 
 impl Input<'_> {
@@ -38,6 +41,7 @@ impl Input<'_> {
     fn rank(&self) -> u8 {
         match self {
             Input::Tensor(_, kind) => kind.rank,
+            Input::Dims(_) => 1,
             _ => 0,
         }
     }
@@ -47,7 +51,7 @@ impl Input<'_> {
         match self {
             Input::Tensor(_, kind) => Some(kind.dtype),
             Input::Scalar(dtype, _) => Some(*dtype),
-            Input::Literal(_) => None,
+            Input::Literal(_) | Input::Dims(_) => None,
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::eager::malformed;
 use crate::eager::work::{estimate, Dims};
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
-use crate::safe::host::ScalarBits;
+use crate::safe::host::{self, ScalarBits};
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
@@ -30,6 +30,7 @@ pub(crate) fn operand_handle(
         Input::Tensor(..) => return Ok(None),
         Input::Scalar(dtype, number) => (dtype, number),
         Input::Literal(number) => (call.operand_element, number),
+        Input::Dims(dims) => return dims_handle(context, call, dims).map(Some),
     };
     let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
     if call.promotes() {
@@ -38,6 +39,22 @@ pub(crate) fn operand_handle(
         bits = ScalarBits::new(call.row.name, number, call.element)?;
     }
     context.scalar(bits).map(Some)
+}
+
+/// A list of integers known at run time as a rank-1 int64 tensor, made
+/// for this call (its values change from call to call: not cached).
+fn dims_handle(context: &BoundContext, call: &Call, dims: &[i64]) -> Result<Arc<OwnedHandle>> {
+    let bytes: Vec<u8> = dims.iter().flat_map(|dim| dim.to_ne_bytes()).collect();
+    let length = i64::try_from(dims.len()).map_err(|_| malformed(call.row))?;
+    let api = context.wheel().api();
+    host::new_handle(
+        api,
+        call.row.name,
+        rxt_tf_spec::DType::I64,
+        &[length],
+        &bytes,
+    )
+    .map(Arc::new)
 }
 
 /// Runs `call` on `operands` with `keywords` as eager ops: the op itself,

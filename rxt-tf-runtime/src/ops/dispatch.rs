@@ -46,6 +46,14 @@ pub trait ResultOf<Op> {
 )]
 pub trait RankOf<Op, const POSITION: usize> {}
 
+/// Ops that take a list of integers known at run time ([`Dims`]) as their
+/// operand number `POSITION` (from 1).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` takes no list of sizes as operand {POSITION}",
+    label = "a list is not accepted here"
+)]
+pub trait DimsAt<const POSITION: usize> {}
+
 /// Ops whose operands may be literals (`tf!(x * 2)`).
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` takes no literal operands",
@@ -99,6 +107,13 @@ impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for IntLiteral {
 }
 
 impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for FloatLiteral {
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op: DimsAt<P>, const P: usize, const N: usize> OperandOf<Op, P> for Dims<N> {
     type Checked = Self;
     fn checked(&self) -> &Self {
         self
@@ -239,6 +254,46 @@ macro_rules! literal_operand {
 
 literal_operand!(IntLiteral, Int);
 literal_operand!(FloatLiteral, Float);
+
+/// A list of `N` integers known at run time, an operand of `reshape` (the
+/// sizes) or `tile` (the multiples): `tf!(reshape(x, [b, s, 4, -1]))` makes
+/// one; `rxt_tf::ops::reshape(&x, &Dims([2, -1]))` passes one. Its values
+/// are not part of a fused call's trace: a new batch size reuses the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims<const N: usize>(pub [i64; N]);
+
+impl<const N: usize> AsOperand for Dims<N> {
+    type Operand = Dims<N>;
+    fn as_operand(&self) -> &Dims<N> {
+        self
+    }
+}
+
+impl<const N: usize> OperandInput for Dims<N> {
+    fn input(&self) -> Input<'_> {
+        Input::Dims(&self.0)
+    }
+}
+
+/// Integers `tf!` takes in a list of sizes: any Rust integer, as an `i64`
+/// (a `u64` or `usize` above `i64::MAX` becomes `i64::MAX`, which no size
+/// fits, so TensorFlow refuses it).
+pub trait IntoDim {
+    /// The value as a size.
+    fn dim(self) -> i64;
+}
+
+macro_rules! into_dim {
+    ($($int:ty),*) => {$(
+        impl IntoDim for $int {
+            fn dim(self) -> i64 {
+                i64::try_from(self).unwrap_or(i64::MAX)
+            }
+        }
+    )*};
+}
+
+into_dim!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 /// The operands of one call, as a tuple of references.
 pub trait OperandList {

@@ -9,7 +9,7 @@
 #[doc(hidden)]
 pub mod dispatch;
 
-pub use dispatch::Scalar;
+pub use dispatch::{Dims, Scalar};
 pub(crate) mod execute;
 #[doc(hidden)]
 pub mod rules;

@@ -5,7 +5,7 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
+    Axes, Dims, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -35,6 +35,10 @@ pub struct Shape;
 pub struct Squeeze;
 /// A selection by a bool condition (`where`).
 pub struct Select;
+/// A new shape of the same elements (`reshape`).
+pub struct Reshape;
+/// One integer per axis (`tile`).
+pub struct PerAxis;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -150,6 +154,33 @@ pub trait AxesFit<const R: usize> {}
 pub trait Permutable {
     /// `Perm<R>`.
     type Perm;
+}
+
+/// The list a tensor of this rank takes with one entry per axis (`tile`'s
+/// multiples). Keyed on the operand's rank alone.
+pub trait PerAxisList {
+    /// `Dims<R>`.
+    type List;
+}
+
+/// A list of the length a tensor's rank asks for (`Self`).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the list needs one entry per axis: the tensor takes a `{Self}`, not a `{L}`",
+    label = "wrong list length"
+)]
+pub trait ListFits<L> {}
+
+impl<L> ListFits<L> for L {}
+
+/// The rank a list of `N` sizes gives (at most 4).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a list of {N} sizes would give a rank-{N} tensor; rxt-tf tensors have \
+               ranks 0 to 4",
+    label = "too many sizes"
+)]
+pub trait ShapeOf<const N: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
 }
 
 /// A `perm` of the length a tensor's rank asks for (`Self`).
@@ -352,6 +383,24 @@ select_with_a_scalar! {
     [T: Element, U: SameElement<T>] Scalar<U>;
     [T: FromIntLiteral] IntLiteral;
     [T: FromFloatLiteral] FloatLiteral;
+}
+
+impl<Op, T, const R: usize, const N: usize> Signature<Op, (Tensor<T, R>, Dims<N>), ()> for Reshape
+where
+    T: Element,
+    Rank<R>: SupportedRank,
+    Dims<N>: ShapeOf<N>,
+{
+    type Output = <Dims<N> as ShapeOf<N>>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const N: usize> Signature<Op, (Tensor<T, R>, Dims<N>), ()> for PerAxis
+where
+    T: Element,
+    Rank<R>: SupportedRank + PerAxisList,
+    <Rank<R> as PerAxisList>::List: ListFits<Dims<N>>,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}

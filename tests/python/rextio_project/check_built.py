@@ -81,6 +81,8 @@ CASES = {
     "id_ratios": [(ids32,), (ints(np.int32, 2, 0),)],
     "ids_as_floats": [(ids32,), (ints(np.int32, 0, 3),)],
     "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],
+    "split_heads": [(seq,), (tensor(0, 6, 8),)],
+    "masked_scores": [(x,), (special,)],
     "positional_keepdims": [(x,)],
 }
 

@@ -182,5 +182,17 @@ def id_totals(ids: TensorI64Cpu3D) -> TensorI64Cpu1D:
     return tf.reduce_sum(ids * 3 - 1, axis=(1, 2)) + tf.reduce_max(ids, axis=(1, 2))
 
 
+def split_heads(x: TensorF32Cpu3D) -> TensorF32Cpu4D:
+    # [batch, seq, 8] -> [batch, heads, seq, 4]: reshape with an inferred size.
+    h = tf.reshape(x, (-1, 6, 2, 4))
+    return tf.transpose(h, perm=(0, 2, 1, 3))
+
+
+def masked_scores(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    # where with a literal, running sums, a reversal and a tile.
+    kept = tf.where(tf.greater(x, 0.0), x, 0.0)
+    return tf.tile(tf.reverse(tf.cumsum(kept, axis=1), (0,)), (2, 1))
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)

@@ -1,0 +1,8 @@
+// The result's rank is the number of sizes.
+use rxt_tf::{tf, TensorF32Cpu2D, TensorF32Cpu3D};
+
+fn f(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu3D> {
+    tf!(reshape(x, [2, -1]))
+}
+
+fn main() {}
