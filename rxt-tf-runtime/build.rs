@@ -160,6 +160,20 @@ fn rules_module() -> String {
              {HIDDEN} impl ShapeOf<{rank}> for Dims<{rank}> {{ type Output<T: Element> = Tensor<T, {rank}>; }}"
         );
     }
+    for params in ranks().skip(1) {
+        for indices in ranks() {
+            for batch in 0..=indices.min(params - 1) {
+                let result = params - 1 + indices - batch;
+                if result <= usize::from(MAX_RANK) {
+                    let _ = writeln!(
+                        out,
+                        "{HIDDEN} impl GatherRank<{indices}, {batch}> for Rank<{params}> \
+                         {{ type Output<T: Element> = Tensor<T, {result}>; }}"
+                    );
+                }
+            }
+        }
+    }
     for rank in ranks().skip(1) {
         for n in 1..=rank {
             for (keep, result) in [(false, rank - n), (true, rank)] {
@@ -222,6 +236,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Select => "Select",
         Rule::Reshape => "Reshape",
         Rule::PerAxis => "PerAxis",
+        Rule::Gather => "Gather",
     }
 }
 
@@ -300,8 +315,11 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
             None => String::new(),
         };
         if let ([only], Some(_)) = (keyword.allowed, keyword.default) {
-            // One possible value: not a parameter.
+            // One possible value: not a parameter (its type, if typed).
             values.push(value_source(only));
+            if keyword.typed {
+                variant.push(typed_value(keyword, only)?);
+            }
             continue;
         }
         let param = keyword.name.to_uppercase();
@@ -337,6 +355,12 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                         "rxt_tf_spec::Value::Type(<{param} as crate::Element>::DTYPE)"
                     ));
                     format!("the type parameter `{param}`")
+                }
+                ValueKind::Count => {
+                    type_params.push(format!("const {param}: usize"));
+                    variant.push(format!("{DISPATCH}::Count<{param}>"));
+                    values.push(format!("rxt_tf_spec::Value::Int({param} as i64)"));
+                    format!("the const parameter `{param}`")
                 }
                 ValueKind::Float => {
                     return Err(format!("{name}.{}: a float cannot be typed", keyword.name))
@@ -432,6 +456,28 @@ fn function_name(name: &str) -> String {
         "where" => format!("r#{name}"),
         _ => name.to_owned(),
     }
+}
+
+/// The type that carries the fixed value of a typed keyword, as `tf!`
+/// writes it: `Axes<1, FITS>`, `Count<N>`, `Flag<B>` or the element type.
+fn typed_value(keyword: &rxt_tf_spec::Keyword, value: &Value) -> Result<String, String> {
+    Ok(match (keyword.kind, value) {
+        (ValueKind::Count, Value::Int(count)) => format!("{DISPATCH}::Count<{count}>"),
+        (_, Value::Int(axis)) => {
+            let fits: u8 = (1..=MAX_RANK)
+                .filter(|&rank| rxt_tf_spec::axes_fit(&[*axis], rank))
+                .fold(0, |mask, rank| mask | 1 << (rank - 1));
+            format!("{DISPATCH}::Axes<1, {fits}>")
+        }
+        (_, Value::Bool(flag)) => format!("{DISPATCH}::Flag<{flag}>"),
+        (_, Value::Type(dtype)) => dtype.rust_name().to_owned(),
+        _ => {
+            return Err(format!(
+                "{}: no fixed typed value for {value:?}",
+                keyword.name
+            ))
+        }
+    })
 }
 
 /// `value` as Rust source building an `rxt_tf_spec::Value`.

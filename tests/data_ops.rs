@@ -25,6 +25,13 @@ i4 = tf.reshape(tf.range(-24, 24), (2, 2, 3, 4))
 l3 = tf.reshape(tf.range(-12, 12, dtype=tf.int64), (2, 3, 4))
 m2 = tf.constant([[True, False], [False, True]])
 d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
+ix0 = tf.constant(2)
+ix1 = tf.constant([2, 0, -1 + 3, 1])
+ix2 = tf.constant([[0, 1], [1, 0]])
+lx2 = tf.constant([[3, 0, 2], [1, 1, 0]], dtype=tf.int64)
+bad = tf.constant([0, 5])
+neg = tf.constant([-1])
+empty = tf.zeros((0,), dtype=tf.int32)
 ";
 
 /// The error a failed op gives, as Python sees it: `(class, message)`.
@@ -162,5 +169,66 @@ fn tile_repeats_along_each_axis() {
         let (class, message) = failure(py, tf!(tile(i2, [minus, 1])).and_then(|t| t.to_vec()));
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(message.starts_with("rxt-tf: tile failed: "), "{message}");
+    });
+}
+
+#[test]
+fn gather_and_embedding_lookup() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f2) = (input::<f32, 1>(&i, "f1"), input::<f32, 2>(&i, "f2"));
+        let (f3, i2) = (input::<f32, 3>(&i, "f3"), input::<i32, 2>(&i, "i2"));
+        let (m2, d3) = (input::<bool, 2>(&i, "m2"), input::<f64, 3>(&i, "d3"));
+        let (l3, z3) = (input::<i64, 3>(&i, "l3"), input::<f32, 3>(&i, "z3"));
+        let (ix0, ix1) = (input::<i32, 0>(&i, "ix0"), input::<i32, 1>(&i, "ix1"));
+        let (ix2, lx2) = (input::<i32, 2>(&i, "ix2"), input::<i64, 2>(&i, "lx2"));
+        let (bad, neg) = (input::<i32, 1>(&i, "bad"), input::<i32, 1>(&i, "neg"));
+        let empty = input::<i32, 1>(&i, "empty");
+        same!(py, &names(&i),
+            "tf.gather(f1, ix1)" => tf!(gather(f1, ix1)),
+            "tf.gather(f2, ix0)" => tf!(gather(f2, ix0)),
+            "tf.gather(f2, ix2, axis=1)" => tf!(gather(f2, ix2, axis = 1)),
+            "tf.gather(f3, lx2, axis=-1)" => tf!(gather(f3, lx2, axis = -1)),
+            "tf.gather(i2, ix1, axis=1)" => tf!(gather(i2, ix1, axis = 1)),
+            "tf.gather(m2, ix2)" => tf!(gather(m2, ix2)),
+            "tf.gather(d3, ix2, axis=1, batch_dims=1)" => tf!(gather(d3, ix2, axis = 1, batch_dims = 1)),
+            "tf.gather(l3, lx2, axis=2, batch_dims=1)" => tf!(gather(l3, lx2, axis = 2, batch_dims = 1)),
+            "tf.gather(z3, empty, axis=2)" => tf!(gather(z3, empty, axis = 2)),
+            "tf.gather(f2, empty)" => tf!(gather(f2, empty)),
+            "tf.nn.embedding_lookup(f2, ix2)" => tf!(embedding_lookup(f2, ix2)),
+            "tf.nn.embedding_lookup(i2, ix2)" => tf!(embedding_lookup(i2, ix2)),
+            "tf.nn.embedding_lookup(l3, lx2 % 2)" => tf!(embedding_lookup(l3, tf!(floormod(lx2, 2)).expect("ids"))),
+            "tf.gather(f3, ix1, axis=1)" => rxt_tf::ops::gather::<0, _, _>(&f3, &ix1, 1),
+            "tf.nn.embedding_lookup(f2, ix1)" => rxt_tf::ops::embedding_lookup(&f2, &ix1),
+        );
+        // Out-of-range and negative indices: eager's class, per op and fused.
+        for (what, result) in [
+            (
+                "out of range",
+                tf!(gather(f2, bad)).and_then(|t| t.to_vec()),
+            ),
+            ("negative", tf!(gather(f2, neg)).and_then(|t| t.to_vec())),
+        ] {
+            let (class, message) = failure(py, result);
+            assert_eq!(class, "InvalidArgumentError", "{what}: {message}");
+            assert!(
+                message.starts_with("rxt-tf: gather failed: "),
+                "{what}: {message}"
+            );
+        }
+        let (class, message) = failure(py, tf!(embedding_lookup(f2, bad)).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: embedding_lookup failed: "),
+            "{message}"
+        );
+        // A run-time axis out of range is the op's error before it runs.
+        let err = rxt_tf::ops::gather::<0, _, _>(&f2, &ix1, 2)
+            .map(|_| ())
+            .expect_err("axis 2 of rank 2");
+        assert!(
+            err.to_string().contains("does not fit a rank-2 tensor"),
+            "{err}"
+        );
     });
 }

@@ -445,6 +445,17 @@ ACCEPTED = [
     (call("tensorflow.reshape", D3, lit(())), "rxt-tf/reshape-cpu", D0),
     (call("tensorflow.tile", T3, lit((1, 2, 3))), "rxt-tf/tile-cpu", T3),
     (call("tensorflow.tile", B1, lit((4,))), "rxt-tf/tile-cpu", B1),
+    # gather and embedding_lookup: params rank - 1 + indices rank - batch_dims.
+    (call("tensorflow.gather", T2, I32_1), "rxt-tf/gather-cpu", T2),
+    (call("tensorflow.gather", B3, I64, lit(-1)), "rxt-tf/gather-cpu", B3),
+    (call("tensorflow.gather", D2, I32_0, keywords=(kw("axis", 1),)), "rxt-tf/gather-cpu", D1),
+    (
+        call("tensorflow.gather", T3, I32_2, keywords=(kw("axis", 1), kw("batch_dims", 1))),
+        "rxt-tf/gather-cpu",
+        T3,
+    ),
+    (call("tensorflow.nn.embedding_lookup", T2, I32_2), "rxt-tf/embedding-lookup-cpu", T3),
+    (call("tensorflow.nn.embedding_lookup", I64_2, I64), "rxt-tf/embedding-lookup-cpu", I64_2),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -527,6 +538,10 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    # gather: int indices, a result of rank 0 to 4.
+    (call("tensorflow.gather", T2, T1), "RXTP-RXTTF-080", "int32 or int64 indices"),
+    (call("tensorflow.gather", T4, I32_2), "RXTP-RXTTF-080", "no result of rank 0 to 4"),
+    (call("tensorflow.nn.embedding_lookup", T2, B1), "RXTP-RXTTF-081", "int32 or int64"),
     # reshape and tile: literal tuples of integers that fit.
     (call("tensorflow.reshape", T2, lit((1, 1, 1, 2, -1))), "RXTP-RXTTF-078", "rank-5"),
     (call("tensorflow.reshape", T2, lit((-1, -1))), "RXTP-RXTTF-078", "at most one is -1"),

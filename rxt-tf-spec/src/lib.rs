@@ -34,6 +34,7 @@ mod tests {
                 Rule::ExpandDims => &["axis"],
                 Rule::Shape => &["out_type"],
                 Rule::Squeeze => &["axis"],
+                Rule::Gather => &["axis", "batch_dims"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -178,6 +178,9 @@ pub enum ValueKind {
     /// Axes: an integer literal, or a list of distinct integer literals
     /// (`[0, 2]`), each possibly negative (counted from the last axis).
     Axes,
+    /// A count: a non-negative integer literal (`batch_dims`), carried in
+    /// the types when typed.
+    Count,
 }
 
 impl ValueKind {
@@ -190,6 +193,7 @@ impl ValueKind {
             ValueKind::Ints => "a list of integer literals",
             ValueKind::Type => "an element type",
             ValueKind::Axes => "an integer literal or a list of distinct integer literals",
+            ValueKind::Count => "a non-negative integer literal",
         }
     }
 }
@@ -237,7 +241,7 @@ impl Keyword {
                 | (ValueKind::Ints, Value::Ints(_))
                 | (ValueKind::Type, Value::Type(_))
                 | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
-        );
+        ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0);
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
 
@@ -322,6 +326,11 @@ pub enum Rule {
     /// known at run time (one may be `-1`): the result's rank is the list's
     /// length.
     Reshape,
+    /// Slices of a tensor of rank 1 to `MAX_RANK` along the typed keyword
+    /// `axis`, picked by an int32 or int64 tensor of indices: the result has
+    /// rank `rank(params) − 1 + rank(indices) − batch_dims` (the typed
+    /// keyword `batch_dims`), at most `MAX_RANK`.
+    Gather,
     /// A tensor of rank 1 to `MAX_RANK` and a list of one size per axis,
     /// known at run time: the result has the tensor's type.
     PerAxis,
@@ -338,6 +347,8 @@ pub enum Role {
     /// A list of integers known at run time (`[b, s, 4, -1]`), run as a
     /// rank-1 int64 tensor: sizes, multiples.
     Dims,
+    /// An int32 or int64 tensor of indices.
+    Indices,
 }
 
 impl Rule {
@@ -345,7 +356,12 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
-            Rule::Broadcast | Rule::MatMul | Rule::BiasAdd | Rule::Reshape | Rule::PerAxis => 2,
+            Rule::Broadcast
+            | Rule::MatMul
+            | Rule::BiasAdd
+            | Rule::Reshape
+            | Rule::PerAxis
+            | Rule::Gather => 2,
             _ => 1,
         }
     }
@@ -359,6 +375,8 @@ impl Rule {
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
             (Rule::Reshape, 0) => (0, MAX_RANK),
+            (Rule::Gather, 0) => (1, MAX_RANK),
+            (Rule::Gather, _) => (0, MAX_RANK),
             (Rule::PerAxis, 0) => (1, MAX_RANK),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis, _) => (1, 1),
@@ -389,6 +407,7 @@ impl Rule {
         match (self, position) {
             (Rule::Select, 0) => Role::Condition,
             (Rule::Reshape | Rule::PerAxis, 1) => Role::Dims,
+            (Rule::Gather, 1) => Role::Indices,
             _ => Role::Element,
         }
     }
@@ -411,6 +430,7 @@ impl Rule {
             Rule::Select => "select",
             Rule::Reshape => "reshape",
             Rule::PerAxis => "per-axis",
+            Rule::Gather => "gather",
         }
     }
 
@@ -441,6 +461,10 @@ impl Rule {
                 "{ranks} and a list of n sizes (integers, one may be −1): r → n, n ≤ {MAX_RANK}"
             ),
             Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
+            Rule::Gather => format!(
+                "{ranks} × int32 or int64 indices of ranks 0–{MAX_RANK}: p × i → p − 1 + i − \
+                 `batch_dims`, at most {MAX_RANK}"
+            ),
             Rule::Select => format!(
                 "{ranks}, broadcasting: bool c × a × b → max(c, a, b); a literal takes the \
                  other's type"
@@ -457,6 +481,14 @@ impl Rule {
             // The list's length, given as `axes`.
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::PerAxis => Some(first),
+            // `axes` is `batch_dims` here.
+            Rule::Gather => {
+                let indices = *ranks.get(1)?;
+                let batch = u8::try_from(axes).ok()?;
+                (first + indices)
+                    .checked_sub(1 + batch)
+                    .filter(|rank| *rank <= MAX_RANK && batch <= indices && batch < first)
+            }
             Rule::SameRank { .. }
             | Rule::BiasAdd
             | Rule::AlongAxis
@@ -497,6 +529,8 @@ pub enum AttrValue {
     Fixed(Value),
     /// The element type of the call's operands.
     Element,
+    /// The element type of the call's indices operand.
+    Indices,
 }
 
 /// Operands of some element types are cast to another before the op runs,
@@ -719,9 +753,15 @@ impl Op {
         let types: Vec<String> = self.dtypes.iter().map(|d| d.name().to_owned()).collect();
         let positions: Vec<String> = (0..self.arity())
             .filter(|position| self.rule.role(*position) != Role::Dims)
-            .map(|position| match self.rule.ranks(position) {
-                (low, high) if low == high => format!("rank {low}"),
-                (low, high) => format!("ranks {low}–{high}"),
+            .map(|position| {
+                let ranks = match self.rule.ranks(position) {
+                    (low, high) if low == high => format!("rank {low}"),
+                    (low, high) => format!("ranks {low}–{high}"),
+                };
+                match self.rule.role(position) {
+                    Role::Indices => format!("int32 or int64 indices of {ranks}"),
+                    _ => ranks,
+                }
             })
             .collect();
         let mut ranks = positions.clone();

@@ -1651,6 +1651,95 @@ pub const TILE: Op = Op {
     )],
 };
 
+/// The attributes of `GatherV2`.
+const GATHER_ATTRS: &[Attr] = &[
+    Attr {
+        name: c"Tparams",
+        value: AttrValue::Element,
+    },
+    Attr {
+        name: c"Tindices",
+        value: AttrValue::Indices,
+    },
+    Attr {
+        name: c"Taxis",
+        value: AttrValue::Fixed(Value::Type(DType::I32)),
+    },
+];
+
+/// `gather(params, indices, axis = k, batch_dims = n)`: slices of `params`
+/// along `k` at `indices`, as `tf.gather`.
+pub const GATHER: Op = Op {
+    name: "gather",
+    operator: None,
+    summary: "the slices along an axis at the given indices (`tf.gather`)",
+    tf_op: c"GatherV2",
+    rule: Rule::Gather,
+    dtypes: DType::ALL,
+    keywords: &[
+        Keyword {
+            default: Some(Value::Int(0)),
+            ..ONE_AXIS
+        },
+        Keyword {
+            name: "batch_dims",
+            kind: ValueKind::Count,
+            allowed: &[],
+            default: Some(Value::Int(0)),
+            becomes: Becomes::Attr(c"batch_dims"),
+            typed: true,
+        },
+    ],
+    attrs: GATHER_ATTRS,
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis", "batch_dims"],
+        ..calls(
+            &["tensorflow.gather"],
+            "rxt-tf/gather-cpu",
+            80,
+            "a CPU tensor of rank 1–4 and int32 or int64 indices of rank 0–4, literal axis \
+             (default 0) and batch_dims (default 0), keyword or positional; result rank at \
+             most 4",
+        )
+    }],
+};
+
+/// `embedding_lookup(table, ids)`: the rows of `table` at `ids`, as
+/// `tf.nn.embedding_lookup` of one table.
+pub const EMBEDDING_LOOKUP: Op = Op {
+    name: "embedding_lookup",
+    summary: "the rows of a table at the given ids (`tf.nn.embedding_lookup`)",
+    keywords: &[
+        Keyword {
+            allowed: &[Value::Int(0)],
+            default: Some(Value::Int(0)),
+            ..ONE_AXIS
+        },
+        Keyword {
+            name: "batch_dims",
+            kind: ValueKind::Count,
+            allowed: &[Value::Int(0)],
+            default: Some(Value::Int(0)),
+            becomes: Becomes::Attr(c"batch_dims"),
+            typed: true,
+        },
+    ],
+    python: &[calls(
+        &["tensorflow.nn.embedding_lookup"],
+        "rxt-tf/embedding-lookup-cpu",
+        81,
+        "a CPU table of rank 1–4 and int32 or int64 ids of rank 0–4 (result rank at most 4); \
+         no keywords",
+    )],
+    ..GATHER
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1725,6 +1814,8 @@ pub const OPS: &[&Op] = &[
     &WHERE,
     &RESHAPE,
     &TILE,
+    &GATHER,
+    &EMBEDDING_LOOKUP,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -112,6 +112,7 @@ fn op_row(out: &mut String, op: &Op) {
             Role::Element => string("element"),
             Role::Condition => string("condition"),
             Role::Dims => string("dims"),
+            Role::Indices => string("indices"),
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));
@@ -169,6 +170,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Ints => "ints",
         ValueKind::Type => "type",
         ValueKind::Axes => "axes",
+        ValueKind::Count => "count",
     };
     // A type keyword that lists no values takes every element type.
     let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {
@@ -272,6 +274,11 @@ fn result_ranks(out: &mut String) {
                 // The number of sizes in the list.
                 Rule::Reshape => (0..=usize::from(MAX_RANK))
                     .map(|sizes| (sizes, false))
+                    .collect(),
+                // `batch_dims`, where the result has a rank.
+                Rule::Gather => (0..=usize::from(ranks[1]))
+                    .filter(|batch| rule.result_rank(&ranks, *batch, false).is_some())
+                    .map(|batch| (batch, false))
                     .collect(),
                 _ => vec![(0, false)],
             };

@@ -196,6 +196,17 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
             f"needs operands of {op.row.operands_text}, got {got}",
             "pass a bool condition (a comparison, or tf.cast(c, 'bool'))",
         )
+    indices = [
+        operand.tensor
+        for operand, role in zip(operands, op.row.roles, strict=False)
+        if role == "indices"
+    ]
+    if any(tensor is None or tensor.dtype not in ("int32", "int64") for tensor in indices):
+        return _rejected(
+            op,
+            f"needs operands of {op.row.operands_text}, got {got}",
+            "pass int32 or int64 indices (tf.cast(ids, 'int32'))",
+        )
     tensors = [
         operand.tensor
         for operand, role in zip(operands, op.row.roles, strict=False)
@@ -326,7 +337,14 @@ def _positional_keywords(
     return values
 
 
-_EXAMPLES: dict[str, Literal] = {"bool": True, "int": 0, "axes": 0, "float": 1.0, "ints": (1, 0)}
+_EXAMPLES: dict[str, Literal] = {
+    "bool": True,
+    "int": 0,
+    "axes": 0,
+    "count": 0,
+    "float": 1.0,
+    "ints": (1, 0),
+}
 """A value of each keyword kind for suggestions, where the keyword lists none."""
 
 

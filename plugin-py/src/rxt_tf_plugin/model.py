@@ -14,6 +14,7 @@ _KIND_TEXT = {
     "float": "a float literal",
     "ints": "a tuple of int literals",
     "axes": "an int literal or a tuple of distinct int literals",
+    "count": "a non-negative int literal",
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -40,12 +41,17 @@ def _is_axes(value: object) -> bool:
     return _is_int(value) or _is_ints(value)
 
 
+def _is_count(value: object) -> bool:
+    return _is_int(value) and isinstance(value, int) and value >= 0
+
+
 _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "bool": _is_bool,
     "int": _is_int,
     "float": _is_float,
     "ints": _is_ints,
     "axes": _is_axes,
+    "count": _is_count,
 }
 """Whether a Python value is of each keyword kind (an element type is checked
 by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""
@@ -171,8 +177,8 @@ class OpRow:
     """The ranks accepted (lowest, highest) at each operand position; one per operand."""
     roles: tuple[str, ...]
     """What each operand position holds: ``element`` (the call's element type, or
-    a literal where the op takes them), ``condition`` (a bool tensor) or ``dims`` (a
-    literal tuple of integers)."""
+    a literal where the op takes them), ``condition`` (a bool tensor), ``dims`` (a
+    literal tuple of integers) or ``indices`` (an int32 or int64 tensor)."""
     takes_literals: bool
     """Whether a number literal may stand for an operand (it takes the other's type)."""
     dtypes: tuple[str, ...]

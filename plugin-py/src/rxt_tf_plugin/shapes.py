@@ -219,6 +219,24 @@ def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(rank)
 
 
+def gather(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``gather``: ``rank(params) - 1 + rank(indices) - batch_dims``, at most 4."""
+    params, indices = ranks
+    axis = keywords.value("axis")
+    batch = keywords.value("batch_dims")
+    if not axes_fit(_axes(axis), params):
+        return _misfit(axis, params)
+    batch_dims = batch if isinstance(batch, int) and not isinstance(batch, bool) else 0
+    result = params - 1 + indices - batch_dims
+    if batch_dims > indices or batch_dims >= params or not 0 <= result <= 4:
+        return Problem(
+            f"a gather from a rank-{params} tensor by rank-{indices} indices with "
+            f"batch_dims={batch_dims} has no result of rank 0 to 4",
+            "gather from a tensor of lower rank, or with fewer indices",
+        )
+    return Typed(result)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -235,5 +253,6 @@ RULES: dict[str, RuleFunction] = {
     "select": select,
     "reshape": reshape,
     "per-axis": per_axis,
+    "gather": gather,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

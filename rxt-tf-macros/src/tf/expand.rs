@@ -111,6 +111,10 @@ fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> Token
     };
     match (keyword.kind, value) {
         (_, Value::Bool(flag)) => quote!(#private::Flag<#flag>),
+        (ValueKind::Count, Value::Int(count)) => {
+            let count = usize::try_from(*count).unwrap_or(usize::MAX);
+            quote!(#private::Count<#count>)
+        }
         (_, Value::Int(axis)) => axes(std::slice::from_ref(axis)),
         (ValueKind::Ints, Value::Ints([])) => quote!(#private::Reversed),
         (ValueKind::Ints, Value::Ints(perm)) => {

@@ -344,6 +344,7 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Ints => "[1, 0]".to_owned(),
             ValueKind::Type => "i64".to_owned(),
             ValueKind::Axes => "[0, 1]".to_owned(),
+            ValueKind::Count => "1".to_owned(),
         },
     }
 }
@@ -439,6 +440,7 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
             Some(ints) => Some(Value::Ints(leak(ints))),
             None => literal(ValueKind::Int, value),
         },
+        ValueKind::Count => literal(ValueKind::Int, value),
         kind => literal(kind, value),
     };
     let Some(parsed) = parsed else {

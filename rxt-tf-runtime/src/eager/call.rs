@@ -84,6 +84,8 @@ pub(crate) struct Call {
     /// The permutation that moves the op's axis last (and back), when the
     /// op works on the last axis only and another was asked for.
     pub(crate) swap: Option<&'static [i64]>,
+    /// The element type of the indices operand (`gather`), else `int32`.
+    index_element: DType,
 }
 
 impl Call {
@@ -108,6 +110,12 @@ impl Call {
             .find_map(|(_, input)| input.dtype())
             .ok_or_else(|| malformed(row))?;
         let element = row.kernel_element(operand_element);
+        let index_element = operands
+            .iter()
+            .enumerate()
+            .filter(|(position, _)| row.rule.role(*position) == Role::Indices)
+            .find_map(|(_, input)| input.dtype())
+            .unwrap_or(DType::I32);
         let rank = operands.first().map_or(0, Input::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
         let mut swap = None;
@@ -144,6 +152,7 @@ impl Call {
             },
             element,
             operand_element,
+            index_element,
             batched,
             rank,
             swap,
@@ -163,6 +172,7 @@ impl Call {
             tf_op: rxt_tf_spec::ops::CAST.tf_op,
             element: from,
             operand_element: from,
+            index_element: DType::I32,
             batched: false,
             rank: 0,
             swap: None,
@@ -181,6 +191,7 @@ impl Call {
             tf_op: rxt_tf_spec::ops::TRANSPOSE.tf_op,
             element,
             operand_element: element,
+            index_element: DType::I32,
             batched: false,
             rank: u8::try_from(perm.len()).unwrap_or(MAX_RANK),
             swap: None,
@@ -193,7 +204,7 @@ impl Call {
         &self,
         keywords: &'k [Value],
     ) -> impl Iterator<Item = (&'static CStr, Value)> + 'k {
-        let element = self.element;
+        let (element, index_element) = (self.element, self.index_element);
         let (attrs, renames) = match (self.batched, self.row.batched) {
             (true, Some(kernel)) => (kernel.attrs, kernel.keyword_attrs),
             _ => (self.row.attrs, &[][..]),
@@ -202,6 +213,7 @@ impl Call {
             let value = match attr.value {
                 AttrValue::Fixed(value) => value,
                 AttrValue::Element => Value::Type(element),
+                AttrValue::Indices => Value::Type(index_element),
             };
             (attr.name, value)
         });

@@ -151,6 +151,9 @@ pub struct Axes<const N: usize, const FITS: u8>;
 /// against the operand's rank when the op runs.
 pub type RuntimeAxes<const N: usize> = Axes<N, { u8::MAX }>;
 
+/// A count typed keyword's value (`batch_dims = N`).
+pub struct Count<const N: usize>;
+
 /// A `perm` of `N` entries (a permutation, checked by `tf!`).
 pub struct Perm<const N: usize>;
 

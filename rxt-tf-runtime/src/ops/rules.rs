@@ -5,7 +5,7 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Dims, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
+    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -39,6 +39,8 @@ pub struct Select;
 pub struct Reshape;
 /// One integer per axis (`tile`).
 pub struct PerAxis;
+/// Slices at indices (`gather`, `embedding_lookup`).
+pub struct Gather;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -66,9 +68,10 @@ pub trait FromIntLiteral: Element {}
 )]
 pub trait FromFloatLiteral: Element {}
 
-/// The element types of indices (`argmax`'s `output_type`).
+/// The element types of indices (`gather`'s indices, `argmax`'s
+/// `output_type`).
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: an index type (`output_type`, `out_type`) is `i32` or `i64`, not `{Self}`",
+    message = "rxt-tf: indices (and `output_type`, `out_type`) are `i32` or `i64`, not `{Self}`",
     label = "not an index type"
 )]
 pub trait IndexElement: Element {}
@@ -179,6 +182,19 @@ impl<L> ListFits<L> for L {}
     label = "too many sizes"
 )]
 pub trait ShapeOf<const N: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// The rank of a gather from a tensor of this rank by indices of rank `I`
+/// with `B` batch dimensions: `rank − 1 + I − B`, at most 4.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a gather from a tensor of `{Self}` by rank-{I} indices with batch_dims = \
+               {B} has no rxt-tf result (rank − 1 + {I} − {B} must be 0 to 4, and batch_dims at \
+               most the indices' rank and below the tensor's)",
+    label = "unsupported ranks"
+)]
+pub trait GatherRank<const I: usize, const B: usize> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType;
 }
@@ -401,6 +417,17 @@ where
     <Rank<R> as PerAxisList>::List: ListFits<Dims<N>>,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, T, I, const RP: usize, const RI: usize, const FITS: u8, const B: usize>
+    Signature<Op, (Tensor<T, RP>, Tensor<I, RI>), (Axes<1, FITS>, Count<B>)> for Gather
+where
+    T: Element,
+    I: IndexElement,
+    Axes<1, FITS>: AxesFit<RP>,
+    Rank<RP>: GatherRank<RI, B>,
+{
+    type Output = <Rank<RP> as GatherRank<RI, B>>::Output<T>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
