@@ -237,6 +237,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Reshape => "Reshape",
         Rule::PerAxis => "PerAxis",
         Rule::Gather => "Gather",
+        Rule::Window => "Window",
     }
 }
 

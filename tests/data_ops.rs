@@ -232,3 +232,32 @@ fn gather_and_embedding_lookup() {
         );
     });
 }
+
+#[test]
+fn slice_windows_per_axis() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f2) = (input::<f32, 1>(&i, "f1"), input::<f32, 2>(&i, "f2"));
+        let (f4, i2) = (input::<f32, 4>(&i, "f4"), input::<i32, 2>(&i, "i2"));
+        let (m2, l3) = (input::<bool, 2>(&i, "m2"), input::<i64, 3>(&i, "l3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        let start = 1_usize;
+        same!(py, &names(&i),
+            "tf.slice(f1, (1,), (3,))" => tf!(slice(f1, [1], [3])),
+            "tf.slice(f2, (0, 1), (2, -1))" => tf!(slice(f2, [0, start], [2, -1])),
+            "tf.slice(f4, (1, 0, 1, 2), (1, -1, 2, 2))" => tf!(slice(f4, [1, 0, 1, 2], [1, -1, 2, 2])),
+            "tf.slice(i2, (2, 0), (0, 4))" => tf!(slice(i2, [2, 0], [0, 4])),
+            "tf.slice(m2, (1, 1), (1, 1))" => tf!(slice(m2, [1, 1], [1, 1])),
+            "tf.slice(l3, (0, 1, 0), (-1, -1, 2))" => tf!(slice(l3, [0, 1, 0], [-1, -1, 2])),
+            "tf.slice(z3, (0, 0, 1), (2, 0, 3))" => tf!(slice(z3, [0, 0, 1], [2, 0, 3])),
+            "tf.slice(f2, (1, 1), (1, 2))" => rxt_tf::ops::slice(&f2, &rxt_tf::ops::Dims([1, 1]), &rxt_tf::ops::Dims([1, 2])),
+        );
+        // A window past the end: eager's class, per op and fused.
+        let (class, message) = failure(
+            py,
+            tf!(slice(f2, [2, start], [2, 1])).and_then(|t| t.to_vec()),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: slice failed: "), "{message}");
+    });
+}

@@ -456,6 +456,9 @@ ACCEPTED = [
     ),
     (call("tensorflow.nn.embedding_lookup", T2, I32_2), "rxt-tf/embedding-lookup-cpu", T3),
     (call("tensorflow.nn.embedding_lookup", I64_2, I64), "rxt-tf/embedding-lookup-cpu", I64_2),
+    # slice: a begin and sizes per axis.
+    (call("tensorflow.slice", T2, lit((0, 1)), lit((2, -1))), "rxt-tf/slice-cpu", T2),
+    (call("tensorflow.slice", B4, lit((0, 0, 1, 0)), lit((-1, 1, 1, -1))), "rxt-tf/slice-cpu", B4),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -538,6 +541,8 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    (call("tensorflow.slice", T2, lit((0,)), lit((2, -1))), "RXTP-RXTTF-082", "one entry per axis"),
+    (call("tensorflow.slice", T1, lit((-1,)), lit((2,))), "RXTP-RXTTF-082", "at least 0"),
     # gather: int indices, a result of rank 0 to 4.
     (call("tensorflow.gather", T2, T1), "RXTP-RXTTF-080", "int32 or int64 indices"),
     (call("tensorflow.gather", T4, I32_2), "RXTP-RXTTF-080", "no result of rank 0 to 4"),

@@ -28,9 +28,11 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
     elif row.rule == "gather":
         given = {"axis": 0, "batch_dims": axes}
     elif row.rule == "reshape":
-        return Keywords(row, given, dims=(1,) * axes)
+        return Keywords(row, given, lists=((1,) * axes,))
     elif row.rule == "per-axis":
-        return Keywords(row, given, dims=(2,) * ranks[0])
+        return Keywords(row, given, lists=((2,) * ranks[0],))
+    elif row.rule == "window":
+        return Keywords(row, given, lists=((0,) * ranks[0], (-1,) * ranks[0]))
     return Keywords(row, given)
 
 

@@ -11,8 +11,8 @@ pub mod platform;
 
 pub use model::{
     axes_fit, diagnostic_code, join_or, Attr, AttrValue, Batched, Becomes, DType, Input, Keyword,
-    Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind, TensorKind, Value, ValueKind,
-    Work, MAX_RANK,
+    ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind, TensorKind, Value,
+    ValueKind, Work, MAX_RANK,
 };
 pub use ops::{by_operator, lookup, FALLBACK_RULES, OPS};
 

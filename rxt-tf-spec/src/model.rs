@@ -334,6 +334,22 @@ pub enum Rule {
     /// A tensor of rank 1 to `MAX_RANK` and a list of one size per axis,
     /// known at run time: the result has the tensor's type.
     PerAxis,
+    /// A tensor of rank 1 to `MAX_RANK` and two lists of one integer per
+    /// axis known at run time, where a window begins and its sizes (`-1`:
+    /// to the end): the result has the tensor's rank.
+    Window,
+}
+
+/// What the literal entries of a list operand may be (checked by `tf!`;
+/// TensorFlow checks run-time entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ListEntries {
+    /// The least value.
+    pub lowest: i64,
+    /// Whether `-1` (a size inferred from the others) may appear only once.
+    pub one_inferred: bool,
+    /// The most entries, if bounded (a shape's: the result's rank).
+    pub at_most: Option<u8>,
 }
 
 /// What an operand position holds.
@@ -362,6 +378,7 @@ impl Rule {
             | Rule::Reshape
             | Rule::PerAxis
             | Rule::Gather => 2,
+            Rule::Window => 3,
             _ => 1,
         }
     }
@@ -377,9 +394,9 @@ impl Rule {
             (Rule::Reshape, 0) => (0, MAX_RANK),
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
-            (Rule::PerAxis, 0) => (1, MAX_RANK),
+            (Rule::PerAxis | Rule::Window, 0) => (1, MAX_RANK),
             // A list of sizes is a rank-1 tensor when it runs.
-            (Rule::Reshape | Rule::PerAxis, _) => (1, 1),
+            (Rule::Reshape | Rule::PerAxis | Rule::Window, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -406,9 +423,31 @@ impl Rule {
     pub const fn role(self, position: usize) -> Role {
         match (self, position) {
             (Rule::Select, 0) => Role::Condition,
-            (Rule::Reshape | Rule::PerAxis, 1) => Role::Dims,
+            (Rule::Reshape | Rule::PerAxis, 1) | (Rule::Window, 1 | 2) => Role::Dims,
             (Rule::Gather, 1) => Role::Indices,
             _ => Role::Element,
+        }
+    }
+
+    /// What the literal entries of the list operand at `position` may be.
+    pub const fn list_entries(self, position: usize) -> ListEntries {
+        match (self, position) {
+            (Rule::Reshape, _) => ListEntries {
+                lowest: -1,
+                one_inferred: true,
+                at_most: Some(MAX_RANK),
+            },
+            // A window's sizes: `-1` for "to the end", on any axis.
+            (Rule::Window, 2) => ListEntries {
+                lowest: -1,
+                one_inferred: false,
+                at_most: None,
+            },
+            _ => ListEntries {
+                lowest: 0,
+                one_inferred: false,
+                at_most: None,
+            },
         }
     }
 
@@ -431,6 +470,7 @@ impl Rule {
             Rule::Reshape => "reshape",
             Rule::PerAxis => "per-axis",
             Rule::Gather => "gather",
+            Rule::Window => "window",
         }
     }
 
@@ -461,6 +501,7 @@ impl Rule {
                 "{ranks} and a list of n sizes (integers, one may be −1): r → n, n ≤ {MAX_RANK}"
             ),
             Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
+            Rule::Window => format!("{ranks} and two lists of r integers: r → r"),
             Rule::Gather => format!(
                 "{ranks} × int32 or int64 indices of ranks 0–{MAX_RANK}: p × i → p − 1 + i − \
                  `batch_dims`, at most {MAX_RANK}"
@@ -480,7 +521,7 @@ impl Rule {
             Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
             // The list's length, given as `axes`.
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
-            Rule::PerAxis => Some(first),
+            Rule::PerAxis | Rule::Window => Some(first),
             // `axes` is `batch_dims` here.
             Rule::Gather => {
                 let indices = *ranks.get(1)?;

@@ -1740,6 +1740,38 @@ pub const EMBEDDING_LOOKUP: Op = Op {
     ..GATHER
 };
 
+/// `slice(x, [b0, …], [s0, …])`: the window of `x` beginning at `b` of
+/// sizes `s` (`-1`: to the end), as `tf.slice`.
+pub const SLICE: Op = Op {
+    name: "slice",
+    operator: None,
+    summary: "the window at a begin and of sizes per axis (a size of −1: to the end)",
+    tf_op: c"Slice",
+    rule: Rule::Window,
+    dtypes: DType::ALL,
+    keywords: &[],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Index",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
+    work: Work::FirstInput,
+    python: &[calls(
+        &["tensorflow.slice"],
+        "rxt-tf/slice-cpu",
+        82,
+        "one CPU tensor of rank 1–4 and two literal tuples of one integer per axis: the begin \
+         (non-negative) and the sizes (-1: to the end)",
+    )],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1816,6 +1848,7 @@ pub const OPS: &[&Op] = &[
     &TILE,
     &GATHER,
     &EMBEDDING_LOOKUP,
+    &SLICE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

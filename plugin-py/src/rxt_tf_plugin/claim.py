@@ -125,8 +125,7 @@ def decide(site: Any) -> Verdict:
         return keywords
     ranks = tuple(operand.rank for operand in operands)
     lists = {i: operand.dims for i, operand in enumerate(operands) if operand.dims is not None}
-    dims = next(iter(lists.values()), ())
-    typed = op.typing(ranks, Keywords(op.row, keywords, dims=dims))
+    typed = op.typing(ranks, Keywords(op.row, keywords, lists=tuple(lists.values())))
     if isinstance(typed, Problem):
         return _rejected(op, typed.message, typed.suggestion)
     return Verdict(

@@ -44,8 +44,8 @@ class Keywords:
     """The op."""
     given: Mapping[str, Literal]
     """The values the site gives (by keyword or position)."""
-    dims: tuple[int, ...] = ()
-    """The literal list of integers of an op that takes one (``reshape``'s sizes)."""
+    lists: tuple[tuple[int, ...], ...] = ()
+    """The literal tuples of integers of an op that takes them (``reshape``'s sizes)."""
 
     def value(self, name: str) -> Literal | None:
         """The value of keyword ``name``: given, else its default."""
@@ -192,7 +192,7 @@ def select(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 def reshape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``reshape``: the rank is the number of sizes; at most one is ``-1``."""
     del ranks
-    sizes = keywords.dims
+    sizes = keywords.lists[0]
     if len(sizes) > 4:
         return Problem(
             f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
@@ -210,7 +210,7 @@ def reshape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``per-axis``: one non-negative entry per axis; the tensor's type."""
     rank = ranks[0]
-    entries = keywords.dims
+    entries = keywords.lists[0]
     if len(entries) != rank or any(entry < 0 for entry in entries):
         return Problem(
             f"`{entries!r}` needs one non-negative entry per axis of a rank-{rank} tensor",
@@ -237,6 +237,23 @@ def gather(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(result)
 
 
+def window(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``window``: a begin (non-negative) and sizes (-1: to the end), one per axis."""
+    rank = ranks[0]
+    begin, sizes = keywords.lists
+    if len(begin) != rank or len(sizes) != rank:
+        return Problem(
+            f"`{begin!r}` and `{sizes!r}` need one entry per axis of a rank-{rank} tensor",
+            f"write {rank} begins and {rank} sizes",
+        )
+    if any(entry < 0 for entry in begin) or any(size < -1 for size in sizes):
+        return Problem(
+            f"`{begin!r}`, `{sizes!r}`: a begin is at least 0, a size at least -1",
+            "write non-negative begins, and sizes or -1 (to the end)",
+        )
+    return Typed(rank)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -254,5 +271,6 @@ RULES: dict[str, RuleFunction] = {
     "reshape": reshape,
     "per-axis": per_axis,
     "gather": gather,
+    "window": window,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -2050,6 +2050,32 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="slice",
+        operator=None,
+        tf_op="Slice",
+        batched_tf_op=None,
+        summary="the window at a begin and of sizes per axis (a size of −1: to the end)",
+        rule="window",
+        ranks=((1, 4), (1, 1), (1, 1)),
+        roles=("element", "dims", "dims"),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 1–4, and a list of integers",
+        keywords=(),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.slice",),
+                rule_id="rxt-tf/slice-cpu",
+                code="RXTP-RXTTF-082",
+                constraint="one CPU tensor of rank 1–4 and two literal tuples of one integer per axis: the begin (non-negative) and the sizes (-1: to the end)",
+                positional=(),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2370,6 +2396,10 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("gather", (4, 3), 2, False, 4),
     ("gather", (4, 3), 3, False, 3),
     ("gather", (4, 4), 3, False, 4),
+    ("window", (1, 1, 1), 0, False, 1),
+    ("window", (2, 1, 1), 0, False, 2),
+    ("window", (3, 1, 1), 0, False, 3),
+    ("window", (4, 1, 1), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

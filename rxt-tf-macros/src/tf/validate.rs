@@ -4,9 +4,7 @@
 //! `ops::dispatch`), which report them at the operand.
 
 use quote::ToTokens;
-use rxt_tf_spec::{
-    axes_fit, join_or, DType, Keyword, Op, Role, Rule, Value, ValueKind, MAX_RANK, OPS,
-};
+use rxt_tf_spec::{axes_fit, join_or, DType, Keyword, Op, Role, Value, ValueKind, MAX_RANK, OPS};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
 
@@ -89,7 +87,7 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
     let mut literals = 0;
     for (position, expr) in exprs.iter().enumerate() {
         if op.rule.role(position) == Role::Dims {
-            operands.push(dims(op, expr, errors));
+            operands.push(dims(op, position, expr, errors));
             continue;
         }
         match number_literal(expr) {
@@ -138,10 +136,10 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
 }
 
 /// A list of integers known at run time: a bracketed list of integer
-/// literals and Rust integer expressions. Literal entries are checked here:
-/// at most one `-1` where sizes are inferred, none below it (below `0` for
-/// other lists), and at most `MAX_RANK` entries for a shape.
-fn dims(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
+/// literals and Rust integer expressions. Literal entries are checked here
+/// as the rule says ([`Rule::list_entries`]): the least value, at most one
+/// `-1` where a size is inferred, at most so many entries for a shape.
+fn dims(op: &Op, position: usize, expr: &Expr, errors: &mut Errors) -> OperandExpr {
     let Expr::Array(array) = expr else {
         errors.push(
             expr,
@@ -154,14 +152,13 @@ fn dims(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
         );
         return OperandExpr::Dims(Vec::new(), expr.span());
     };
-    let shape = op.rule == Rule::Reshape;
-    let lowest = if shape { -1 } else { 0 };
+    let rule = op.rule.list_entries(position);
     let mut entries = Vec::new();
     let mut inferred = 0;
     for element in &array.elems {
         match number_literal(element) {
             Some(NumberLiteral::Int(value)) => {
-                if value == -1 && shape {
+                if value == -1 && rule.one_inferred {
                     inferred += 1;
                     if inferred == 2 {
                         errors.push(
@@ -173,11 +170,13 @@ fn dims(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
                             ),
                         );
                     }
-                } else if value < lowest {
-                    let what = if shape {
-                        "a size is at least 0, or `-1` for the one inferred"
-                    } else {
-                        "an entry is at least 0"
+                } else if value < rule.lowest {
+                    let what = match rule.lowest {
+                        -1 if rule.one_inferred => {
+                            "a size is at least 0, or `-1` for the one inferred"
+                        }
+                        -1 => "a size is at least 0, or `-1` for the rest of the axis",
+                        _ => "an entry is at least 0",
                     };
                     errors.push(
                         element,
@@ -197,11 +196,14 @@ fn dims(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
             None => entries.push(DimExpr::Expr(element.clone())),
         }
     }
-    if shape && entries.len() > usize::from(MAX_RANK) {
+    if let Some(most) = rule
+        .at_most
+        .filter(|most| entries.len() > usize::from(*most))
+    {
         errors.push(
             expr,
             format!(
-                "rxt-tf: `{}` takes at most {MAX_RANK} sizes (the result's rank), got {}",
+                "rxt-tf: `{}` takes at most {most} sizes (the result's rank), got {}",
                 op.name,
                 entries.len()
             ),

@@ -41,6 +41,8 @@ pub struct Reshape;
 pub struct PerAxis;
 /// Slices at indices (`gather`, `embedding_lookup`).
 pub struct Gather;
+/// A window by a begin and sizes per axis (`slice`).
+pub struct Window;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -428,6 +430,16 @@ where
     Rank<RP>: GatherRank<RI, B>,
 {
     type Output = <Rank<RP> as GatherRank<RI, B>>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const B: usize, const S: usize>
+    Signature<Op, (Tensor<T, R>, Dims<B>, Dims<S>), ()> for Window
+where
+    T: Element,
+    Rank<R>: SupportedRank + PerAxisList,
+    <Rank<R> as PerAxisList>::List: ListFits<Dims<B>> + ListFits<Dims<S>>,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
