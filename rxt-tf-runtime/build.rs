@@ -238,6 +238,8 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::PerAxis => "PerAxis",
         Rule::Gather => "Gather",
         Rule::Window => "Window",
+        Rule::Join => "Join",
+        Rule::Stack => "Stack",
     }
 }
 

@@ -261,3 +261,57 @@ fn slice_windows_per_axis() {
         assert!(message.starts_with("rxt-tf: slice failed: "), "{message}");
     });
 }
+
+#[test]
+fn concat_and_stack_lists_of_tensors() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (i2, m2) = (input::<i32, 2>(&i, "i2"), input::<bool, 2>(&i, "m2"));
+        let (l3, z3) = (input::<i64, 3>(&i, "l3"), input::<f32, 3>(&i, "z3"));
+        let d3 = input::<f64, 3>(&i, "d3");
+        let twice = tf!(f2 * 2.0).expect("a second tensor");
+        same!(py, &names(&i),
+            "tf.concat([f1, f1], 0)" => tf!(concat([f1, f1], axis = 0)),
+            "tf.concat([f2, f2 * 2.0, f2], axis=1)" => tf!(concat([f2, twice, &f2], axis = 1)),
+            "tf.concat([f2, f2], -2)" => tf!(concat([f2, f2], -2)),
+            "tf.concat([f3, z3, f3], axis=1)" => tf!(concat([f3, z3, f3], axis = 1)),
+            "tf.concat([i2, i2, i2, i2, i2, i2, i2, i2], 0)" => tf!(concat([i2, i2, i2, i2, i2, i2, i2, i2], axis = 0)),
+            "tf.concat([m2, m2], 1)" => tf!(concat([m2, m2], axis = 1)),
+            "tf.concat([l3, l3], 2)" => tf!(concat([l3, l3], axis = 2)),
+            "tf.concat([d3, d3], 0)" => tf!(concat([d3, d3], axis = 0)),
+            "tf.stack([f0, f0, f0])" => tf!(stack([f0, f0, f0])),
+            "tf.stack([f2, f2 * 2.0], axis=1)" => tf!(stack([f2, twice], axis = 1)),
+            "tf.stack([f2, f2], axis=-1)" => tf!(stack([f2, f2], axis = -1)),
+            "tf.stack([f3, f3], axis=3)" => tf!(stack([f3, f3], axis = 3)),
+            "tf.stack([m2, m2], axis=0)" => tf!(stack([m2, m2], axis = 0)),
+            "tf.stack([z3, z3], axis=1)" => tf!(stack([z3, z3], axis = 1)),
+            "tf.concat([i2, i2], 1)" => rxt_tf::ops::concat(&rxt_tf::ops::TensorList::new([&i2, &i2]), 1),
+            "tf.stack([l3, l3], 1)" => rxt_tf::ops::stack(&rxt_tf::ops::TensorList::new([&l3, &l3]), 1),
+        );
+        // Sizes that do not agree off the axis: eager's class, per op and fused.
+        let (class, message) = failure(
+            py,
+            tf!(concat([f2, f2], axis = 0))
+                .and_then(|t| tf!(concat([t, tf!(transpose(f2))?], axis = 0))?.to_vec()),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: concat failed: "), "{message}");
+        let (class, message) = failure(
+            py,
+            tf!(stack([f2, tf!(transpose(f2)).expect("t")])).and_then(|t| t.to_vec()),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: stack failed: "), "{message}");
+        // The plain functions check the list's length when they run.
+        let err = rxt_tf::ops::concat(&rxt_tf::ops::TensorList::new([&i2]), 0)
+            .map(|_| ())
+            .expect_err("one tensor");
+        assert!(
+            err.to_string()
+                .contains("takes a list of 2 to 8 tensors, got 1"),
+            "{err}"
+        );
+    });
+}

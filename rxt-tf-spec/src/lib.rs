@@ -12,7 +12,7 @@ pub mod platform;
 pub use model::{
     axes_fit, diagnostic_code, join_or, Attr, AttrValue, Batched, Becomes, DType, Input, Keyword,
     ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind, TensorKind, Value,
-    ValueKind, Work, MAX_RANK,
+    ValueKind, Work, MAX_LIST, MAX_RANK,
 };
 pub use ops::{by_operator, lookup, FALLBACK_RULES, OPS};
 
@@ -35,6 +35,7 @@ mod tests {
                 Rule::Shape => &["out_type"],
                 Rule::Squeeze => &["axis"],
                 Rule::Gather => &["axis", "batch_dims"],
+                Rule::Join | Rule::Stack => &["axis"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -338,6 +338,13 @@ pub enum Rule {
     /// axis known at run time, where a window begins and its sizes (`-1`:
     /// to the end): the result has the tensor's rank.
     Window,
+    /// A list of tensors of one element type and rank 1 to `MAX_RANK`
+    /// joined along the typed keyword `axis`: the result has their type.
+    Join,
+    /// A list of tensors of one element type and rank 0 to `MAX_RANK − 1`
+    /// stacked along a new axis, the typed keyword `axis` (in
+    /// `-(r + 1)..=r`): the result has rank r + 1.
+    Stack,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -365,7 +372,13 @@ pub enum Role {
     Dims,
     /// An int32 or int64 tensor of indices.
     Indices,
+    /// A bracketed list of 2 to [`MAX_LIST`] tensors of one element type
+    /// and rank (`[a, b, c]`), run as one list input.
+    Tensors,
 }
+
+/// The most tensors a list operand holds.
+pub const MAX_LIST: usize = 8;
 
 impl Rule {
     /// The number of operands.
@@ -394,7 +407,8 @@ impl Rule {
             (Rule::Reshape, 0) => (0, MAX_RANK),
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
-            (Rule::PerAxis | Rule::Window, 0) => (1, MAX_RANK),
+            (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
+            (Rule::Stack, _) => (0, MAX_RANK - 1),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -408,7 +422,7 @@ impl Rule {
     /// the operand's, or for a new axis the result's (it may follow the last).
     pub const fn axes_rank(self, rank: u8) -> u8 {
         match self {
-            Rule::ExpandDims => rank.saturating_add(1),
+            Rule::ExpandDims | Rule::Stack => rank.saturating_add(1),
             _ => rank,
         }
     }
@@ -425,6 +439,7 @@ impl Rule {
             (Rule::Select, 0) => Role::Condition,
             (Rule::Reshape | Rule::PerAxis, 1) | (Rule::Window, 1 | 2) => Role::Dims,
             (Rule::Gather, 1) => Role::Indices,
+            (Rule::Join | Rule::Stack, 0) => Role::Tensors,
             _ => Role::Element,
         }
     }
@@ -471,6 +486,8 @@ impl Rule {
             Rule::PerAxis => "per-axis",
             Rule::Gather => "gather",
             Rule::Window => "window",
+            Rule::Join => "join",
+            Rule::Stack => "stack",
         }
     }
 
@@ -502,6 +519,10 @@ impl Rule {
             ),
             Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
             Rule::Window => format!("{ranks} and two lists of r integers: r → r"),
+            Rule::Join => format!("a list of 2–{MAX_LIST} tensors of {ranks}: r → r"),
+            Rule::Stack => format!(
+                "a list of 2–{MAX_LIST} tensors of {ranks}: r → r + 1, `axis` in −(r + 1)..=r"
+            ),
             Rule::Gather => format!(
                 "{ranks} × int32 or int64 indices of ranks 0–{MAX_RANK}: p × i → p − 1 + i − \
                  `batch_dims`, at most {MAX_RANK}"
@@ -521,7 +542,8 @@ impl Rule {
             Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
             // The list's length, given as `axes`.
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
-            Rule::PerAxis | Rule::Window => Some(first),
+            Rule::PerAxis | Rule::Window | Rule::Join => Some(first),
+            Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is `batch_dims` here.
             Rule::Gather => {
                 let indices = *ranks.get(1)?;
@@ -572,6 +594,8 @@ pub enum AttrValue {
     Element,
     /// The element type of the call's indices operand.
     Indices,
+    /// The number of tensors in the call's list operand (an `int`).
+    ListLength,
 }
 
 /// Operands of some element types are cast to another before the op runs,
@@ -811,12 +835,16 @@ impl Op {
             true => "a bool condition, then ",
             false => "",
         };
+        let tensors = match (0..self.arity()).any(|p| self.rule.role(p) == Role::Tensors) {
+            true => format!("a list of 2–{MAX_LIST} tensors of "),
+            false => String::new(),
+        };
         let list = match (0..self.arity()).any(|p| self.rule.role(p) == Role::Dims) {
             true => ", and a list of integers",
             false => "",
         };
         format!(
-            "{condition}{} at {}{list}",
+            "{condition}{tensors}{} at {}{list}",
             join_or(&types),
             ranks.join(" × ")
         )

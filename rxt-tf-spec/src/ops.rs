@@ -1772,6 +1772,63 @@ pub const SLICE: Op = Op {
     )],
 };
 
+/// `concat([a, b, …], axis = k)`: the tensors joined along `k`.
+pub const CONCAT: Op = Op {
+    name: "concat",
+    operator: None,
+    summary: "joins 2–8 tensors of one element type and rank along an axis",
+    tf_op: c"ConcatV2",
+    rule: Rule::Join,
+    dtypes: DType::ALL,
+    keywords: &[ONE_AXIS],
+    attrs: &[
+        T,
+        Attr {
+            name: c"N",
+            value: AttrValue::ListLength,
+        },
+        TIDX_I32,
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["axis"],
+    inputs: &[Input::Operand(0), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    // Rextio offers no list operand: `tf.concat([a, b], 0)` stays on Python.
+    python: &[],
+};
+
+/// `stack([a, b, …], axis = k)`: the tensors stacked along a new axis `k`.
+pub const STACK: Op = Op {
+    name: "stack",
+    operator: None,
+    summary: "stacks 2–8 tensors of one element type and rank along a new axis",
+    tf_op: c"Pack",
+    rule: Rule::Stack,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        default: Some(Value::Int(0)),
+        becomes: Becomes::Attr(c"axis"),
+        ..ONE_AXIS
+    }],
+    attrs: &[
+        T,
+        Attr {
+            name: c"N",
+            value: AttrValue::ListLength,
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["axis"],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    // Rextio offers no list operand: `tf.stack([a, b])` stays on Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1849,6 +1906,8 @@ pub const OPS: &[&Op] = &[
     &GATHER,
     &EMBEDDING_LOOKUP,
     &SLICE,
+    &CONCAT,
+    &STACK,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -113,6 +113,7 @@ fn op_row(out: &mut String, op: &Op) {
             Role::Condition => string("condition"),
             Role::Dims => string("dims"),
             Role::Indices => string("indices"),
+            Role::Tensors => string("tensors"),
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));

@@ -254,6 +254,16 @@ def window(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(rank)
 
 
+def join(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``join``: tensors joined along ``axis`` (in range); their type."""
+    return along_axis(ranks, keywords)
+
+
+def stack(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``stack``: tensors stacked along a new ``axis``, rank + 1."""
+    return expand_dims(ranks, keywords)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -272,5 +282,7 @@ RULES: dict[str, RuleFunction] = {
     "per-axis": per_axis,
     "gather": gather,
     "window": window,
+    "join": join,
+    "stack": stack,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -2076,6 +2076,42 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="concat",
+        operator=None,
+        tf_op="ConcatV2",
+        batched_tf_op=None,
+        summary="joins 2–8 tensors of one element type and rank along an axis",
+        rule="join",
+        ranks=((1, 4),),
+        roles=("tensors",),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="a list of 2–8 tensors of float32, float64, int32, int64 or bool at ranks 1–4",
+        keywords=(
+            KeywordRow(name="axis", kind="int", allowed=(), default=None, typed=True),
+        ),
+        rules=(),
+    ),
+    OpRow(
+        name="stack",
+        operator=None,
+        tf_op="Pack",
+        batched_tf_op=None,
+        summary="stacks 2–8 tensors of one element type and rank along a new axis",
+        rule="stack",
+        ranks=((0, 3),),
+        roles=("tensors",),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="a list of 2–8 tensors of float32, float64, int32, int64 or bool at ranks 0–3",
+        keywords=(
+            KeywordRow(name="axis", kind="int", allowed=(), default=0, typed=True),
+        ),
+        rules=(),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2400,6 +2436,14 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("window", (2, 1, 1), 0, False, 2),
     ("window", (3, 1, 1), 0, False, 3),
     ("window", (4, 1, 1), 0, False, 4),
+    ("join", (1,), 0, False, 1),
+    ("join", (2,), 0, False, 2),
+    ("join", (3,), 0, False, 3),
+    ("join", (4,), 0, False, 4),
+    ("stack", (0,), 0, False, 1),
+    ("stack", (1,), 0, False, 2),
+    ("stack", (2,), 0, False, 3),
+    ("stack", (3,), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

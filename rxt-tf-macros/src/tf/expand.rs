@@ -59,6 +59,15 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                         quote_spanned!(*span=> &#private::FloatLiteral(#sign #literal)),
                     )
                 }
+                OperandExpr::Tensors(exprs, span) => {
+                    let borrowed = exprs.iter().map(|expr| {
+                        quote_spanned!(expr.span()=> #private::AsOperand::as_operand(&(#expr)))
+                    });
+                    (
+                        *span,
+                        quote_spanned!(*span=> &#private::TensorList::new([#(#borrowed),*])),
+                    )
+                }
                 OperandExpr::Dims(entries, span) => {
                     let entries = entries.iter().map(|entry| match entry {
                         DimExpr::Literal(value) => {

@@ -17,6 +17,8 @@ pub(crate) enum OperandExpr {
     /// A bracketed list of integers known at run time (`[b, s, 4, -1]`),
     /// written at `span`.
     Dims(Vec<DimExpr>, Span),
+    /// A bracketed list of tensors (`[a, b, c]`), written at `span`.
+    Tensors(Vec<Expr>, Span),
 }
 
 /// One entry of a list of integers.

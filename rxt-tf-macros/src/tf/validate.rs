@@ -4,7 +4,9 @@
 //! `ops::dispatch`), which report them at the operand.
 
 use quote::ToTokens;
-use rxt_tf_spec::{axes_fit, join_or, DType, Keyword, Op, Role, Value, ValueKind, MAX_RANK, OPS};
+use rxt_tf_spec::{
+    axes_fit, join_or, DType, Keyword, Op, Role, Value, ValueKind, MAX_LIST, MAX_RANK, OPS,
+};
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
 
@@ -86,9 +88,16 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
     let mut operands = Vec::new();
     let mut literals = 0;
     for (position, expr) in exprs.iter().enumerate() {
-        if op.rule.role(position) == Role::Dims {
-            operands.push(dims(op, position, expr, errors));
-            continue;
+        match op.rule.role(position) {
+            Role::Dims => {
+                operands.push(dims(op, position, expr, errors));
+                continue;
+            }
+            Role::Tensors => {
+                operands.push(tensors(op, expr, errors));
+                continue;
+            }
+            _ => {}
         }
         match number_literal(expr) {
             Some(NumberLiteral::Float(value)) => {
@@ -120,7 +129,7 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
         }
     }
     let tensors = (0..exprs.len())
-        .filter(|position| op.rule.role(*position) != Role::Dims)
+        .filter(|position| op.rule.role(*position) == Role::Element)
         .count();
     if tensors > 0 && literals == tensors {
         let all: proc_macro2::TokenStream = exprs.iter().map(|e| e.to_token_stream()).collect();
@@ -210,6 +219,45 @@ fn dims(op: &Op, position: usize, expr: &Expr, errors: &mut Errors) -> OperandEx
         );
     }
     OperandExpr::Dims(entries, expr.span())
+}
+
+/// A list of tensors: a bracketed list of 2 to `MAX_LIST` expressions,
+/// each borrowed as an operand (their types must agree: one element type
+/// and rank).
+fn tensors(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
+    let Expr::Array(array) = expr else {
+        errors.push(
+            expr,
+            format!(
+                "rxt-tf: `{}` takes its tensors as a bracketed list (`[a, b]`), not `{}`",
+                op.name,
+                expr.to_token_stream()
+            ),
+        );
+        return OperandExpr::Tensors(Vec::new(), expr.span());
+    };
+    let count = array.elems.len();
+    if !(2..=MAX_LIST).contains(&count) {
+        errors.push(
+            expr,
+            format!(
+                "rxt-tf: `{}` takes 2 to {MAX_LIST} tensors, got {count}",
+                op.name
+            ),
+        );
+    }
+    for element in &array.elems {
+        if number_literal(element).is_some() {
+            errors.push(
+                element,
+                format!(
+                    "rxt-tf: `{}` takes tensors in its list, not literals",
+                    op.name
+                ),
+            );
+        }
+    }
+    OperandExpr::Tensors(array.elems.iter().cloned().collect(), expr.span())
 }
 
 /// The keyword values of a call that gives none (an operator).

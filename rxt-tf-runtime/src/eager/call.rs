@@ -6,7 +6,8 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use rxt_tf_spec::{
-    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, TensorKind, Value, MAX_RANK,
+    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, TensorKind, Value, MAX_LIST,
+    MAX_RANK,
 };
 
 use crate::binding::context::BoundContext;
@@ -26,6 +27,8 @@ pub enum Input<'a> {
     /// A list of integers known at run time (sizes, multiples): a rank-1
     /// int64 input.
     Dims(&'a [i64]),
+    /// A list of tensors of one kind (`concat`'s): one list input.
+    List(&'a [&'a Untyped], TensorKind),
 }
 
 impl Input<'_> {
@@ -37,10 +40,19 @@ impl Input<'_> {
         }
     }
 
+    /// Its tensors: the tensor, or those of a list.
+    pub(crate) fn tensors(&self) -> &[&Untyped] {
+        match self {
+            Input::Tensor(tensor, _) => std::slice::from_ref(tensor),
+            Input::List(tensors, _) => tensors,
+            _ => &[],
+        }
+    }
+
     /// The rank (0 for a scalar).
     fn rank(&self) -> u8 {
         match self {
-            Input::Tensor(_, kind) => kind.rank,
+            Input::Tensor(_, kind) | Input::List(_, kind) => kind.rank,
             Input::Dims(_) => 1,
             _ => 0,
         }
@@ -49,7 +61,7 @@ impl Input<'_> {
     /// The element type, unless it is a literal.
     fn dtype(&self) -> Option<DType> {
         match self {
-            Input::Tensor(_, kind) => Some(kind.dtype),
+            Input::Tensor(_, kind) | Input::List(_, kind) => Some(kind.dtype),
             Input::Scalar(dtype, _) => Some(*dtype),
             Input::Literal(_) | Input::Dims(_) => None,
         }
@@ -86,6 +98,8 @@ pub(crate) struct Call {
     pub(crate) swap: Option<&'static [i64]>,
     /// The element type of the indices operand (`gather`), else `int32`.
     index_element: DType,
+    /// The number of tensors of its list operand (`concat`), else 0.
+    pub(crate) list_length: usize,
 }
 
 impl Call {
@@ -106,7 +120,9 @@ impl Call {
         let operand_element = operands
             .iter()
             .enumerate()
-            .filter(|(position, _)| row.rule.role(*position) == Role::Element)
+            .filter(|(position, _)| {
+                matches!(row.rule.role(*position), Role::Element | Role::Tensors)
+            })
             .find_map(|(_, input)| input.dtype())
             .ok_or_else(|| malformed(row))?;
         let element = row.kernel_element(operand_element);
@@ -116,6 +132,22 @@ impl Call {
             .filter(|(position, _)| row.rule.role(*position) == Role::Indices)
             .find_map(|(_, input)| input.dtype())
             .unwrap_or(DType::I32);
+        let list_length = match operands
+            .iter()
+            .find(|input| matches!(input, Input::List(..)))
+        {
+            Some(list) if !(2..=MAX_LIST).contains(&list.tensors().len()) => {
+                return Err(Error::Keyword {
+                    op: row.name,
+                    message: format!(
+                        "takes a list of 2 to {MAX_LIST} tensors, got {}",
+                        list.tensors().len()
+                    ),
+                })
+            }
+            Some(list) => list.tensors().len(),
+            None => 0,
+        };
         let rank = operands.first().map_or(0, Input::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
         let mut swap = None;
@@ -153,6 +185,7 @@ impl Call {
             element,
             operand_element,
             index_element,
+            list_length,
             batched,
             rank,
             swap,
@@ -173,6 +206,7 @@ impl Call {
             element: from,
             operand_element: from,
             index_element: DType::I32,
+            list_length: 0,
             batched: false,
             rank: 0,
             swap: None,
@@ -192,6 +226,7 @@ impl Call {
             element,
             operand_element: element,
             index_element: DType::I32,
+            list_length: 0,
             batched: false,
             rank: u8::try_from(perm.len()).unwrap_or(MAX_RANK),
             swap: None,
@@ -205,6 +240,7 @@ impl Call {
         keywords: &'k [Value],
     ) -> impl Iterator<Item = (&'static CStr, Value)> + 'k {
         let (element, index_element) = (self.element, self.index_element);
+        let list_length = i64::try_from(self.list_length).unwrap_or(i64::MAX);
         let (attrs, renames) = match (self.batched, self.row.batched) {
             (true, Some(kernel)) => (kernel.attrs, kernel.keyword_attrs),
             _ => (self.row.attrs, &[][..]),
@@ -214,6 +250,7 @@ impl Call {
                 AttrValue::Fixed(value) => value,
                 AttrValue::Element => Value::Type(element),
                 AttrValue::Indices => Value::Type(index_element),
+                AttrValue::ListLength => Value::Int(list_length),
             };
             (attr.name, value)
         });
@@ -268,7 +305,7 @@ pub(crate) fn shared_context<'a>(
     row: &Op,
     operands: &'a [Input<'_>],
 ) -> Result<&'a Arc<BoundContext>> {
-    let mut tensors = operands.iter().filter_map(Input::tensor);
+    let mut tensors = operands.iter().flat_map(Input::tensors);
     let first = tensors.next().ok_or_else(|| malformed(row))?;
     if tensors.any(|tensor| !Arc::ptr_eq(&tensor.context, &first.context)) {
         return Err(Error::MixedContexts { op: row.name });

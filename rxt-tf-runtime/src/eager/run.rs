@@ -31,6 +31,7 @@ pub(crate) fn operand_handle(
         Input::Scalar(dtype, number) => (dtype, number),
         Input::Literal(number) => (call.operand_element, number),
         Input::Dims(dims) => return dims_handle(context, call, dims).map(Some),
+        Input::List(..) => return Ok(None),
     };
     let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
     if call.promotes() {
@@ -69,7 +70,7 @@ pub(crate) fn run_call(
     let mut dims = [Dims::default(); MAX_OPERANDS];
     let mut scalars: [Option<Arc<OwnedHandle>>; MAX_OPERANDS] = Default::default();
     for ((dims, scalar), operand) in dims.iter_mut().zip(&mut scalars).zip(operands) {
-        match operand.tensor() {
+        match operand.tensors().first() {
             Some(tensor) => *dims = Dims::of(tensor.handle()?, &status, call.row.name)?,
             None => *scalar = operand_handle(context, call, operand)?,
         }
@@ -102,6 +103,16 @@ pub(crate) fn run_call(
         let handle = run_op(context, call, keywords, work, |op| {
             for slot in call.inputs(keywords) {
                 match slot? {
+                    Slot::Operand(index)
+                        if matches!(operands.get(index), Some(Input::List(..))) =>
+                    {
+                        let tensors = operands.get(index).map_or(&[][..], Input::tensors);
+                        let handles = tensors
+                            .iter()
+                            .map(|tensor| tensor.handle())
+                            .collect::<Result<Vec<_>>>()?;
+                        op.add_input_list(&handles)?;
+                    }
                     Slot::Operand(index) => op.add_input(handle_of(index)?)?,
                     Slot::Constant(value, dtype) => {
                         op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;

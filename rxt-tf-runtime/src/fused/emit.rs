@@ -24,8 +24,8 @@ pub(crate) enum Arg {
     Node(u32),
 }
 
-/// Inputs of one op at most (operands and constants).
-pub(crate) const MAX_ARGS: usize = 4;
+/// Inputs of one op at most (operands, the tensors of a list, constants).
+pub(crate) const MAX_ARGS: usize = rxt_tf_spec::MAX_LIST + 2;
 
 /// One recorded op: its planned call, keyword values and inputs in the
 /// op's order.
@@ -161,6 +161,43 @@ fn emit_node<E: Emitter>(
     }
 }
 
+/// The inputs of one emitted op, as the op takes them: one at a time, or a
+/// list (the tensors of `concat`'s list operand).
+enum Group<'v, V> {
+    /// One input.
+    One(&'v V),
+    /// A list input.
+    List(&'v [V]),
+}
+
+/// `inputs` grouped by the call's input slots: the list operand's
+/// `list_length` values form one list, every other slot one value.
+fn input_groups<'v, V>(
+    call: &Call,
+    inputs: &'v [V],
+) -> impl Iterator<Item = Result<Group<'v, V>>> + 'v {
+    let row = call.row;
+    let list_length = call.list_length;
+    let mut rest = inputs;
+    row.inputs.iter().map(move |slot| {
+        let is_list = matches!(
+            slot,
+            rxt_tf_spec::Input::Operand(index)
+                if row.rule.role(*index) == rxt_tf_spec::Role::Tensors
+        );
+        let take = if is_list { list_length } else { 1 };
+        if rest.len() < take {
+            return Err(malformed(row));
+        }
+        let (group, after) = rest.split_at(take);
+        rest = after;
+        Ok(match (is_list, group) {
+            (false, [one]) => Group::One(one),
+            _ => Group::List(group),
+        })
+    })
+}
+
 /// Builds the nodes into a graph.
 pub(crate) struct GraphEmitter<'g> {
     pub(crate) graph: &'g mut OwnedGraph,
@@ -182,8 +219,11 @@ impl Emitter for GraphEmitter<'_> {
         for (attr, value) in call.attributes(keywords) {
             node.set_attr(attr, &value)?;
         }
-        for &input in inputs {
-            node.add_input(input)?;
+        for group in input_groups(call, inputs) {
+            match group? {
+                Group::One(input) => node.add_input(*input)?,
+                Group::List(list) => node.add_input_list(list)?,
+            }
         }
         node.finish(self.status)
     }
@@ -206,7 +246,16 @@ impl Emitter for EagerEmitter<'_> {
         work: i64,
     ) -> Result<Arc<OwnedHandle>> {
         run_op(self.context, call, keywords, work, |op| {
-            inputs.iter().try_for_each(|input| op.add_input(input))
+            for group in input_groups(call, inputs) {
+                match group? {
+                    Group::One(input) => op.add_input(input)?,
+                    Group::List(list) => {
+                        let handles: Vec<&OwnedHandle> = list.iter().map(|h| &**h).collect();
+                        op.add_input_list(&handles)?;
+                    }
+                }
+            }
+            Ok(())
         })
         .map(Arc::new)
     }

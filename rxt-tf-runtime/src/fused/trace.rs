@@ -212,6 +212,19 @@ impl Batch {
             let source = match slot? {
                 Slot::Operand(index) => {
                     let operand = operands.get(index).ok_or_else(|| malformed(row))?;
+                    if let Input::List(tensors, _) = operand {
+                        // A list input: one argument per tensor, grouped
+                        // again when emitted (the call's `list_length`).
+                        for tensor in *tensors {
+                            sources.push(match tensor.as_promise() {
+                                Some(promise) if self.made(promise) => {
+                                    Source::Node(promise.index())
+                                }
+                                _ => Source::Handle(tensor.shared_handle()?),
+                            });
+                        }
+                        continue;
+                    }
                     match operand {
                         Input::Tensor(tensor, _) => match tensor.as_promise() {
                             Some(promise) if self.made(promise) => Source::Node(promise.index()),

@@ -298,6 +298,63 @@ macro_rules! into_dim {
 
 into_dim!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
+/// A list of `N` tensors of one element type and rank, an operand of
+/// `concat` and `stack`: `tf!(concat([a, b, c], axis = 1))` makes one;
+/// `rxt_tf::ops::concat(&TensorList::new([&a, &b]), 1)` passes one. It
+/// holds 2 to 8 tensors (`tf!` checks the count; the plain functions when
+/// they run).
+pub struct TensorList<'a, T: Element, const R: usize, const N: usize>
+where
+    Rank<R>: SupportedRank,
+{
+    tensors: [&'a crate::tensor::Untyped; N],
+    kind: std::marker::PhantomData<&'a Tensor<T, R>>,
+}
+
+impl<'a, T: Element, const R: usize, const N: usize> TensorList<'a, T, R, N>
+where
+    Rank<R>: SupportedRank,
+{
+    /// The list of `tensors`, borrowed.
+    pub fn new(tensors: [&'a Tensor<T, R>; N]) -> Self {
+        TensorList {
+            tensors: tensors.map(TensorType::core),
+            kind: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: Element, const R: usize, const N: usize> AsOperand for TensorList<'_, T, R, N>
+where
+    Rank<R>: SupportedRank,
+{
+    type Operand = Self;
+    fn as_operand(&self) -> &Self {
+        self
+    }
+}
+
+impl<T: Element, const R: usize, const N: usize> OperandInput for TensorList<'_, T, R, N>
+where
+    Rank<R>: SupportedRank,
+{
+    fn input(&self) -> Input<'_> {
+        Input::List(&self.tensors, <Tensor<T, R> as TensorType>::KIND)
+    }
+}
+
+impl<'a, Op, const P: usize, T, const R: usize, const N: usize> OperandOf<Op, P>
+    for TensorList<'a, T, R, N>
+where
+    T: Element + ElementOf<Op>,
+    Rank<R>: SupportedRank + RankOf<Op, P>,
+{
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
 /// The operands of one call, as a tuple of references.
 pub trait OperandList {
     /// The tuple of operand types, matched against [`Signature`].

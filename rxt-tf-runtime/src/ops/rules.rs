@@ -6,6 +6,7 @@
 
 use crate::ops::dispatch::{
     Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
+    TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -43,6 +44,10 @@ pub struct PerAxis;
 pub struct Gather;
 /// A window by a begin and sizes per axis (`slice`).
 pub struct Window;
+/// Tensors joined along an axis (`concat`).
+pub struct Join;
+/// Tensors stacked along a new axis (`stack`).
+pub struct Stack;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -440,6 +445,26 @@ where
     <Rank<R> as PerAxisList>::List: ListFits<Dims<B>> + ListFits<Dims<S>>,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<'a, Op, T, const R: usize, const N: usize, const FITS: u8>
+    Signature<Op, (TensorList<'a, T, R, N>,), (Axes<1, FITS>,)> for Join
+where
+    T: Element,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<'a, Op, T, const R: usize, const N: usize, const FITS: u8>
+    Signature<Op, (TensorList<'a, T, R, N>,), (Axes<1, FITS>,)> for Stack
+where
+    T: Element,
+    Rank<R>: SupportedRank + Grow,
+    <Rank<R> as Grow>::Next: NewAxisFits<FITS>,
+{
+    type Output = <Rank<R> as Grow>::Output<T>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}

@@ -214,6 +214,20 @@ impl NodeBuilder<'_> {
         Ok(())
     }
 
+    /// Adds `inputs` (nodes of the same graph) as the next input, a list.
+    pub(crate) fn add_input_list(&mut self, inputs: &[GraphOutput]) -> Result<()> {
+        if inputs.iter().any(|input| input.graph != self.graph) {
+            return Err(null_handle(self.op));
+        }
+        let outputs: Vec<TF_Output> = inputs.iter().map(|input| input.output).collect();
+        let count = std::ffi::c_int::try_from(outputs.len()).map_err(|_| null_handle(self.op))?;
+        // SAFETY: the description is unfinished and every input a finished,
+        // live node of the same graph (checked); `outputs` holds `count`
+        // entries, read during the call only.
+        unsafe { (self.api.TF_AddInputList)(self.description()?, outputs.as_ptr(), count) };
+        Ok(())
+    }
+
     /// Finishes the node (TensorFlow checks it and infers its shapes) and
     /// returns its first output.
     pub(crate) fn finish(mut self, status: &Status) -> Result<GraphOutput> {

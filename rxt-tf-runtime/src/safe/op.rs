@@ -150,6 +150,24 @@ impl<'s> OwnedOp<'s> {
         self.status.check(self.name)
     }
 
+    /// Adds `inputs` as the next input, a list (`ConcatV2`'s `values`); the
+    /// op takes its own references.
+    pub(crate) fn add_input_list(&mut self, inputs: &[&OwnedHandle]) -> Result<()> {
+        let mut raw: Vec<*mut TFE_TensorHandle> = inputs.iter().map(|h| h.as_ptr()).collect();
+        let count = c_int::try_from(raw.len()).map_err(|_| null_handle(self.name))?;
+        // SAFETY: the op and every handle are live; `raw` holds `count`
+        // pointers, read during the call only.
+        unsafe {
+            (self.api.TFE_OpAddInputList)(
+                self.raw.as_ptr(),
+                raw.as_mut_ptr(),
+                count,
+                self.status.as_ptr(),
+            )
+        };
+        self.status.check(self.name)
+    }
+
     /// Runs the op, expecting one output, with the GIL released when `work`
     /// says so (see [`crate::gil`]).
     pub(crate) fn execute(self, work: i64) -> Result<OwnedHandle> {

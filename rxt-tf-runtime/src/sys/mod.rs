@@ -148,6 +148,7 @@ api_table! {
         TFE_OpSetAttrFloat: fn(*mut TFE_Op, *const c_char, f32);
         TFE_OpSetAttrString: fn(*mut TFE_Op, *const c_char, *const c_void, usize);
         TFE_OpAddInput: fn(*mut TFE_Op, *mut TFE_TensorHandle, *mut TF_Status);
+        TFE_OpAddInputList: fn(*mut TFE_Op, *mut *mut TFE_TensorHandle, c_int, *mut TF_Status);
         TFE_Execute: fn(*mut TFE_Op, *mut *mut TFE_TensorHandle, *mut c_int, *mut TF_Status);
         TFE_DeleteTensorHandle: fn(*mut TFE_TensorHandle);
         TFE_TensorHandleCopySharingTensor: fn(*mut TFE_TensorHandle, *mut TF_Status) -> *mut TFE_TensorHandle;
@@ -168,6 +169,7 @@ api_table! {
         TF_DeleteGraph: fn(*mut TF_Graph);
         TF_NewOperation: fn(*mut TF_Graph, *const c_char, *const c_char) -> *mut TF_OperationDescription;
         TF_AddInput: fn(*mut TF_OperationDescription, TF_Output);
+        TF_AddInputList: fn(*mut TF_OperationDescription, *const TF_Output, c_int);
         TF_SetAttrType: fn(*mut TF_OperationDescription, *const c_char, TF_DataType);
         TF_SetAttrBool: fn(*mut TF_OperationDescription, *const c_char, c_uchar);
         TF_SetAttrInt: fn(*mut TF_OperationDescription, *const c_char, i64);
