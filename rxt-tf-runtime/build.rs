@@ -160,6 +160,21 @@ fn rules_module() -> String {
              {HIDDEN} impl ShapeOf<{rank}> for Dims<{rank}> {{ type Output<T: Element> = Tensor<T, {rank}>; }}"
         );
     }
+    let max = usize::from(MAX_RANK);
+    for rank in ranks() {
+        for indexed in 0..=rank {
+            for shrink in 0..=indexed {
+                for new in 0..=max - (rank - shrink) {
+                    let _ = writeln!(
+                        out,
+                        "{HIDDEN} impl IndexRank<{indexed}, {shrink}, {new}> for Rank<{rank}> \
+                         {{ type Output<T: Element> = Tensor<T, {}>; }}",
+                        rank - shrink + new
+                    );
+                }
+            }
+        }
+    }
     for params in ranks().skip(1) {
         for indices in ranks() {
             for batch in 0..=indices.min(params - 1) {
@@ -240,6 +255,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Window => "Window",
         Rule::Join => "Join",
         Rule::Stack => "Stack",
+        Rule::Index => "Index",
     }
 }
 
@@ -372,7 +388,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
             false => {
                 let (ty, value) = match keyword.kind {
                     ValueKind::Bool => ("bool", "Bool"),
-                    ValueKind::Int => ("i64", "Int"),
+                    ValueKind::Int | ValueKind::Count => ("i64", "Int"),
                     ValueKind::Float => ("f64", "Float"),
                     other => {
                         return Err(format!(
@@ -435,7 +451,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
         out,
         "/// {}: `tf!({name}(...))` as a function (TensorFlow `{}`); takes {}.\n\
          {keyword_docs}\
-         #[allow(clippy::type_complexity)]\n\
+         #[allow(clippy::type_complexity, clippy::too_many_arguments)]\n\
          pub fn {}<{}>({}) -> crate::Result<{output}>\n\
          where\n    {},\n    {signature},\n\
          {{\n    {DISPATCH}::execute::<op::{marker}, _, {variant}>(({},), &[{}])\n}}\n",

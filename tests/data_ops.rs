@@ -315,3 +315,62 @@ fn concat_and_stack_lists_of_tensors() {
         );
     });
 }
+
+#[test]
+fn python_indexing_in_tf() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, i2) = (input::<f32, 4>(&i, "f4"), input::<i32, 2>(&i, "i2"));
+        let (m2, l3) = (input::<bool, 2>(&i, "m2"), input::<i64, 3>(&i, "l3"));
+        let (z3, d3) = (input::<f32, 3>(&i, "z3"), input::<f64, 3>(&i, "d3"));
+        let (row, last): (usize, i64) = (1, -1);
+        let mut calls = 0;
+        let mut next = || {
+            calls += 1;
+            2_i32
+        };
+        same!(py, &names(&i),
+            "f2[:, 0]" => tf!(f2[:, 0]),
+            "f3[..., 1:3]" => tf!(f3[..., 1:3]),
+            "f3[:, -1, :]" => tf!(f3[:, -1, :]),
+            "f2[:, None]" => tf!(f2[:, None]),
+            "f1[::2]" => tf!(f1[::2]),
+            "f1[::-1]" => tf!(f1[::-1]),
+            "f2[:, 1]" => tf!(f2[:, row]),
+            "f2[-1]" => tf!(f2[last]),
+            "f0[None, None]" => tf!(f0[None, None]),
+            "f0[...]" => tf!(f0[...]),
+            "f4[1, ..., ::2, None]" => tf!(f4[1, ..., ::2, None]),
+            "f4[:, :, 0, 0]" => tf!(f4[:, :, 0, 0]),
+            "i2[1:, -2:]" => tf!(i2[1:, -2:]),
+            "i2[-1:0:-1, 1::2]" => tf!(i2[-1:0:-1, 1::2]),
+            "m2[0]" => tf!(m2[0]),
+            "l3[..., 0]" => tf!(l3[..., 0]),
+            "l3[1, 2, 3]" => tf!(l3[1, 2, 3]),
+            "z3[:, 0:0, :]" => tf!(z3[:, 0:0, :]),
+            "z3[1]" => tf!(z3[1]),
+            "d3[:, 2]" => tf!(d3[:, next()]),
+            "tf.nn.relu(f2)[1:]" => tf!(tf!(relu(f2)).expect("relu")[1:]),
+            "f2[:, 1:3]" => tf!(f2[:, 1:(row as i64 + 2)]),
+        );
+        assert_eq!(calls, 1, "a run-time index is evaluated once");
+        // Out-of-range indices: eager's class and message, per op and fused.
+        for (what, result) in [
+            ("f2[3]", tf!(f2[3]).and_then(|t| t.to_vec())),
+            ("f2[:, -5]", tf!(f2[:, -5]).and_then(|t| t.to_vec())),
+            (
+                "f1[::0]",
+                tf!(f1[::(row as i64 - 1)]).and_then(|t| t.to_vec()),
+            ),
+        ] {
+            let (class, message) = failure(py, result);
+            assert_eq!(class, "InvalidArgumentError", "{what}: {message}");
+            assert!(
+                message.starts_with("rxt-tf: strided_slice failed: "),
+                "{what}: {message}"
+            );
+        }
+    });
+}

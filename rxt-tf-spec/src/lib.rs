@@ -36,6 +36,7 @@ mod tests {
                 Rule::Squeeze => &["axis"],
                 Rule::Gather => &["axis", "batch_dims"],
                 Rule::Join | Rule::Stack => &["axis"],
+                Rule::Index => &["indexed_axes", "shrink_axes", "new_axes"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

@@ -209,6 +209,9 @@ pub enum Becomes {
     /// along: another axis is moved last by a transpose before the op and
     /// back after it, as TensorFlow's Python layer does.
     LastAxis,
+    /// Nothing when the op runs: the value only types the call (the axes an
+    /// index drops and adds, which its masks also say).
+    Typing,
 }
 
 /// A keyword argument of an op: `tf!(op(x, name = literal))`.
@@ -345,6 +348,13 @@ pub enum Rule {
     /// stacked along a new axis, the typed keyword `axis` (in
     /// `-(r + 1)..=r`): the result has rank r + 1.
     Stack,
+    /// Python's indexing (`x[:, 0]`, `x[..., None]`) as `StridedSlice`: a
+    /// tensor of rank 0 to `MAX_RANK`, three lists (begin, end, strides)
+    /// known at run time and the masks `Tensor.__getitem__` builds. The
+    /// typed keywords `indexed_axes`, `shrink_axes` and `new_axes` count the
+    /// axes the index reads (at most the rank), drops and adds: the result
+    /// has rank r − shrink + new.
+    Index,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -392,6 +402,7 @@ impl Rule {
             | Rule::PerAxis
             | Rule::Gather => 2,
             Rule::Window => 3,
+            Rule::Index => 4,
             _ => 1,
         }
     }
@@ -404,13 +415,13 @@ impl Rule {
             (Rule::ExpandDims, _) => (0, MAX_RANK - 1),
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
-            (Rule::Reshape, 0) => (0, MAX_RANK),
+            (Rule::Reshape | Rule::Index, 0) => (0, MAX_RANK),
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
             (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
             (Rule::Stack, _) => (0, MAX_RANK - 1),
             // A list of sizes is a rank-1 tensor when it runs.
-            (Rule::Reshape | Rule::PerAxis | Rule::Window, _) => (1, 1),
+            (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
             (Rule::MatMul | Rule::Permute, _) | (Rule::BiasAdd, 0) => (2, MAX_RANK),
             (Rule::BiasAdd, _) => (1, 1),
@@ -437,7 +448,9 @@ impl Rule {
     pub const fn role(self, position: usize) -> Role {
         match (self, position) {
             (Rule::Select, 0) => Role::Condition,
-            (Rule::Reshape | Rule::PerAxis, 1) | (Rule::Window, 1 | 2) => Role::Dims,
+            (Rule::Reshape | Rule::PerAxis, 1) | (Rule::Window, 1 | 2) | (Rule::Index, 1..=3) => {
+                Role::Dims
+            }
             (Rule::Gather, 1) => Role::Indices,
             (Rule::Join | Rule::Stack, 0) => Role::Tensors,
             _ => Role::Element,
@@ -453,6 +466,11 @@ impl Rule {
                 at_most: Some(MAX_RANK),
             },
             // A window's sizes: `-1` for "to the end", on any axis.
+            (Rule::Index, _) => ListEntries {
+                lowest: i64::MIN,
+                one_inferred: false,
+                at_most: None,
+            },
             (Rule::Window, 2) => ListEntries {
                 lowest: -1,
                 one_inferred: false,
@@ -488,6 +506,7 @@ impl Rule {
             Rule::Window => "window",
             Rule::Join => "join",
             Rule::Stack => "stack",
+            Rule::Index => "index",
         }
     }
 
@@ -520,6 +539,9 @@ impl Rule {
             Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
             Rule::Window => format!("{ranks} and two lists of r integers: r → r"),
             Rule::Join => format!("a list of 2–{MAX_LIST} tensors of {ranks}: r → r"),
+            Rule::Index => format!(
+                "{ranks}, Python's index (`x[:, 0]`, `x[..., None]`): r → r − integers + `None`s"
+            ),
             Rule::Stack => format!(
                 "a list of 2–{MAX_LIST} tensors of {ranks}: r → r + 1, `axis` in −(r + 1)..=r"
             ),
@@ -544,6 +566,8 @@ impl Rule {
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::PerAxis | Rule::Window | Rule::Join => Some(first),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
+            // `axes` is the number of axes dropped; none are added here.
+            Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),
             // `axes` is `batch_dims` here.
             Rule::Gather => {
                 let indices = *ranks.get(1)?;

@@ -1829,6 +1829,72 @@ pub const STACK: Op = Op {
     python: &[],
 };
 
+/// A mask attribute of `StridedSlice`: a bit per index entry.
+const fn mask(name: &'static str, attr: &'static CStr) -> Keyword {
+    Keyword {
+        name,
+        kind: ValueKind::Count,
+        allowed: &[],
+        default: Some(Value::Int(0)),
+        becomes: Becomes::Attr(attr),
+        typed: false,
+    }
+}
+
+/// A count that types an index (how many axes it reads, drops, adds).
+const fn index_count(name: &'static str) -> Keyword {
+    Keyword {
+        name,
+        kind: ValueKind::Count,
+        allowed: &[],
+        default: Some(Value::Int(0)),
+        becomes: Becomes::Typing,
+        typed: true,
+    }
+}
+
+/// `x[…]` in `tf!`: Python's indexing, as `Tensor.__getitem__` runs it
+/// (`StridedSlice` with the masks it builds). `tf!` writes this call for an
+/// index; it is also a plain function.
+pub const STRIDED_SLICE: Op = Op {
+    name: "strided_slice",
+    operator: None,
+    summary: "Python's indexing `x[…]` (`:`, `a:b:c`, integers, `...`, `None`)",
+    tf_op: c"StridedSlice",
+    rule: Rule::Index,
+    dtypes: DType::ALL,
+    keywords: &[
+        mask("begin_mask", c"begin_mask"),
+        mask("end_mask", c"end_mask"),
+        mask("ellipsis_mask", c"ellipsis_mask"),
+        mask("new_axis_mask", c"new_axis_mask"),
+        mask("shrink_axis_mask", c"shrink_axis_mask"),
+        index_count("indexed_axes"),
+        index_count("shrink_axes"),
+        index_count("new_axes"),
+    ],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Index",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[
+        Input::Operand(0),
+        Input::Operand(1),
+        Input::Operand(2),
+        Input::Operand(3),
+    ],
+    work: Work::FirstInput,
+    // Rextio offers no subscript site: `x[:, 0]` stays on Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1908,6 +1974,7 @@ pub const OPS: &[&Op] = &[
     &SLICE,
     &CONCAT,
     &STACK,
+    &STRIDED_SLICE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

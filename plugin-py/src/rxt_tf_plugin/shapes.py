@@ -264,6 +264,15 @@ def stack(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return expand_dims(ranks, keywords)
 
 
+def index(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``index``: ``rank - shrink_axes + new_axes`` (Rextio offers no subscript site)."""
+    shrink = keywords.value("shrink_axes")
+    new = keywords.value("new_axes")
+    dropped = shrink if isinstance(shrink, int) else 0
+    added = new if isinstance(new, int) else 0
+    return Typed(ranks[0] - dropped + added)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -284,5 +293,6 @@ RULES: dict[str, RuleFunction] = {
     "window": window,
     "join": join,
     "stack": stack,
+    "index": index,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -2112,6 +2112,31 @@ OPS: tuple[OpRow, ...] = (
         ),
         rules=(),
     ),
+    OpRow(
+        name="strided_slice",
+        operator=None,
+        tf_op="StridedSlice",
+        batched_tf_op=None,
+        summary="Python's indexing `x[…]` (`:`, `a:b:c`, integers, `...`, `None`)",
+        rule="index",
+        ranks=((0, 4), (1, 1), (1, 1), (1, 1)),
+        roles=("element", "dims", "dims", "dims"),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 0–4, and a list of integers",
+        keywords=(
+            KeywordRow(name="begin_mask", kind="count", allowed=(), default=0, typed=False),
+            KeywordRow(name="end_mask", kind="count", allowed=(), default=0, typed=False),
+            KeywordRow(name="ellipsis_mask", kind="count", allowed=(), default=0, typed=False),
+            KeywordRow(name="new_axis_mask", kind="count", allowed=(), default=0, typed=False),
+            KeywordRow(name="shrink_axis_mask", kind="count", allowed=(), default=0, typed=False),
+            KeywordRow(name="indexed_axes", kind="count", allowed=(), default=0, typed=True),
+            KeywordRow(name="shrink_axes", kind="count", allowed=(), default=0, typed=True),
+            KeywordRow(name="new_axes", kind="count", allowed=(), default=0, typed=True),
+        ),
+        rules=(),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2444,6 +2469,11 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("stack", (1,), 0, False, 2),
     ("stack", (2,), 0, False, 3),
     ("stack", (3,), 0, False, 4),
+    ("index", (0, 1, 1, 1), 0, False, 0),
+    ("index", (1, 1, 1, 1), 0, False, 1),
+    ("index", (2, 1, 1, 1), 0, False, 2),
+    ("index", (3, 1, 1, 1), 0, False, 3),
+    ("index", (4, 1, 1, 1), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

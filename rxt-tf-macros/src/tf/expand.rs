@@ -7,8 +7,9 @@ use quote::{quote, quote_spanned};
 use rxt_tf_spec::{axes_fit, Keyword, Value, ValueKind, MAX_RANK};
 use syn::spanned::Spanned;
 
+use crate::tf::index;
 use crate::tf::model::{DimExpr, Invocation, OperandExpr};
-use crate::tf::parse::{self, TfInput};
+use crate::tf::parse::{self, Body, TfInput};
 use crate::tf::validate;
 
 /// Expands `tf_impl!(<crate>; <expr>)`; errors become `compile_error!`.
@@ -18,8 +19,26 @@ pub(crate) fn expand(input: TokenStream) -> TokenStream {
         Err(err) => return err.to_compile_error(),
     };
     let krate = &input.krate;
-    match validate::invocation(parse::syntax(&input.expr)) {
-        Ok(invocation) => call(krate, &invocation, input.expr.span()),
+    let mut prelude = Vec::new();
+    let (validated, span) = match input.body {
+        Body::Expr(expr) => (validate::invocation(parse::syntax(&expr)), expr.span()),
+        Body::Index(index) => {
+            let span = index.span;
+            (index::invocation(index, &mut prelude), span)
+        }
+    };
+    match validated {
+        Ok(invocation) if prelude.is_empty() => call(krate, &invocation, span),
+        Ok(invocation) => {
+            // Run-time integers of an index, each evaluated once.
+            let call = call(krate, &invocation, span);
+            let (names, exprs): (Vec<Ident>, Vec<syn::Expr>) = prelude.into_iter().unzip();
+            let private = quote!(#krate::__private);
+            quote! {{
+                #(let #names: i64 = #private::IntoDim::dim(#exprs);)*
+                #call
+            }}
+        }
         Err(err) => {
             let error = err.to_compile_error();
             // The result type is left to inference, so the code after it

@@ -2,6 +2,7 @@
 //! and expanded to one generic call of the runtime.
 
 mod expand;
+mod index;
 mod model;
 mod parse;
 mod validate;

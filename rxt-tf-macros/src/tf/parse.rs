@@ -5,12 +5,22 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream};
 use syn::{BinOp, Expr, ExprCall, Lit, Token, UnOp};
 
+use crate::tf::index::{index_syntax, IndexSyntax};
+
 /// `tf_impl!(<crate path tokens>; <expr>)`.
 pub(crate) struct TfInput {
     /// The path of the rxt-tf crate (`$crate` from the `tf!` front).
     pub(crate) krate: TokenStream,
     /// The user's expression.
-    pub(crate) expr: Expr,
+    pub(crate) body: Body,
+}
+
+/// What `tf!` is given.
+pub(crate) enum Body {
+    /// An expression: an op call or an operator.
+    Expr(Expr),
+    /// Python's indexing, `x[:, 0]`.
+    Index(IndexSyntax),
 }
 
 impl Parse for TfInput {
@@ -29,6 +39,16 @@ impl Parse for TfInput {
                 "rxt-tf: `tf!` needs an op call such as `tf!(matmul(x, w))` or a sum `tf!(a + b)`",
             ));
         }
+        if !input.peek(Token![where]) {
+            let tokens: Vec<TokenTree> = input.fork().parse::<TokenStream>()?.into_iter().collect();
+            if let Some(index) = index_syntax(&tokens) {
+                input.parse::<TokenStream>()?;
+                return Ok(TfInput {
+                    krate,
+                    body: Body::Index(index?),
+                });
+            }
+        }
         let expr = match input.peek(Token![where]) {
             true => keyword_call(input)?,
             false => input.parse()?,
@@ -36,7 +56,10 @@ impl Parse for TfInput {
         if !input.is_empty() {
             return Err(input.error("rxt-tf: `tf!` takes one expression"));
         }
-        Ok(TfInput { krate, expr })
+        Ok(TfInput {
+            krate,
+            body: Body::Expr(expr),
+        })
     }
 }
 

@@ -6,8 +6,8 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use rxt_tf_spec::{
-    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, TensorKind, Value, MAX_LIST,
-    MAX_RANK,
+    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, Rule, TensorKind, Value,
+    MAX_LIST, MAX_RANK,
 };
 
 use crate::binding::context::BoundContext;
@@ -113,6 +113,9 @@ impl Call {
         keywords: &[Value],
     ) -> Result<Call> {
         check_keywords(row, keywords)?;
+        if row.rule == Rule::Index {
+            check_index(row, operands, keywords)?;
+        }
         if operands.len() != row.arity() {
             return Err(malformed(row));
         }
@@ -333,6 +336,55 @@ fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// An index's lists have one length, and its masks agree with the counts
+/// that typed its result (the plain function takes both from its caller).
+fn check_index(row: &'static Op, operands: &[Input<'_>], keywords: &[Value]) -> Result<()> {
+    let value = |name: &str| {
+        let index = row.keywords.iter().position(|k| k.name == name);
+        match index.and_then(|index| keywords.get(index)) {
+            Some(Value::Int(value)) => u64::try_from(*value).ok(),
+            _ => None,
+        }
+    };
+    let lengths: Vec<usize> = operands
+        .iter()
+        .filter_map(|input| match input {
+            Input::Dims(list) => Some(list.len()),
+            _ => None,
+        })
+        .collect();
+    let length = lengths.first().copied().unwrap_or(0);
+    let [ellipsis, new, shrink] = ["ellipsis_mask", "new_axis_mask", "shrink_axis_mask"]
+        .map(|name| value(name).map_or(u32::MAX, u64::count_ones));
+    let consistent = lengths.len() == 3
+        && lengths.iter().all(|l| *l == length)
+        && [
+            "begin_mask",
+            "end_mask",
+            "ellipsis_mask",
+            "new_axis_mask",
+            "shrink_axis_mask",
+        ]
+        .iter()
+        .all(|name| value(name).is_some_and(|mask| mask >> length.min(63) == 0))
+        && ellipsis <= 1
+        && value("shrink_axes") == Some(u64::from(shrink))
+        && value("new_axes") == Some(u64::from(new))
+        && value("indexed_axes")
+            == u64::try_from(length)
+                .ok()
+                .and_then(|l| l.checked_sub(u64::from(ellipsis) + u64::from(new)));
+    if consistent {
+        return Ok(());
+    }
+    Err(Error::Keyword {
+        op: row.name,
+        message: "the index's lists and masks do not agree with its counts (`indexed_axes`, \
+                  `shrink_axes`, `new_axes`)"
+            .to_owned(),
+    })
 }
 
 /// The first of `axes`, counted from the front, if they fit `rank`.

@@ -16,8 +16,8 @@ use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
 
-/// The most operands of an op call (`where` has three).
-const MAX_OPERANDS: usize = 3;
+/// The most operands of an op call (an index has four).
+const MAX_OPERANDS: usize = 4;
 
 /// The handle of a scalar or literal operand of `call` (a cached constant),
 /// or `None` for a tensor.

@@ -375,7 +375,7 @@ macro_rules! operand_list {
         }
     )*};
 }
-operand_list!((A), (A, B), (A, B, C));
+operand_list!((A), (A, B), (A, B, C), (A, B, C, D));
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the

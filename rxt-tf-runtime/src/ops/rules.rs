@@ -48,6 +48,8 @@ pub struct Window;
 pub struct Join;
 /// Tensors stacked along a new axis (`stack`).
 pub struct Stack;
+/// Python's indexing (`x[:, 0]`).
+pub struct Index;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -202,6 +204,18 @@ pub trait ShapeOf<const N: usize> {
     label = "unsupported ranks"
 )]
 pub trait GatherRank<const I: usize, const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType;
+}
+
+/// The rank an index of `K` axes, dropping `S` and adding `N`, gives a
+/// tensor of this rank: `rank − S + N`, with `K` at most the rank.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: an index reading {K} axes (dropping {S}, adding {N}) does not fit a \
+               tensor of `{Self}`: it reads at most its rank, and the result has rank 0 to 4",
+    label = "index past the rank"
+)]
+pub trait IndexRank<const K: usize, const S: usize, const N: usize> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType;
 }
@@ -465,6 +479,16 @@ where
     <Rank<R> as Grow>::Next: NewAxisFits<FITS>,
 {
     type Output = <Rank<R> as Grow>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const L: usize, const K: usize, const S: usize, const N: usize>
+    Signature<Op, (Tensor<T, R>, Dims<L>, Dims<L>, Dims<L>), (Count<K>, Count<S>, Count<N>)>
+    for Index
+where
+    T: Element,
+    Rank<R>: IndexRank<K, S, N>,
+{
+    type Output = <Rank<R> as IndexRank<K, S, N>>::Output<T>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
