@@ -256,6 +256,9 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Join => "Join",
         Rule::Stack => "Stack",
         Rule::Index => "Index",
+        Rule::Split => "Split",
+        Rule::Unstack => "Unstack",
+        Rule::TopK => "TopK",
     }
 }
 

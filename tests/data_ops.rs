@@ -374,3 +374,112 @@ fn python_indexing_in_tf() {
         }
     });
 }
+
+#[test]
+fn split_unstack_and_top_k_give_several_tensors() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f2) = (input::<f32, 1>(&i, "f1"), input::<f32, 2>(&i, "f2"));
+        let (f3, i2) = (input::<f32, 3>(&i, "f3"), input::<i32, 2>(&i, "i2"));
+        let (m2, l3) = (input::<bool, 2>(&i, "m2"), input::<i64, 3>(&i, "l3"));
+        let (z3, d3) = (input::<f32, 3>(&i, "z3"), input::<f64, 3>(&i, "d3"));
+        let names = names(&i);
+        let check = |what: &str, native: rxt_tf::Result<Vec<Bound<'_, PyAny>>>| {
+            let native = native.unwrap_or_else(|err| panic!("{what}: {err}"));
+            let eager = common::eval_with(py, what, &names);
+            let eager: Vec<Bound<'_, PyAny>> = eager
+                .try_iter()
+                .expect("a sequence")
+                .map(|item| item.expect("an item"))
+                .collect();
+            assert_eq!(native.len(), eager.len(), "{what}");
+            for (n, e) in native.iter().zip(&eager) {
+                common::assert_matches_eager(py, what, n, e);
+            }
+        };
+        macro_rules! list {
+            ($result:expr) => {
+                $result.map(|tensors| {
+                    tensors
+                        .into_iter()
+                        .map(|t| t.into_pyobject(py).expect("to Python"))
+                        .collect::<Vec<_>>()
+                })
+            };
+        }
+        check(
+            "tf.split(f2, 2, axis=1)",
+            list!(tf!(split(f2, 2, axis = 1))),
+        );
+        check("tf.split(f1, 5)", list!(tf!(split(f1, 5))));
+        check(
+            "tf.split(f3, 3, axis=-2)",
+            list!(tf!(split(f3, 3, axis = -2))),
+        );
+        check(
+            "tf.split(i2, 1, axis=0)",
+            list!(tf!(split(i2, 1, axis = 0))),
+        );
+        check("tf.split(m2, 2)", list!(tf!(split(m2, 2))));
+        check(
+            "tf.split(z3, 2, axis=2)",
+            list!(tf!(split(z3, 2, axis = 2))),
+        );
+        check("tf.unstack(f2, num=3)", list!(tf!(unstack(f2, num = 3))));
+        check(
+            "tf.unstack(l3, num=4, axis=-1)",
+            list!(tf!(unstack(l3, num = 4, axis = -1))),
+        );
+        check("tf.unstack(d3, num=2)", list!(tf!(unstack(d3, num = 2))));
+        check(
+            "tf.unstack(z3, num=0, axis=1)",
+            list!(tf!(unstack(z3, num = 0, axis = 1))),
+        );
+        let pair = |result: rxt_tf::Result<(rxt_tf::TensorF32Cpu2D, rxt_tf::TensorI32Cpu2D)>| {
+            result.map(|(values, indices)| {
+                vec![
+                    values.into_pyobject(py).expect("values"),
+                    indices.into_pyobject(py).expect("indices"),
+                ]
+            })
+        };
+        check("tf.math.top_k(f2, k=2)", pair(tf!(top_k(f2, k = 2))));
+        check(
+            "tf.math.top_k(f2, k=4, sorted=True)",
+            pair(tf!(top_k(f2, k = 4, sorted = true))),
+        );
+        let (values, indices) = tf!(top_k(l3, k = 1)).expect("top_k of int64");
+        common::assert_matches_eager(
+            py,
+            "values",
+            &values.into_pyobject(py).expect("py"),
+            &common::eval_with(py, "tf.math.top_k(l3, k=1).values", &names),
+        );
+        common::assert_matches_eager(
+            py,
+            "indices",
+            &indices.into_pyobject(py).expect("py"),
+            &common::eval_with(py, "tf.math.top_k(l3, k=1).indices", &names),
+        );
+        // Parts that do not divide, and a count that does not match: eager's class.
+        let (class, message) = failure(py, tf!(split(f2, 3, axis = 1)));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: split failed: "), "{message}");
+        let (class, message) = failure(py, tf!(unstack(f2, num = 2)));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: unstack failed: "), "{message}");
+        let (class, message) = failure(py, tf!(top_k(f1, k = 6)));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: top_k failed: "), "{message}");
+        // After pending ops of a fused body, the ops before run first.
+        let h = tf!(f2 * 2.0).expect("recorded");
+        let [a, b] = tf!(split(h, 2, axis = 1)).expect("split");
+        check(
+            "tf.split(f2 * 2.0, 2, axis=1)",
+            Ok(vec![
+                a.into_pyobject(py).expect("a"),
+                b.into_pyobject(py).expect("b"),
+            ]),
+        );
+    });
+}

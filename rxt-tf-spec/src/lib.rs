@@ -37,6 +37,8 @@ mod tests {
                 Rule::Gather => &["axis", "batch_dims"],
                 Rule::Join | Rule::Stack => &["axis"],
                 Rule::Index => &["indexed_axes", "shrink_axes", "new_axes"],
+                Rule::Split => &["axis", "num_split"],
+                Rule::Unstack => &["num", "axis"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

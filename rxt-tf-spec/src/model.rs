@@ -355,6 +355,16 @@ pub enum Rule {
     /// axes the index reads (at most the rank), drops and adds: the result
     /// has rank r − shrink + new.
     Index,
+    /// A tensor of rank 1 to `MAX_RANK` split along the typed keyword `axis`
+    /// into as many tensors of its type as the typed keyword `num_split`
+    /// says (an array of that length).
+    Split,
+    /// A tensor of rank 1 to `MAX_RANK` unpacked along the typed keyword
+    /// `axis` into the typed keyword `num` tensors of rank r − 1 (an array).
+    Unstack,
+    /// The `k` largest entries along the last axis of a tensor of rank 1 to
+    /// `MAX_RANK`: a pair, the values (its type) and their int32 indices.
+    TopK,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -416,6 +426,7 @@ impl Rule {
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
             (Rule::Reshape | Rule::Index, 0) => (0, MAX_RANK),
+            (Rule::Split | Rule::Unstack | Rule::TopK, _) => (1, MAX_RANK),
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
             (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
@@ -507,6 +518,9 @@ impl Rule {
             Rule::Join => "join",
             Rule::Stack => "stack",
             Rule::Index => "index",
+            Rule::Split => "split",
+            Rule::Unstack => "unstack",
+            Rule::TopK => "top-k",
         }
     }
 
@@ -539,6 +553,9 @@ impl Rule {
             Rule::PerAxis => format!("{ranks} and a list of r integers: r → r"),
             Rule::Window => format!("{ranks} and two lists of r integers: r → r"),
             Rule::Join => format!("a list of 2–{MAX_LIST} tensors of {ranks}: r → r"),
+            Rule::Split => format!("{ranks}: r → `num_split` tensors of rank r"),
+            Rule::Unstack => format!("{ranks}: r → `num` tensors of rank r − 1"),
+            Rule::TopK => format!("{ranks}: r → (values of rank r, int32 indices of rank r)"),
             Rule::Index => format!(
                 "{ranks}, Python's index (`x[:, 0]`, `x[..., None]`): r → r − integers + `None`s"
             ),
@@ -564,7 +581,8 @@ impl Rule {
             Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
             // The list's length, given as `axes`.
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
-            Rule::PerAxis | Rule::Window | Rule::Join => Some(first),
+            Rule::PerAxis | Rule::Window | Rule::Join | Rule::Split | Rule::TopK => Some(first),
+            Rule::Unstack => first.checked_sub(1),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),

@@ -1895,6 +1895,120 @@ pub const STRIDED_SLICE: Op = Op {
     python: &[],
 };
 
+/// `split(x, n, axis = k)`: `x` cut into `n` equal parts along `k`, as
+/// `tf.split` with a number: an array of `n` tensors.
+pub const SPLIT: Op = Op {
+    name: "split",
+    operator: None,
+    summary: "cuts into `n` equal parts along an axis: an array of `n` tensors",
+    tf_op: c"Split",
+    rule: Rule::Split,
+    dtypes: DType::ALL,
+    keywords: &[
+        Keyword {
+            default: Some(Value::Int(0)),
+            ..ONE_AXIS
+        },
+        Keyword {
+            name: "num_split",
+            kind: ValueKind::Count,
+            allowed: &[],
+            default: None,
+            becomes: Becomes::Attr(c"num_split"),
+            typed: true,
+        },
+    ],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["num_split"],
+    inputs: &[Input::Keyword("axis"), Input::Operand(0)],
+    work: Work::FirstInput,
+    // Rextio has no type for a list of results: `tf.split` stays on Python.
+    python: &[],
+};
+
+/// `unstack(x, num = n, axis = k)`: the `n` slices of `x` along `k`, each
+/// without that axis, as `tf.unstack`.
+pub const UNSTACK: Op = Op {
+    name: "unstack",
+    operator: None,
+    summary: "the slices along an axis, each without it: an array of `num` tensors",
+    tf_op: c"Unpack",
+    rule: Rule::Unstack,
+    dtypes: DType::ALL,
+    keywords: &[
+        Keyword {
+            name: "num",
+            kind: ValueKind::Count,
+            allowed: &[],
+            default: None,
+            becomes: Becomes::Attr(c"num"),
+            typed: true,
+        },
+        Keyword {
+            default: Some(Value::Int(0)),
+            becomes: Becomes::Attr(c"axis"),
+            ..ONE_AXIS
+        },
+    ],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    // Rextio has no type for a list of results: `tf.unstack` stays on Python.
+    python: &[],
+};
+
+/// `top_k(x, k = n)`: the `n` largest entries along the last axis and their
+/// int32 indices, as `tf.math.top_k`.
+pub const TOP_K: Op = Op {
+    name: "top_k",
+    operator: None,
+    summary: "the `k` largest entries along the last axis and their int32 indices",
+    tf_op: c"TopKV2",
+    rule: Rule::TopK,
+    dtypes: NUMBERS,
+    keywords: &[
+        Keyword {
+            name: "k",
+            kind: ValueKind::Count,
+            allowed: &[],
+            default: None,
+            becomes: Becomes::Input(DType::I32),
+            typed: false,
+        },
+        Keyword {
+            name: "sorted",
+            kind: ValueKind::Bool,
+            allowed: &[],
+            default: Some(Value::Bool(true)),
+            becomes: Becomes::Attr(c"sorted"),
+            typed: false,
+        },
+    ],
+    attrs: &[
+        T,
+        Attr {
+            name: c"index_type",
+            value: AttrValue::Fixed(Value::Type(DType::I32)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Keyword("k")],
+    work: Work::FirstInput,
+    // Rextio has no type for a pair of results: `tf.math.top_k` stays on
+    // Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -1975,6 +2089,9 @@ pub const OPS: &[&Op] = &[
     &CONCAT,
     &STACK,
     &STRIDED_SLICE,
+    &SPLIT,
+    &UNSTACK,
+    &TOP_K,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

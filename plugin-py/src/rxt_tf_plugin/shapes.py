@@ -273,6 +273,26 @@ def index(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0] - dropped + added)
 
 
+def split(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``split``: each part has the tensor's type (Rextio has no type for the list)."""
+    return along_axis(ranks, keywords)
+
+
+def unstack(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``unstack``: each slice has rank - 1 (Rextio has no type for the list)."""
+    rank = ranks[0]
+    value = keywords.value("axis")
+    if not axes_fit(_axes(value), rank):
+        return _misfit(value, rank)
+    return Typed(rank - 1)
+
+
+def top_k(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``top-k``: the values have the tensor's type (Rextio has no type for the pair)."""
+    del keywords
+    return Typed(ranks[0])
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -294,5 +314,8 @@ RULES: dict[str, RuleFunction] = {
     "join": join,
     "stack": stack,
     "index": index,
+    "split": split,
+    "unstack": unstack,
+    "top-k": top_k,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

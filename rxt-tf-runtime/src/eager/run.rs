@@ -141,9 +141,51 @@ pub(crate) fn run_call(
     Ok(Untyped::ready(back, Arc::clone(context)))
 }
 
+/// Runs `call`, an op of `count` outputs, on `operands` (tensors and
+/// keyword constants) with `keywords`: one eager op.
+pub(crate) fn run_call_many(
+    context: &Arc<BoundContext>,
+    call: &Call,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    count: usize,
+) -> Result<Vec<Untyped>> {
+    let status = Status::new(context.wheel().api(), call.row.name)?;
+    let first = operands
+        .first()
+        .and_then(Input::tensor)
+        .ok_or_else(|| malformed(call.row))?;
+    let dims = [Dims::of(first.handle()?, &status, call.row.name)?];
+    let work = estimate(call.row, keywords, &dims);
+    let handles = run_op_then(
+        context,
+        call,
+        keywords,
+        |op| {
+            for slot in call.inputs(keywords) {
+                match slot? {
+                    Slot::Operand(index) => {
+                        let tensor = operands.get(index).and_then(Input::tensor);
+                        op.add_input(tensor.ok_or_else(|| malformed(call.row))?.handle()?)?;
+                    }
+                    Slot::Constant(value, dtype) => {
+                        op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
+                    }
+                }
+            }
+            Ok(())
+        },
+        |op| op.execute_many(work, count),
+    )?;
+    Ok(handles
+        .into_iter()
+        .map(|handle| Untyped::ready(handle, Arc::clone(context)))
+        .collect())
+}
+
 /// Runs one `TFE_Op` of `call` on `CPU:0` of `context`: its attributes from
 /// `keywords`, its inputs added by `add_inputs`, with the GIL released when
-/// `work` says so. The one place an eager op is built.
+/// `work` says so. The one place an eager op of one output is built.
 pub(crate) fn run_op(
     context: &Arc<BoundContext>,
     call: &Call,
@@ -151,6 +193,18 @@ pub(crate) fn run_op(
     work: i64,
     add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
 ) -> Result<OwnedHandle> {
+    run_op_then(context, call, keywords, add_inputs, |op| op.execute(work))
+}
+
+/// Builds one `TFE_Op` of `call` (attributes, then inputs) and runs it
+/// with `execute`.
+fn run_op_then<R>(
+    context: &Arc<BoundContext>,
+    call: &Call,
+    keywords: &[Value],
+    add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
+    execute: impl FnOnce(OwnedOp<'_>) -> Result<R>,
+) -> Result<R> {
     let api = context.wheel().api();
     let name = call.row.name;
     let status = Status::new(api, name)?;
@@ -169,5 +223,5 @@ pub(crate) fn run_op(
         op.set_attr(attr, &value)?;
     }
     add_inputs(&mut op)?;
-    op.execute(work)
+    execute(op)
 }

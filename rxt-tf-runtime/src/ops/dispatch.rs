@@ -10,7 +10,7 @@
 use rxt_tf_spec::{Op, Value};
 
 use crate::error::Result;
-use crate::ops::execute::{run_row, Input, Number};
+use crate::ops::execute::{run_row, run_row_many, Input, Number};
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
 /// An op of the table, as a type.
@@ -129,8 +129,54 @@ impl<Op: DimsAt<P>, const P: usize, const N: usize> OperandOf<Op, P> for Dims<N>
     note = "each op's element types, ranks and keywords are listed in the README's op table"
 )]
 pub trait Signature<Op, Operands, Variant> {
-    /// The result tensor type.
-    type Output: TensorType;
+    /// The result: a tensor type, an array of them or a pair.
+    type Output: Outputs;
+}
+
+/// What an op call gives: one tensor (most ops), an array of tensors
+/// (`split`, `unstack`) or a pair (`top_k`).
+pub trait Outputs: Sized {
+    /// Runs `row` on `inputs` with `keywords` and wraps what it gives.
+    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self>;
+}
+
+impl<T: Element, const R: usize> Outputs for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+        run_row(row, inputs, keywords, <Self as TensorType>::KIND).map(TensorType::from_core)
+    }
+}
+
+impl<X: TensorType, const N: usize> Outputs for [X; N] {
+    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+        let kinds = [X::KIND; N];
+        let tensors: Vec<X> = run_row_many(row, inputs, keywords, &kinds)?
+            .into_iter()
+            .map(TensorType::from_core)
+            .collect();
+        tensors.try_into().map_err(|_| crate::eager::malformed(row))
+    }
+}
+
+impl<A: Element, B: Element, const RA: usize, const RB: usize> Outputs
+    for (Tensor<A, RA>, Tensor<B, RB>)
+where
+    Rank<RA>: SupportedRank,
+    Rank<RB>: SupportedRank,
+{
+    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+        let kinds = [
+            <Tensor<A, RA> as TensorType>::KIND,
+            <Tensor<B, RB> as TensorType>::KIND,
+        ];
+        let mut cores = run_row_many(row, inputs, keywords, &kinds)?.into_iter();
+        match (cores.next(), cores.next()) {
+            (Some(a), Some(b)) => Ok((TensorType::from_core(a), TensorType::from_core(b))),
+            _ => Err(crate::eager::malformed(row)),
+        }
+    }
 }
 
 /// The result type of `Op` on `Operands` with typed keywords `Variant`.
@@ -389,12 +435,9 @@ where
     Op::Rule: Signature<Op, Operands::Types, Variant>,
     Operands: OperandList,
 {
-    operands
-        .with_inputs(|inputs| {
-            let kind = <Output<Op, Operands::Types, Variant> as TensorType>::KIND;
-            run_row(Op::ROW, inputs, keywords, kind)
-        })
-        .map(TensorType::from_core)
+    operands.with_inputs(|inputs| {
+        <Output<Op, Operands::Types, Variant> as Outputs>::run(Op::ROW, inputs, keywords)
+    })
 }
 
 /// `axes` (a run-time axis list or permutation of a plain function) as a

@@ -4,7 +4,7 @@
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
-use crate::eager::{run_call, Call};
+use crate::eager::{run_call, run_call_many, Call};
 use crate::error::Result;
 use crate::tensor::Untyped;
 
@@ -29,4 +29,20 @@ pub(crate) fn run_row(
     // thread, a detached section): its executor is checked here.
     context.ensure_synchronous()?;
     run_call(context, &call, operands, keywords)
+}
+
+/// Runs `row`, an op of several outputs, on `operands` with `keywords`, and
+/// returns its outputs, of `kinds`. It is not recorded in a fusing scope:
+/// it runs as its own TensorFlow call (a pending operand runs first, with
+/// the calls recorded before it).
+pub(crate) fn run_row_many(
+    row: &'static Op,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    kinds: &[TensorKind],
+) -> Result<Vec<Untyped>> {
+    let context = crate::eager::shared_context(row, operands)?;
+    let call = Call::plan(row, operands, keywords)?;
+    context.ensure_synchronous()?;
+    run_call_many(context, &call, operands, keywords, kinds.len())
 }

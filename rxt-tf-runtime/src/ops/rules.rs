@@ -5,8 +5,8 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Perm, ResultOf, Reversed, Scalar, Signature,
-    TensorList,
+    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Perm, ResultOf, Reversed, Scalar,
+    Signature, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -50,6 +50,12 @@ pub struct Join;
 pub struct Stack;
 /// Python's indexing (`x[:, 0]`).
 pub struct Index;
+/// Equal parts along an axis (`split`).
+pub struct Split;
+/// The slices along an axis (`unstack`).
+pub struct Unstack;
+/// The largest entries and their indices (`top_k`).
+pub struct TopK;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -91,13 +97,13 @@ impl IndexElement for i64 {}
 /// The rank of two broadcast operands: the larger.
 pub trait BroadcastWith<const B: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// The rank of three broadcast operands: the largest.
 pub trait BroadcastWithBoth<const B: usize, const C: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// The element type of a condition: `bool`.
@@ -117,7 +123,7 @@ impl Condition for bool {}
 )]
 pub trait MatMulWith<const B: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// A tensor of this rank with one more axis: the rank it grows to. Keyed
@@ -131,7 +137,7 @@ pub trait Grow {
     /// The grown rank.
     type Next;
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// The grown rank a new axis (`Axes<1, FITS>`) must fit.
@@ -149,7 +155,7 @@ pub trait NewAxisFits<const FITS: u8> {}
 )]
 pub trait ReduceBy<const N: usize, const KEEP: bool> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// Axes that fit a tensor of rank `R`: each in `-R..R`, none twice.
@@ -192,7 +198,7 @@ impl<L> ListFits<L> for L {}
 )]
 pub trait ShapeOf<const N: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// The rank of a gather from a tensor of this rank by indices of rank `I`
@@ -205,7 +211,7 @@ pub trait ShapeOf<const N: usize> {
 )]
 pub trait GatherRank<const I: usize, const B: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// The rank an index of `K` axes, dropping `S` and adding `N`, gives a
@@ -217,7 +223,7 @@ pub trait GatherRank<const I: usize, const B: usize> {
 )]
 pub trait IndexRank<const K: usize, const S: usize, const N: usize> {
     /// The result tensor of element type `T`.
-    type Output<T: Element>: TensorType;
+    type Output<T: Element>: TensorType + Outputs;
 }
 
 /// A `perm` of the length a tensor's rank asks for (`Self`).
@@ -489,6 +495,34 @@ where
     Rank<R>: IndexRank<K, S, N>,
 {
     type Output = <Rank<R> as IndexRank<K, S, N>>::Output<T>;
+}
+
+impl<Op, T, const R: usize, const FITS: u8, const N: usize>
+    Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>, Count<N>)> for Split
+where
+    T: Element,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = [Tensor<T, R>; N];
+}
+
+impl<Op, T, const R: usize, const N: usize, const FITS: u8>
+    Signature<Op, (Tensor<T, R>,), (Count<N>, Axes<1, FITS>)> for Unstack
+where
+    T: Element,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: ReduceBy<1, false>,
+{
+    type Output = [<Rank<R> as ReduceBy<1, false>>::Output<T>; N];
+}
+
+impl<Op, T, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for TopK
+where
+    T: Element,
+    Rank<R>: SupportedRank,
+{
+    type Output = (Tensor<T, R>, Tensor<i32, R>);
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
