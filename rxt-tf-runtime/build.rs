@@ -259,6 +259,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Split => "Split",
         Rule::Unstack => "Unstack",
         Rule::TopK => "TopK",
+        Rule::OneHot => "OneHot",
     }
 }
 
@@ -303,13 +304,16 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         }
     }
     for position in 0..op.arity() {
-        if op.rule.role(position) == Role::Dims {
-            let _ = writeln!(
-                out,
-                "    {HIDDEN} impl {DISPATCH}::DimsAt<{}> for {name} {{}}",
-                position + 1
-            );
-        }
+        let takes = match op.rule.role(position) {
+            Role::Dims => "DimsAt",
+            Role::Size => "SizeAt",
+            _ => continue,
+        };
+        let _ = writeln!(
+            out,
+            "    {HIDDEN} impl {DISPATCH}::{takes}<{}> for {name} {{}}",
+            position + 1
+        );
     }
     if op.rule.takes_literals() {
         let _ = writeln!(

@@ -483,3 +483,31 @@ fn split_unstack_and_top_k_give_several_tensors() {
         );
     });
 }
+
+#[test]
+fn one_hot_vectors_along_a_new_axis() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (ix0, ix1) = (input::<i32, 0>(&i, "ix0"), input::<i32, 1>(&i, "ix1"));
+        let (ix2, lx2) = (input::<i32, 2>(&i, "ix2"), input::<i64, 2>(&i, "lx2"));
+        let (bad, neg) = (input::<i32, 1>(&i, "bad"), input::<i32, 1>(&i, "neg"));
+        let depth = 4_usize;
+        same!(py, &names(&i),
+            "tf.one_hot(ix1, 3)" => tf!(one_hot(ix1, 3)),
+            "tf.one_hot(ix0, 4)" => tf!(one_hot(ix0, depth)),
+            "tf.one_hot(ix2, 2, axis=0)" => tf!(one_hot(ix2, 2, axis = 0)),
+            "tf.one_hot(lx2, 4, axis=1)" => tf!(one_hot(lx2, depth, axis = 1)),
+            "tf.one_hot(lx2, 4, on_value=5.0, off_value=-1.0)" =>
+                tf!(one_hot(lx2, 4, on_value = 5.0, off_value = -1.0)),
+            "tf.one_hot(bad, 3)" => tf!(one_hot(bad, 3)),
+            "tf.one_hot(neg, 3)" => tf!(one_hot(neg, 3)),
+            "tf.one_hot(ix1, 0)" => tf!(one_hot(ix1, 0)),
+            "tf.one_hot(ix1, 3, axis=0)" => rxt_tf::ops::one_hot(&ix1, &rxt_tf::ops::Size(3), 1.0, 0.0, 0),
+        );
+        // A negative depth: eager's class, per op and fused.
+        let minus = -1_i64;
+        let (class, message) = failure(py, tf!(one_hot(ix1, minus)).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: one_hot failed: "), "{message}");
+    });
+}

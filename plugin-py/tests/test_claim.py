@@ -459,6 +459,10 @@ ACCEPTED = [
     # slice: a begin and sizes per axis.
     (call("tensorflow.slice", T2, lit((0, 1)), lit((2, -1))), "rxt-tf/slice-cpu", T2),
     (call("tensorflow.slice", B4, lit((0, 0, 1, 0)), lit((-1, 1, 1, -1))), "rxt-tf/slice-cpu", B4),
+    # one_hot: float32 vectors along a new axis; the depth a literal or an int.
+    (call("tensorflow.one_hot", I32_2, lit(5)), "rxt-tf/one-hot-cpu", T3),
+    (call("tensorflow.one_hot", I64, lit(3), keywords=(kw("axis", 0),)), "rxt-tf/one-hot-cpu", T2),
+    (call("tensorflow.one_hot", I32_0, Arg("int")), "rxt-tf/one-hot-cpu", T1),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -541,6 +545,8 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    (call("tensorflow.one_hot", T1, lit(5)), "RXTP-RXTTF-083", "int32 or int64"),
+    (call("tensorflow.one_hot", I32_1, F), "RXTP-RXTTF-083", "needs an int as operand 2"),
     (call("tensorflow.slice", T2, lit((0,)), lit((2, -1))), "RXTP-RXTTF-082", "one entry per axis"),
     (call("tensorflow.slice", T1, lit((-1,)), lit((2,))), "RXTP-RXTTF-082", "at least 0"),
     # gather: int indices, a result of rank 0 to 4.

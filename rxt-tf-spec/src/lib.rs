@@ -39,6 +39,7 @@ mod tests {
                 Rule::Index => &["indexed_axes", "shrink_axes", "new_axes"],
                 Rule::Split => &["axis", "num_split"],
                 Rule::Unstack => &["num", "axis"],
+                Rule::OneHot => &["axis"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

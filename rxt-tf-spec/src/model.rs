@@ -365,6 +365,10 @@ pub enum Rule {
     /// The `k` largest entries along the last axis of a tensor of rank 1 to
     /// `MAX_RANK`: a pair, the values (its type) and their int32 indices.
     TopK,
+    /// Int32 or int64 indices of rank 0 to `MAX_RANK − 1` and a depth known
+    /// at run time: a float32 tensor of rank r + 1, the new axis at the
+    /// typed keyword `axis` (in `-(r + 1)..=r`).
+    OneHot,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -395,6 +399,9 @@ pub enum Role {
     /// A bracketed list of 2 to [`MAX_LIST`] tensors of one element type
     /// and rank (`[a, b, c]`), run as one list input.
     Tensors,
+    /// A non-negative integer known at run time (a literal or a Rust
+    /// integer: `one_hot`'s depth), run as an int32 scalar input.
+    Size,
 }
 
 /// The most tensors a list operand holds.
@@ -405,6 +412,7 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
+            Rule::OneHot => 2,
             Rule::Broadcast
             | Rule::MatMul
             | Rule::BiasAdd
@@ -430,7 +438,8 @@ impl Rule {
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
             (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
-            (Rule::Stack, _) => (0, MAX_RANK - 1),
+            (Rule::Stack, _) | (Rule::OneHot, 0) => (0, MAX_RANK - 1),
+            (Rule::OneHot, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -444,7 +453,7 @@ impl Rule {
     /// the operand's, or for a new axis the result's (it may follow the last).
     pub const fn axes_rank(self, rank: u8) -> u8 {
         match self {
-            Rule::ExpandDims | Rule::Stack => rank.saturating_add(1),
+            Rule::ExpandDims | Rule::Stack | Rule::OneHot => rank.saturating_add(1),
             _ => rank,
         }
     }
@@ -464,6 +473,8 @@ impl Rule {
             }
             (Rule::Gather, 1) => Role::Indices,
             (Rule::Join | Rule::Stack, 0) => Role::Tensors,
+            (Rule::OneHot, 0) => Role::Indices,
+            (Rule::OneHot, _) => Role::Size,
             _ => Role::Element,
         }
     }
@@ -521,6 +532,7 @@ impl Rule {
             Rule::Split => "split",
             Rule::Unstack => "unstack",
             Rule::TopK => "top-k",
+            Rule::OneHot => "one-hot",
         }
     }
 
@@ -556,6 +568,10 @@ impl Rule {
             Rule::Split => format!("{ranks}: r → `num_split` tensors of rank r"),
             Rule::Unstack => format!("{ranks}: r → `num` tensors of rank r − 1"),
             Rule::TopK => format!("{ranks}: r → (values of rank r, int32 indices of rank r)"),
+            Rule::OneHot => format!(
+                "int32 or int64 indices of {ranks} and a depth: r → r + 1 (float32), `axis` in \
+                 −(r + 1)..=r"
+            ),
             Rule::Index => format!(
                 "{ranks}, Python's index (`x[:, 0]`, `x[..., None]`): r → r − integers + `None`s"
             ),
@@ -583,6 +599,7 @@ impl Rule {
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::PerAxis | Rule::Window | Rule::Join | Rule::Split | Rule::TopK => Some(first),
             Rule::Unstack => first.checked_sub(1),
+            Rule::OneHot => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),

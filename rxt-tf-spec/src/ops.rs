@@ -2009,6 +2009,75 @@ pub const TOP_K: Op = Op {
     python: &[],
 };
 
+/// `one_hot(indices, depth)`: a float32 tensor with `on_value` (1.0) where
+/// the new axis equals the index and `off_value` (0.0) elsewhere, as
+/// `tf.one_hot`.
+pub const ONE_HOT: Op = Op {
+    name: "one_hot",
+    operator: None,
+    summary: "one-hot float32 vectors of the indices along a new axis",
+    tf_op: c"OneHot",
+    rule: Rule::OneHot,
+    dtypes: &[DType::I32, DType::I64],
+    keywords: &[
+        Keyword {
+            name: "on_value",
+            kind: ValueKind::Float,
+            allowed: &[],
+            default: Some(Value::Float(1.0)),
+            becomes: Becomes::Input(DType::F32),
+            typed: false,
+        },
+        Keyword {
+            name: "off_value",
+            kind: ValueKind::Float,
+            allowed: &[],
+            default: Some(Value::Float(0.0)),
+            becomes: Becomes::Input(DType::F32),
+            typed: false,
+        },
+        Keyword {
+            name: "axis",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(-1)),
+            becomes: Becomes::Attr(c"axis"),
+            typed: true,
+        },
+    ],
+    attrs: &[
+        Attr {
+            name: c"T",
+            value: AttrValue::Fixed(Value::Type(DType::F32)),
+        },
+        Attr {
+            name: c"TI",
+            value: AttrValue::Indices,
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: Some(DType::F32),
+    positional: &[],
+    inputs: &[
+        Input::Operand(0),
+        Input::Operand(1),
+        Input::Keyword("on_value"),
+        Input::Keyword("off_value"),
+    ],
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["on_value", "off_value", "axis"],
+        ..calls(
+            &["tensorflow.one_hot"],
+            "rxt-tf/one-hot-cpu",
+            83,
+            "int32 or int64 CPU indices of rank 0–3 and a non-negative int literal depth; axis a \
+             literal in -(rank + 1)..=rank (default -1); on_value and off_value omitted",
+        )
+    }],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2092,6 +2161,7 @@ pub const OPS: &[&Op] = &[
     &SPLIT,
     &UNSTACK,
     &TOP_K,
+    &ONE_HOT,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -114,6 +114,7 @@ fn op_row(out: &mut String, op: &Op) {
             Role::Dims => string("dims"),
             Role::Indices => string("indices"),
             Role::Tensors => string("tensors"),
+            Role::Size => string("size"),
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));

@@ -147,7 +147,15 @@ def _operands(
     for index, key in enumerate(operand_types[: op.arity]):
         tensor = tensor_type(key)
         literal = op.row.takes_literals and op.row.roles[index] == "element"
-        if op.row.roles[index] == "dims":
+        if op.row.roles[index] == "size":
+            if key != INT:
+                return _rejected(
+                    op,
+                    f"needs an int as operand {index + 1}, got {key}",
+                    "pass an int literal or an int variable",
+                )
+            operands.append(_Operand(number=INT, value=_int_literal(literals, index)))
+        elif op.row.roles[index] == "dims":
             dims = _int_tuple(literals, index)
             if dims is None:
                 return _rejected(
@@ -210,6 +218,11 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         operand.tensor
         for operand, role in zip(operands, op.row.roles, strict=False)
         if operand.tensor is not None and role == "element"
+    ] or [
+        # An op of no operand of its element type (`one_hot`): its indices.
+        operand.tensor
+        for operand, role in zip(operands, op.row.roles, strict=False)
+        if operand.tensor is not None and role == "indices"
     ]
     if not tensors or not fits:
         return _rejected(

@@ -293,6 +293,11 @@ def top_k(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0])
 
 
+def one_hot(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``one-hot``: a new axis at ``axis`` (in ``-(rank + 1)..=rank``), rank + 1."""
+    return expand_dims(ranks[:1], keywords)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -317,5 +322,6 @@ RULES: dict[str, RuleFunction] = {
     "split": split,
     "unstack": unstack,
     "top-k": top_k,
+    "one-hot": one_hot,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -2194,6 +2194,36 @@ OPS: tuple[OpRow, ...] = (
         ),
         rules=(),
     ),
+    OpRow(
+        name="one_hot",
+        operator=None,
+        tf_op="OneHot",
+        batched_tf_op=None,
+        summary="one-hot float32 vectors of the indices along a new axis",
+        rule="one-hot",
+        ranks=((0, 3), (0, 0)),
+        roles=("indices", "size"),
+        takes_literals=False,
+        dtypes=("int32", "int64"),
+        promoted={"int32": "float32", "int64": "float32"},
+        operands_text="int32 or int64 at int32 or int64 indices of ranks 0–3 × rank 0",
+        keywords=(
+            KeywordRow(name="on_value", kind="float", allowed=(), default=1.0, typed=False),
+            KeywordRow(name="off_value", kind="float", allowed=(), default=0.0, typed=False),
+            KeywordRow(name="axis", kind="int", allowed=(), default=-1, typed=True),
+        ),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.one_hot",),
+                rule_id="rxt-tf/one-hot-cpu",
+                code="RXTP-RXTTF-083",
+                constraint="int32 or int64 CPU indices of rank 0–3 and a non-negative int literal depth; axis a literal in -(rank + 1)..=rank (default -1); on_value and off_value omitted",
+                positional=("on_value", "off_value", "axis"),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2543,6 +2573,10 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("top-k", (2,), 0, False, 2),
     ("top-k", (3,), 0, False, 3),
     ("top-k", (4,), 0, False, 4),
+    ("one-hot", (0, 0), 0, False, 1),
+    ("one-hot", (1, 0), 0, False, 2),
+    ("one-hot", (2, 0), 0, False, 3),
+    ("one-hot", (3, 0), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

@@ -78,6 +78,18 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                         quote_spanned!(*span=> &#private::FloatLiteral(#sign #literal)),
                     )
                 }
+                OperandExpr::Size(size, span) => {
+                    let value = match size {
+                        DimExpr::Literal(value) => {
+                            let literal = Literal::i64_suffixed(*value);
+                            quote!(#literal)
+                        }
+                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
+                            #private::IntoDim::dim(#expr)
+                        },
+                    };
+                    (*span, quote_spanned!(*span=> &#private::Size(#value)))
+                }
                 OperandExpr::Tensors(exprs, span) => {
                     let borrowed = exprs.iter().map(|expr| {
                         quote_spanned!(expr.span()=> #private::AsOperand::as_operand(&(#expr)))

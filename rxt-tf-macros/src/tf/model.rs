@@ -19,6 +19,9 @@ pub(crate) enum OperandExpr {
     Dims(Vec<DimExpr>, Span),
     /// A bracketed list of tensors (`[a, b, c]`), written at `span`.
     Tensors(Vec<Expr>, Span),
+    /// An integer known at run time (a literal or a Rust integer),
+    /// written at `span`.
+    Size(DimExpr, Span),
 }
 
 /// One entry of a list of integers.

@@ -97,6 +97,25 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
                 operands.push(tensors(op, expr, errors));
                 continue;
             }
+            Role::Size => {
+                let size = match number_literal(expr) {
+                    Some(NumberLiteral::Int(value)) if value >= 0 => DimExpr::Literal(value),
+                    Some(_) => {
+                        errors.push(
+                            expr,
+                            format!(
+                                "rxt-tf: `{}` takes a non-negative integer here, not `{}`",
+                                op.name,
+                                expr.to_token_stream()
+                            ),
+                        );
+                        DimExpr::Literal(0)
+                    }
+                    None => DimExpr::Expr((*expr).clone()),
+                };
+                operands.push(OperandExpr::Size(size, expr.span()));
+                continue;
+            }
             _ => {}
         }
         match number_literal(expr) {

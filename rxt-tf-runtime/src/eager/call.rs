@@ -127,6 +127,8 @@ impl Call {
                 matches!(row.rule.role(*position), Role::Element | Role::Tensors)
             })
             .find_map(|(_, input)| input.dtype())
+            // No operand of the element type (`one_hot`): the result's.
+            .or(row.result_type)
             .ok_or_else(|| malformed(row))?;
         let element = row.kernel_element(operand_element);
         let index_element = operands

@@ -54,6 +54,14 @@ pub trait RankOf<Op, const POSITION: usize> {}
 )]
 pub trait DimsAt<const POSITION: usize> {}
 
+/// Ops that take an integer known at run time ([`Size`]) as their operand
+/// number `POSITION` (from 1).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` takes no size as operand {POSITION}",
+    label = "a size is not accepted here"
+)]
+pub trait SizeAt<const POSITION: usize> {}
+
 /// Ops whose operands may be literals (`tf!(x * 2)`).
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` takes no literal operands",
@@ -107,6 +115,13 @@ impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for IntLiteral {
 }
 
 impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for FloatLiteral {
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op: SizeAt<P>, const P: usize> OperandOf<Op, P> for Size {
     type Checked = Self;
     fn checked(&self) -> &Self {
         self
@@ -321,6 +336,25 @@ impl<const N: usize> AsOperand for Dims<N> {
 impl<const N: usize> OperandInput for Dims<N> {
     fn input(&self) -> Input<'_> {
         Input::Dims(&self.0)
+    }
+}
+
+/// An integer known at run time, an operand of `one_hot` (the depth):
+/// `tf!(one_hot(ids, depth))` makes one from a literal or any Rust integer.
+/// It runs as an int32 scalar input, not part of a fused call's trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size(pub i64);
+
+impl AsOperand for Size {
+    type Operand = Size;
+    fn as_operand(&self) -> &Size {
+        self
+    }
+}
+
+impl OperandInput for Size {
+    fn input(&self) -> Input<'_> {
+        Input::Scalar(rxt_tf_spec::DType::I32, Number::Int(self.0))
     }
 }
 

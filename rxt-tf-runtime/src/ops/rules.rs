@@ -6,7 +6,7 @@
 
 use crate::ops::dispatch::{
     Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Perm, ResultOf, Reversed, Scalar,
-    Signature, TensorList,
+    Signature, Size, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -56,6 +56,8 @@ pub struct Split;
 pub struct Unstack;
 /// The largest entries and their indices (`top_k`).
 pub struct TopK;
+/// One-hot vectors of indices (`one_hot`).
+pub struct OneHot;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -523,6 +525,16 @@ where
     Rank<R>: SupportedRank,
 {
     type Output = (Tensor<T, R>, Tensor<i32, R>);
+}
+
+impl<Op, I, const R: usize, const FITS: u8> Signature<Op, (Tensor<I, R>, Size), (Axes<1, FITS>,)>
+    for OneHot
+where
+    I: IndexElement,
+    Rank<R>: Grow,
+    <Rank<R> as Grow>::Next: NewAxisFits<FITS>,
+{
+    type Output = <Rank<R> as Grow>::Output<f32>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}

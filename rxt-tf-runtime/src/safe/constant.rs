@@ -32,6 +32,14 @@ impl ConstantKey {
             bytes: [0; MAX_ELEMENTS * 8],
             used: 0,
         };
+        if let (Value::Float(float), DType::F32 | DType::F64) = (value, dtype) {
+            // A float scalar (`one_hot`'s `on_value`), as the element type.
+            match dtype {
+                DType::F32 => key.push(&(*float as f32).to_ne_bytes()),
+                _ => key.push(&float.to_ne_bytes()),
+            }
+            return Ok(key);
+        }
         let ints: &[i64] = match value {
             Value::Int(int) => std::slice::from_ref(int),
             Value::Ints(ints) if ints.len() <= MAX_ELEMENTS => {
