@@ -260,6 +260,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Unstack => "Unstack",
         Rule::TopK => "TopK",
         Rule::OneHot => "OneHot",
+        Rule::Pad => "Pad",
     }
 }
 
@@ -307,6 +308,7 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         let takes = match op.rule.role(position) {
             Role::Dims => "DimsAt",
             Role::Size => "SizeAt",
+            Role::Pairs => "PairsAt",
             _ => continue,
         };
         let _ = writeln!(
@@ -388,14 +390,20 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     values.push(format!("rxt_tf_spec::Value::Int({param} as i64)"));
                     format!("the const parameter `{param}`")
                 }
-                ValueKind::Float => {
-                    return Err(format!("{name}.{}: a float cannot be typed", keyword.name))
+                ValueKind::Float | ValueKind::Str | ValueKind::Number => {
+                    return Err(format!(
+                        "{name}.{}: a {:?} keyword cannot be typed",
+                        keyword.name, keyword.kind
+                    ))
                 }
             },
             false => {
                 let (ty, value) = match keyword.kind {
                     ValueKind::Bool => ("bool", "Bool"),
                     ValueKind::Int | ValueKind::Count => ("i64", "Int"),
+                    ValueKind::Str => ("&'static str", "Str"),
+                    // An integral value also fills an integer tensor.
+                    ValueKind::Number => ("f64", "Float"),
                     ValueKind::Float => ("f64", "Float"),
                     other => {
                         return Err(format!(

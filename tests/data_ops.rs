@@ -511,3 +511,47 @@ fn one_hot_vectors_along_a_new_axis() {
         assert!(message.starts_with("rxt-tf: one_hot failed: "), "{message}");
     });
 }
+
+#[test]
+fn pad_with_a_constant_or_the_mirror_image() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f2) = (input::<f32, 1>(&i, "f1"), input::<f32, 2>(&i, "f2"));
+        let (f3, i2) = (input::<f32, 3>(&i, "f3"), input::<i32, 2>(&i, "i2"));
+        let (m2, l3) = (input::<bool, 2>(&i, "m2"), input::<i64, 3>(&i, "l3"));
+        let (z3, d3) = (input::<f32, 3>(&i, "z3"), input::<f64, 3>(&i, "d3"));
+        let wide = 2_usize;
+        same!(py, &names(&i),
+            "tf.pad(f1, [[1, 2]])" => tf!(pad(f1, [[1, 2]])),
+            "tf.pad(f2, [[0, 1], [2, 0]], constant_values=-1.5)" => tf!(pad(f2, [[0, 1], [wide, 0]], constant_values = -1.5)),
+            "tf.pad(f3, [[0, 0], [1, 1], [0, 2]], mode='CONSTANT')" => tf!(pad(f3, [[0, 0], [1, 1], [0, 2]], mode = "CONSTANT")),
+            "tf.pad(i2, [[1, 1], [1, 1]], constant_values=7)" => tf!(pad(i2, [[1, 1], [1, 1]], constant_values = 7)),
+            "tf.pad(m2, [[1, 0], [0, 1]])" => tf!(pad(m2, [[1, 0], [0, 1]])),
+            "tf.pad(m2, [[1, 0], [0, 1]], constant_values=True)" => tf!(pad(m2, [[1, 0], [0, 1]], constant_values = 1)),
+            "tf.pad(d3, [[1, 0], [0, 0], [0, 0]], constant_values=2)" => tf!(pad(d3, [[1, 0], [0, 0], [0, 0]], constant_values = 2)),
+            "tf.pad(z3, [[1, 0], [2, 2], [0, 0]])" => tf!(pad(z3, [[1, 0], [2, 2], [0, 0]])),
+            "tf.pad(f2, [[1, 1], [2, 2]], mode='REFLECT')" => tf!(mirror_pad(f2, [[1, 1], [wide, 2]], mode = "REFLECT")),
+            "tf.pad(l3, [[1, 1], [0, 3], [4, 0]], mode='SYMMETRIC')" => tf!(mirror_pad(l3, [[1, 1], [0, 3], [4, 0]], mode = "SYMMETRIC")),
+            "tf.pad(i2, [[0, 2], [1, 0]], constant_values=3)" => rxt_tf::ops::pad(&i2, &rxt_tf::ops::Pairs([[0, 2], [1, 0]]), 3.0),
+            "tf.pad(f1, [[2, 2]], mode='SYMMETRIC')" => rxt_tf::ops::mirror_pad(&f1, &rxt_tf::ops::Pairs([[2, 2]]), "SYMMETRIC"),
+        );
+        // A mirror wider than the axis: eager's class, per op and fused.
+        let (class, message) = failure(
+            py,
+            tf!(mirror_pad(f2, [[3, 0], [0, 0]], mode = "REFLECT")).and_then(|t| t.to_vec()),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: mirror_pad failed: "),
+            "{message}"
+        );
+        let err = rxt_tf::ops::mirror_pad(&f1, &rxt_tf::ops::Pairs([[1, 1]]), "EDGE")
+            .map(|_| ())
+            .expect_err("no such mode");
+        assert!(
+            err.to_string()
+                .contains("`mode` must be `\"REFLECT\"` or `\"SYMMETRIC\"`"),
+            "{err}"
+        );
+    });
+}

@@ -181,6 +181,11 @@ pub enum ValueKind {
     /// A count: a non-negative integer literal (`batch_dims`), carried in
     /// the types when typed.
     Count,
+    /// A string literal (`mode = "REFLECT"`).
+    Str,
+    /// A number literal, integer or float (`constant_values = 0.5`): it
+    /// becomes the call's element type.
+    Number,
 }
 
 impl ValueKind {
@@ -194,6 +199,8 @@ impl ValueKind {
             ValueKind::Type => "an element type",
             ValueKind::Axes => "an integer literal or a list of distinct integer literals",
             ValueKind::Count => "a non-negative integer literal",
+            ValueKind::Str => "a string literal",
+            ValueKind::Number => "a number literal",
         }
     }
 }
@@ -210,8 +217,10 @@ pub enum Becomes {
     /// back after it, as TensorFlow's Python layer does.
     LastAxis,
     /// Nothing when the op runs: the value only types the call (the axes an
-    /// index drops and adds, which its masks also say).
+    /// index drops and adds, which its masks also say) or picks the row.
     Typing,
+    /// A scalar constant input of the call's element type.
+    ElementInput,
 }
 
 /// A keyword argument of an op: `tf!(op(x, name = literal))`.
@@ -244,6 +253,8 @@ impl Keyword {
                 | (ValueKind::Ints, Value::Ints(_))
                 | (ValueKind::Type, Value::Type(_))
                 | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
+                | (ValueKind::Str, Value::Str(_))
+                | (ValueKind::Number, Value::Int(_) | Value::Float(_))
         ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0);
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
@@ -369,6 +380,10 @@ pub enum Rule {
     /// at run time: a float32 tensor of rank r + 1, the new axis at the
     /// typed keyword `axis` (in `-(r + 1)..=r`).
     OneHot,
+    /// A tensor of rank 1 to `MAX_RANK` and a list of one pair of
+    /// integers per axis known at run time (`[[before, after], …]`): the
+    /// result has the tensor's type.
+    Pad,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -402,6 +417,9 @@ pub enum Role {
     /// A non-negative integer known at run time (a literal or a Rust
     /// integer: `one_hot`'s depth), run as an int32 scalar input.
     Size,
+    /// A list of pairs of integers known at run time (`[[1, 2], [0, 0]]`),
+    /// run as an `[n, 2]` int64 input: paddings.
+    Pairs,
 }
 
 /// The most tensors a list operand holds.
@@ -412,7 +430,7 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
-            Rule::OneHot => 2,
+            Rule::OneHot | Rule::Pad => 2,
             Rule::Broadcast
             | Rule::MatMul
             | Rule::BiasAdd
@@ -440,6 +458,8 @@ impl Rule {
             (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
             (Rule::Stack, _) | (Rule::OneHot, 0) => (0, MAX_RANK - 1),
             (Rule::OneHot, _) => (0, 0),
+            (Rule::Pad, 0) => (1, MAX_RANK),
+            (Rule::Pad, _) => (2, 2),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -475,6 +495,7 @@ impl Rule {
             (Rule::Join | Rule::Stack, 0) => Role::Tensors,
             (Rule::OneHot, 0) => Role::Indices,
             (Rule::OneHot, _) => Role::Size,
+            (Rule::Pad, 1) => Role::Pairs,
             _ => Role::Element,
         }
     }
@@ -533,6 +554,7 @@ impl Rule {
             Rule::Unstack => "unstack",
             Rule::TopK => "top-k",
             Rule::OneHot => "one-hot",
+            Rule::Pad => "pad",
         }
     }
 
@@ -568,6 +590,7 @@ impl Rule {
             Rule::Split => format!("{ranks}: r → `num_split` tensors of rank r"),
             Rule::Unstack => format!("{ranks}: r → `num` tensors of rank r − 1"),
             Rule::TopK => format!("{ranks}: r → (values of rank r, int32 indices of rank r)"),
+            Rule::Pad => format!("{ranks} and r pairs of integers: r → r"),
             Rule::OneHot => format!(
                 "int32 or int64 indices of {ranks} and a depth: r → r + 1 (float32), `axis` in \
                  −(r + 1)..=r"
@@ -600,6 +623,7 @@ impl Rule {
             Rule::PerAxis | Rule::Window | Rule::Join | Rule::Split | Rule::TopK => Some(first),
             Rule::Unstack => first.checked_sub(1),
             Rule::OneHot => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
+            Rule::Pad => Some(first),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),
@@ -876,7 +900,7 @@ impl Op {
     pub fn operands_text(&self) -> String {
         let types: Vec<String> = self.dtypes.iter().map(|d| d.name().to_owned()).collect();
         let positions: Vec<String> = (0..self.arity())
-            .filter(|position| self.rule.role(*position) != Role::Dims)
+            .filter(|position| !matches!(self.rule.role(*position), Role::Dims | Role::Pairs))
             .map(|position| {
                 let ranks = match self.rule.ranks(position) {
                     (low, high) if low == high => format!("rank {low}"),
@@ -898,7 +922,9 @@ impl Op {
             true => format!("a list of 2–{MAX_LIST} tensors of "),
             false => String::new(),
         };
-        let list = match (0..self.arity()).any(|p| self.rule.role(p) == Role::Dims) {
+        let list = match (0..self.arity())
+            .any(|p| matches!(self.rule.role(p), Role::Dims | Role::Pairs))
+        {
             true => ", and a list of integers",
             false => "",
         };

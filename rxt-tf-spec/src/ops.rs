@@ -2078,6 +2078,82 @@ pub const ONE_HOT: Op = Op {
     }],
 };
 
+/// The `Tpaddings` attribute: int64 paddings.
+const TPADDINGS_I64: Attr = Attr {
+    name: c"Tpaddings",
+    value: AttrValue::Fixed(Value::Type(DType::I64)),
+};
+
+/// `pad(x, [[before, after], …], constant_values = v)`: `x` with `v` added
+/// before and after each axis, as `tf.pad` in `"CONSTANT"` mode.
+pub const PAD: Op = Op {
+    name: "pad",
+    operator: None,
+    summary: "pads each axis with a constant (`mirror_pad` mirrors instead)",
+    tf_op: c"PadV2",
+    rule: Rule::Pad,
+    dtypes: DType::ALL,
+    keywords: &[
+        Keyword {
+            name: "mode",
+            kind: ValueKind::Str,
+            allowed: &[Value::Str("CONSTANT")],
+            default: Some(Value::Str("CONSTANT")),
+            becomes: Becomes::Typing,
+            typed: false,
+        },
+        Keyword {
+            name: "constant_values",
+            kind: ValueKind::Number,
+            allowed: &[],
+            default: Some(Value::Int(0)),
+            becomes: Becomes::ElementInput,
+            typed: false,
+        },
+    ],
+    attrs: &[T, TPADDINGS_I64],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[
+        Input::Operand(0),
+        Input::Operand(1),
+        Input::Keyword("constant_values"),
+    ],
+    work: Work::FirstInput,
+    // Rextio offers no nested tuple: `tf.pad` stays on Python.
+    python: &[],
+};
+
+/// `mirror_pad(x, [[before, after], …], mode = "REFLECT" | "SYMMETRIC")`:
+/// `x` padded with its own mirror image, as `tf.pad` in those modes.
+pub const MIRROR_PAD: Op = Op {
+    name: "mirror_pad",
+    operator: None,
+    summary: "pads each axis with the tensor's mirror image (`tf.pad`'s other modes)",
+    tf_op: c"MirrorPad",
+    rule: Rule::Pad,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "mode",
+        kind: ValueKind::Str,
+        allowed: &[Value::Str("REFLECT"), Value::Str("SYMMETRIC")],
+        default: None,
+        becomes: Becomes::Attr(c"mode"),
+        typed: false,
+    }],
+    attrs: &[T, TPADDINGS_I64],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::FirstInput,
+    // Rextio offers no nested tuple: `tf.pad` stays on Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2162,6 +2238,8 @@ pub const OPS: &[&Op] = &[
     &UNSTACK,
     &TOP_K,
     &ONE_HOT,
+    &PAD,
+    &MIRROR_PAD,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -115,6 +115,7 @@ fn op_row(out: &mut String, op: &Op) {
             Role::Indices => string("indices"),
             Role::Tensors => string("tensors"),
             Role::Size => string("size"),
+            Role::Pairs => string("pairs"),
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));
@@ -173,6 +174,8 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Type => "type",
         ValueKind::Axes => "axes",
         ValueKind::Count => "count",
+        ValueKind::Str => "str",
+        ValueKind::Number => "number",
     };
     // A type keyword that lists no values takes every element type.
     let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {

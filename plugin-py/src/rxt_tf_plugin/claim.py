@@ -354,6 +354,8 @@ _EXAMPLES: dict[str, Literal] = {
     "int": 0,
     "axes": 0,
     "count": 0,
+    "str": "CONSTANT",
+    "number": 0,
     "float": 1.0,
     "ints": (1, 0),
 }

@@ -15,6 +15,8 @@ _KIND_TEXT = {
     "ints": "a tuple of int literals",
     "axes": "an int literal or a tuple of distinct int literals",
     "count": "a non-negative int literal",
+    "str": "a string literal",
+    "number": "an int or float literal",
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -52,6 +54,8 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "ints": _is_ints,
     "axes": _is_axes,
     "count": _is_count,
+    "str": lambda value: type(value) is str,
+    "number": lambda value: type(value) in (int, float),
 }
 """Whether a Python value is of each keyword kind (an element type is checked
 by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""

@@ -298,6 +298,12 @@ def one_hot(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return expand_dims(ranks[:1], keywords)
 
 
+def pad(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``pad``: the tensor's type (Rextio offers no nested tuple)."""
+    del keywords
+    return Typed(ranks[0])
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -323,5 +329,6 @@ RULES: dict[str, RuleFunction] = {
     "unstack": unstack,
     "top-k": top_k,
     "one-hot": one_hot,
+    "pad": pad,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

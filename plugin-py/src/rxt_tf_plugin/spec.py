@@ -2224,6 +2224,43 @@ OPS: tuple[OpRow, ...] = (
             ),
         ),
     ),
+    OpRow(
+        name="pad",
+        operator=None,
+        tf_op="PadV2",
+        batched_tf_op=None,
+        summary="pads each axis with a constant (`mirror_pad` mirrors instead)",
+        rule="pad",
+        ranks=((1, 4), (2, 2)),
+        roles=("element", "pairs"),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 1–4, and a list of integers",
+        keywords=(
+            KeywordRow(name="mode", kind="str", allowed=("CONSTANT",), default="CONSTANT", typed=False),
+            KeywordRow(name="constant_values", kind="number", allowed=(), default=0, typed=False),
+        ),
+        rules=(),
+    ),
+    OpRow(
+        name="mirror_pad",
+        operator=None,
+        tf_op="MirrorPad",
+        batched_tf_op=None,
+        summary="pads each axis with the tensor's mirror image (`tf.pad`'s other modes)",
+        rule="pad",
+        ranks=((1, 4), (2, 2)),
+        roles=("element", "pairs"),
+        takes_literals=False,
+        dtypes=("float32", "float64", "int32", "int64", "bool"),
+        promoted={},
+        operands_text="float32, float64, int32, int64 or bool at ranks 1–4, and a list of integers",
+        keywords=(
+            KeywordRow(name="mode", kind="str", allowed=("REFLECT", "SYMMETRIC"), default=None, typed=False),
+        ),
+        rules=(),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2577,6 +2614,10 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("one-hot", (1, 0), 0, False, 2),
     ("one-hot", (2, 0), 0, False, 3),
     ("one-hot", (3, 0), 0, False, 4),
+    ("pad", (1, 2), 0, False, 1),
+    ("pad", (2, 2), 0, False, 2),
+    ("pad", (3, 2), 0, False, 3),
+    ("pad", (4, 2), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

@@ -78,6 +78,25 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                         quote_spanned!(*span=> &#private::FloatLiteral(#sign #literal)),
                     )
                 }
+                OperandExpr::Pairs(pairs, span) => {
+                    let entry = |entry: &DimExpr| match entry {
+                        DimExpr::Literal(value) => {
+                            let literal = Literal::i64_suffixed(*value);
+                            quote!(#literal)
+                        }
+                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
+                            #private::IntoDim::dim(#expr)
+                        },
+                    };
+                    let pairs = pairs.iter().map(|[before, after]| {
+                        let (before, after) = (entry(before), entry(after));
+                        quote!([#before, #after])
+                    });
+                    (
+                        *span,
+                        quote_spanned!(*span=> &#private::Pairs([#(#pairs),*])),
+                    )
+                }
                 OperandExpr::Size(size, span) => {
                     let value = match size {
                         DimExpr::Literal(value) => {

@@ -22,6 +22,9 @@ pub(crate) enum OperandExpr {
     /// An integer known at run time (a literal or a Rust integer),
     /// written at `span`.
     Size(DimExpr, Span),
+    /// A bracketed list of pairs of integers (`[[1, 2], [0, n]]`), written
+    /// at `span`.
+    Pairs(Vec<[DimExpr; 2]>, Span),
 }
 
 /// One entry of a list of integers.

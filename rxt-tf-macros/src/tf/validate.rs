@@ -97,6 +97,10 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
                 operands.push(tensors(op, expr, errors));
                 continue;
             }
+            Role::Pairs => {
+                operands.push(pairs(op, expr, errors));
+                continue;
+            }
             Role::Size => {
                 let size = match number_literal(expr) {
                     Some(NumberLiteral::Int(value)) if value >= 0 => DimExpr::Literal(value),
@@ -238,6 +242,54 @@ fn dims(op: &Op, position: usize, expr: &Expr, errors: &mut Errors) -> OperandEx
         );
     }
     OperandExpr::Dims(entries, expr.span())
+}
+
+/// Pairs of integers known at run time: a bracketed list of bracketed
+/// pairs, each entry a non-negative integer literal or a Rust integer.
+fn pairs(op: &Op, expr: &Expr, errors: &mut Errors) -> OperandExpr {
+    let message = || {
+        format!(
+            "rxt-tf: `{}` takes a bracketed list of pairs here (`[[1, 1], [0, 2]]`, one per \
+             axis), not `{}`",
+            op.name,
+            expr.to_token_stream()
+        )
+    };
+    let Expr::Array(array) = expr else {
+        errors.push(expr, message());
+        return OperandExpr::Pairs(Vec::new(), expr.span());
+    };
+    let mut pairs = Vec::new();
+    for element in &array.elems {
+        let Expr::Array(pair) = element else {
+            errors.push(element, message());
+            continue;
+        };
+        let entries: Vec<DimExpr> = pair
+            .elems
+            .iter()
+            .map(|entry| match number_literal(entry) {
+                Some(NumberLiteral::Int(value)) if value >= 0 => DimExpr::Literal(value),
+                Some(_) => {
+                    errors.push(
+                        entry,
+                        format!(
+                            "rxt-tf: `{}`: a padding is a non-negative integer, not `{}`",
+                            op.name,
+                            entry.to_token_stream()
+                        ),
+                    );
+                    DimExpr::Literal(0)
+                }
+                None => DimExpr::Expr(entry.clone()),
+            })
+            .collect();
+        match <[DimExpr; 2]>::try_from(entries) {
+            Ok(pair) => pairs.push(pair),
+            Err(_) => errors.push(element, message()),
+        }
+    }
+    OperandExpr::Pairs(pairs, expr.span())
 }
 
 /// A list of tensors: a bracketed list of 2 to `MAX_LIST` expressions,
@@ -414,6 +466,8 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Type => "i64".to_owned(),
             ValueKind::Axes => "[0, 1]".to_owned(),
             ValueKind::Count => "1".to_owned(),
+            ValueKind::Str => "\"CONSTANT\"".to_owned(),
+            ValueKind::Number => "0".to_owned(),
         },
     }
 }
@@ -510,6 +564,16 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
             None => literal(ValueKind::Int, value),
         },
         ValueKind::Count => literal(ValueKind::Int, value),
+        ValueKind::Number => {
+            literal(ValueKind::Int, value).or_else(|| literal(ValueKind::Float, value))
+        }
+        ValueKind::Str => match value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => Some(Value::Str(Box::leak(text.value().into_boxed_str()))),
+            _ => None,
+        },
         kind => literal(kind, value),
     };
     let Some(parsed) = parsed else {

@@ -29,6 +29,9 @@ pub enum Input<'a> {
     Dims(&'a [i64]),
     /// A list of tensors of one kind (`concat`'s): one list input.
     List(&'a [&'a Untyped], TensorKind),
+    /// Pairs of integers known at run time (paddings): an `[n, 2]` int64
+    /// input.
+    Pairs(&'a [[i64; 2]]),
 }
 
 impl Input<'_> {
@@ -54,6 +57,7 @@ impl Input<'_> {
         match self {
             Input::Tensor(_, kind) | Input::List(_, kind) => kind.rank,
             Input::Dims(_) => 1,
+            Input::Pairs(_) => 2,
             _ => 0,
         }
     }
@@ -63,7 +67,7 @@ impl Input<'_> {
         match self {
             Input::Tensor(_, kind) | Input::List(_, kind) => Some(kind.dtype),
             Input::Scalar(dtype, _) => Some(*dtype),
-            Input::Literal(_) | Input::Dims(_) => None,
+            Input::Literal(_) | Input::Dims(_) | Input::Pairs(_) => None,
         }
     }
 }
@@ -280,7 +284,7 @@ impl Call {
         &self,
         keywords: &'k [Value],
     ) -> impl Iterator<Item = Result<Slot>> + 'k {
-        let (row, rank) = (self.row, self.rank);
+        let (row, rank, element) = (self.row, self.rank, self.element);
         row.inputs.iter().map(move |input| match *input {
             RowInput::Operand(index) => Ok(Slot::Operand(index)),
             RowInput::Keyword(name) => {
@@ -290,8 +294,10 @@ impl Call {
                     .position(|k| k.name == name)
                     .ok_or_else(|| malformed(row))?;
                 let keyword = &row.keywords[index];
-                let Becomes::Input(dtype) = keyword.becomes else {
-                    return Err(malformed(row));
+                let dtype = match keyword.becomes {
+                    Becomes::Input(dtype) => dtype,
+                    Becomes::ElementInput => element,
+                    _ => return Err(malformed(row)),
                 };
                 match keywords.get(index) {
                     // An empty permutation: the axes reversed.

@@ -30,7 +30,10 @@ pub(crate) fn operand_handle(
         Input::Tensor(..) => return Ok(None),
         Input::Scalar(dtype, number) => (dtype, number),
         Input::Literal(number) => (call.operand_element, number),
-        Input::Dims(dims) => return dims_handle(context, call, dims).map(Some),
+        Input::Dims(dims) => return dims_handle(context, call, dims, false).map(Some),
+        Input::Pairs(pairs) => {
+            return dims_handle(context, call, pairs.as_flattened(), true).map(Some);
+        }
         Input::List(..) => return Ok(None),
     };
     let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
@@ -42,20 +45,21 @@ pub(crate) fn operand_handle(
     context.scalar(bits).map(Some)
 }
 
-/// A list of integers known at run time as a rank-1 int64 tensor, made
-/// for this call (its values change from call to call: not cached).
-fn dims_handle(context: &BoundContext, call: &Call, dims: &[i64]) -> Result<Arc<OwnedHandle>> {
+/// A list of integers known at run time as an int64 tensor, made for this
+/// call (its values change from call to call: not cached): rank 1, or of
+/// pairs (`[n, 2]` paddings).
+fn dims_handle(
+    context: &BoundContext,
+    call: &Call,
+    dims: &[i64],
+    pairs: bool,
+) -> Result<Arc<OwnedHandle>> {
     let bytes: Vec<u8> = dims.iter().flat_map(|dim| dim.to_ne_bytes()).collect();
     let length = i64::try_from(dims.len()).map_err(|_| malformed(call.row))?;
     let api = context.wheel().api();
-    host::new_handle(
-        api,
-        call.row.name,
-        rxt_tf_spec::DType::I64,
-        &[length],
-        &bytes,
-    )
-    .map(Arc::new)
+    let (flat, paired) = ([length], [length / 2, 2]);
+    let shape: &[i64] = if pairs { &paired } else { &flat };
+    host::new_handle(api, call.row.name, rxt_tf_spec::DType::I64, shape, &bytes).map(Arc::new)
 }
 
 /// Runs `call` on `operands` with `keywords` as eager ops: the op itself,

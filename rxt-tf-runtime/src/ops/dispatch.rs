@@ -62,6 +62,14 @@ pub trait DimsAt<const POSITION: usize> {}
 )]
 pub trait SizeAt<const POSITION: usize> {}
 
+/// Ops that take pairs of integers known at run time ([`Pairs`]) as their
+/// operand number `POSITION` (from 1).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` takes no pairs as operand {POSITION}",
+    label = "pairs are not accepted here"
+)]
+pub trait PairsAt<const POSITION: usize> {}
+
 /// Ops whose operands may be literals (`tf!(x * 2)`).
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` takes no literal operands",
@@ -115,6 +123,13 @@ impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for IntLiteral {
 }
 
 impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for FloatLiteral {
+    type Checked = Self;
+    fn checked(&self) -> &Self {
+        self
+    }
+}
+
+impl<Op: PairsAt<P>, const P: usize, const N: usize> OperandOf<Op, P> for Pairs<N> {
     type Checked = Self;
     fn checked(&self) -> &Self {
         self
@@ -355,6 +370,24 @@ impl AsOperand for Size {
 impl OperandInput for Size {
     fn input(&self) -> Input<'_> {
         Input::Scalar(rxt_tf_spec::DType::I32, Number::Int(self.0))
+    }
+}
+
+/// `N` pairs of integers known at run time, an operand of `pad` (before and
+/// after each axis): `tf!(pad(x, [[1, 1], [0, n]]))` makes one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairs<const N: usize>(pub [[i64; 2]; N]);
+
+impl<const N: usize> AsOperand for Pairs<N> {
+    type Operand = Pairs<N>;
+    fn as_operand(&self) -> &Pairs<N> {
+        self
+    }
+}
+
+impl<const N: usize> OperandInput for Pairs<N> {
+    fn input(&self) -> Input<'_> {
+        Input::Pairs(&self.0)
     }
 }
 

@@ -9,7 +9,7 @@
 #[doc(hidden)]
 pub mod dispatch;
 
-pub use dispatch::{Dims, Scalar, Size, TensorList};
+pub use dispatch::{Dims, Pairs, Scalar, Size, TensorList};
 pub(crate) mod execute;
 #[doc(hidden)]
 pub mod rules;

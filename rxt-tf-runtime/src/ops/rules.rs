@@ -5,8 +5,8 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Perm, ResultOf, Reversed, Scalar,
-    Signature, Size, TensorList,
+    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Pairs, Perm, ResultOf, Reversed,
+    Scalar, Signature, Size, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -58,6 +58,8 @@ pub struct Unstack;
 pub struct TopK;
 /// One-hot vectors of indices (`one_hot`).
 pub struct OneHot;
+/// Padding before and after each axis (`pad`, `mirror_pad`).
+pub struct Pad;
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -535,6 +537,15 @@ where
     <Rank<R> as Grow>::Next: NewAxisFits<FITS>,
 {
     type Output = <Rank<R> as Grow>::Output<f32>;
+}
+
+impl<Op, T, const R: usize, const N: usize> Signature<Op, (Tensor<T, R>, Pairs<N>), ()> for Pad
+where
+    T: Element,
+    Rank<R>: SupportedRank + PerAxisList,
+    <Rank<R> as PerAxisList>::List: ListFits<Dims<N>>,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}

@@ -32,12 +32,24 @@ impl ConstantKey {
             bytes: [0; MAX_ELEMENTS * 8],
             used: 0,
         };
-        if let (Value::Float(float), DType::F32 | DType::F64) = (value, dtype) {
-            // A float scalar (`one_hot`'s `on_value`), as the element type.
-            match dtype {
-                DType::F32 => key.push(&(*float as f32).to_ne_bytes()),
-                _ => key.push(&float.to_ne_bytes()),
+        // A number scalar of a float or bool type (`one_hot`'s `on_value`,
+        // `pad`'s `constant_values`), as that type.
+        match (value, dtype) {
+            (Value::Float(float), DType::F32) => key.push(&(*float as f32).to_ne_bytes()),
+            (Value::Float(float), DType::F64) => key.push(&float.to_ne_bytes()),
+            (Value::Int(int), DType::F32) => key.push(&(*int as f32).to_ne_bytes()),
+            (Value::Int(int), DType::F64) => key.push(&(*int as f64).to_ne_bytes()),
+            (Value::Int(int @ (0 | 1)), DType::Bool) => key.push(&[u8::from(*int == 1)]),
+            // An integral float for an integer type (the plain functions
+            // take `f64`).
+            (Value::Float(float), DType::I32 | DType::I64)
+                if float.fract() == 0.0 && float.abs() < 9.0e15 =>
+            {
+                return ConstantKey::new(op, &Value::Int(*float as i64), dtype);
             }
+            _ => {}
+        }
+        if key.used > 0 {
             return Ok(key);
         }
         let ints: &[i64] = match value {
