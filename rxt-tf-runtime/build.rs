@@ -261,6 +261,9 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::TopK => "TopK",
         Rule::OneHot => "OneHot",
         Rule::Pad => "Pad",
+        Rule::Fill => "Fill",
+        Rule::Filled => "Filled",
+        Rule::Sequence => "Sequence",
     }
 }
 

@@ -555,3 +555,45 @@ fn pad_with_a_constant_or_the_mirror_image() {
         );
     });
 }
+
+#[test]
+fn fill_zeros_ones_and_range_make_tensors() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f0 = input::<f32, 0>(&i, "f0");
+        let (rows, n): (usize, i64) = (2, 5);
+        same!(py, &names(&i),
+            "tf.fill((2, 3), 0.5)" => tf!(fill([rows, 3], 0.5)),
+            "tf.fill((4,), 7)" => tf!(fill([4], 7)),
+            "tf.fill((2, 0, 1), f0)" => tf!(fill([2, 0, 1], f0)),
+            "tf.fill((), tf.constant(3, tf.int64))" => tf!(fill([], rxt_tf::ops::Scalar(3_i64))),
+            "tf.fill((1, 1, 2, 2), True)" => tf!(fill([1, 1, 2, 2], rxt_tf::ops::Scalar(true))),
+            "tf.zeros((2, 3))" => tf!(zeros([rows, 3])),
+            "tf.zeros((3,), tf.int64)" => tf!(zeros([3], i64)),
+            "tf.zeros((2, 2), tf.bool)" => tf!(zeros([2, 2], dtype = bool)),
+            "tf.ones((2, 1, 3))" => tf!(ones([2, 1, 3])),
+            "tf.ones((4,), tf.float64)" => tf!(ones([4], f64)),
+            "tf.ones((2,), tf.bool)" => tf!(ones([2], bool)),
+            "tf.range(0, 5, 1)" => tf!(range(0, 5, 1)),
+            "tf.range(1, 10, 3)" => tf!(range(1, 10, 3)),
+            "tf.range(0.0, 1.0, 0.25)" => tf!(range(0.0, 1.0, 0.25)),
+            "tf.range(0, 2, 0.5)" => tf!(range(0, 2, 0.5)),
+            "tf.range(5, 0, -2)" => tf!(range(5, 0, -2)),
+            "tf.range(0, tf.constant(5, tf.int64), 1)" => tf!(range(0, rxt_tf::ops::Scalar(n), 1)),
+            "tf.range(f0, 1.0, 0.5)" => tf!(range(f0, 1.0, 0.5)),
+            "tf.zeros((2, 3), tf.int32)" => rxt_tf::ops::zeros::<i32, _>(&rxt_tf::ops::Dims([2, 3])),
+        );
+        // A zero step: eager's class, per op and fused.
+        let zero = 0_i32;
+        let (class, message) = failure(
+            py,
+            tf!(range(0, 5, rxt_tf::ops::Scalar(zero))).and_then(|t| t.to_vec()),
+        );
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: range failed: "), "{message}");
+        let minus = -1_i64;
+        let (class, message) = failure(py, tf!(zeros([2, minus])).and_then(|t| t.to_vec()));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: zeros failed: "), "{message}");
+    });
+}

@@ -40,6 +40,7 @@ mod tests {
                 Rule::Split => &["axis", "num_split"],
                 Rule::Unstack => &["num", "axis"],
                 Rule::OneHot => &["axis"],
+                Rule::Filled => &["dtype"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

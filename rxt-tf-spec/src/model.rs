@@ -384,6 +384,18 @@ pub enum Rule {
     /// integers per axis known at run time (`[[before, after], …]`): the
     /// result has the tensor's type.
     Pad,
+    /// A new tensor of a shape known at run time (a list of 0 to
+    /// `MAX_RANK` sizes) filled with a scalar operand (a literal: int32 for
+    /// an integer, float32 for a float, as Python's numbers): the result's
+    /// rank is the list's length.
+    Fill,
+    /// A new tensor of a shape known at run time filled with one value, of
+    /// the element type of the typed keyword `dtype`.
+    Filled,
+    /// The numbers from `start` to `limit` by `delta` (three scalar
+    /// operands of one element type; literals alone are int32, or float32
+    /// if one is a float): a rank-1 tensor.
+    Sequence,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -430,7 +442,9 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
-            Rule::OneHot | Rule::Pad => 2,
+            Rule::OneHot | Rule::Pad | Rule::Fill => 2,
+            Rule::Filled => 1,
+            Rule::Sequence => 3,
             Rule::Broadcast
             | Rule::MatMul
             | Rule::BiasAdd
@@ -460,6 +474,8 @@ impl Rule {
             (Rule::OneHot, _) => (0, 0),
             (Rule::Pad, 0) => (1, MAX_RANK),
             (Rule::Pad, _) => (2, 2),
+            (Rule::Fill | Rule::Filled, 0) => (1, 1),
+            (Rule::Fill | Rule::Filled | Rule::Sequence, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -481,7 +497,15 @@ impl Rule {
     /// Whether a literal (or run-time scalar) may stand for an operand of
     /// the call's element type.
     pub const fn takes_literals(self) -> bool {
-        matches!(self, Rule::Broadcast | Rule::Select)
+        matches!(
+            self,
+            Rule::Broadcast | Rule::Select | Rule::Fill | Rule::Sequence
+        )
+    }
+
+    /// Whether the op makes a new tensor, from no tensor operand.
+    pub const fn creates(self) -> bool {
+        matches!(self, Rule::Fill | Rule::Filled | Rule::Sequence)
     }
 
     /// What operand `position` (from 0) holds.
@@ -496,6 +520,7 @@ impl Rule {
             (Rule::OneHot, 0) => Role::Indices,
             (Rule::OneHot, _) => Role::Size,
             (Rule::Pad, 1) => Role::Pairs,
+            (Rule::Fill | Rule::Filled, 0) => Role::Dims,
             _ => Role::Element,
         }
     }
@@ -506,6 +531,11 @@ impl Rule {
             (Rule::Reshape, _) => ListEntries {
                 lowest: -1,
                 one_inferred: true,
+                at_most: Some(MAX_RANK),
+            },
+            (Rule::Fill | Rule::Filled, _) => ListEntries {
+                lowest: 0,
+                one_inferred: false,
                 at_most: Some(MAX_RANK),
             },
             // A window's sizes: `-1` for "to the end", on any axis.
@@ -555,6 +585,9 @@ impl Rule {
             Rule::TopK => "top-k",
             Rule::OneHot => "one-hot",
             Rule::Pad => "pad",
+            Rule::Fill => "fill",
+            Rule::Filled => "filled",
+            Rule::Sequence => "sequence",
         }
     }
 
@@ -591,6 +624,14 @@ impl Rule {
             Rule::Unstack => format!("{ranks}: r → `num` tensors of rank r − 1"),
             Rule::TopK => format!("{ranks}: r → (values of rank r, int32 indices of rank r)"),
             Rule::Pad => format!("{ranks} and r pairs of integers: r → r"),
+            Rule::Fill => format!(
+                "a list of n sizes and a scalar: → n (n ≤ {MAX_RANK}); a literal is int32 or float32"
+            ),
+            Rule::Filled => format!("a list of n sizes: → n (n ≤ {MAX_RANK}), of `dtype`"),
+            Rule::Sequence => {
+                "three scalars (start, limit, delta): → 1; literals alone are int32 or float32"
+                    .to_owned()
+            }
             Rule::OneHot => format!(
                 "int32 or int64 indices of {ranks} and a depth: r → r + 1 (float32), `axis` in \
                  −(r + 1)..=r"
@@ -624,6 +665,9 @@ impl Rule {
             Rule::Unstack => first.checked_sub(1),
             Rule::OneHot => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             Rule::Pad => Some(first),
+            // `axes` is the number of sizes.
+            Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
+            Rule::Sequence => Some(1),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),

@@ -2154,6 +2154,103 @@ pub const MIRROR_PAD: Op = Op {
     python: &[],
 };
 
+/// `fill([d0, …], value)`: a new tensor of that shape, every element
+/// `value`, as `tf.fill`.
+pub const FILL: Op = Op {
+    name: "fill",
+    operator: None,
+    summary: "a new tensor of a shape, every element one value",
+    tf_op: c"Fill",
+    rule: Rule::Fill,
+    dtypes: DType::ALL,
+    keywords: &[],
+    attrs: &[
+        T,
+        Attr {
+            name: c"index_type",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::FirstInput,
+    // Rextio offers no tensor-making site it can type: `tf.fill` stays on
+    // Python.
+    python: &[],
+};
+
+/// The keywords of `zeros` and `ones`: the element type, and the value.
+const fn filled_keywords(value: i64) -> [Keyword; 2] {
+    [
+        Keyword {
+            name: "dtype",
+            kind: ValueKind::Type,
+            allowed: &[],
+            default: Some(Value::Type(DType::F32)),
+            becomes: Becomes::Typing,
+            typed: true,
+        },
+        Keyword {
+            name: "value",
+            kind: ValueKind::Number,
+            allowed: match value {
+                0 => &[Value::Int(0)],
+                _ => &[Value::Int(1)],
+            },
+            default: Some(Value::Int(value)),
+            becomes: Becomes::ElementInput,
+            typed: false,
+        },
+    ]
+}
+
+/// `zeros([d0, …], T)`: a new tensor of zeros (float32 unless `T`).
+pub const ZEROS: Op = Op {
+    name: "zeros",
+    summary: "a new tensor of zeros (float32, or `dtype`)",
+    rule: Rule::Filled,
+    keywords: &filled_keywords(0),
+    positional: &["dtype"],
+    inputs: &[Input::Operand(0), Input::Keyword("value")],
+    ..FILL
+};
+
+/// `ones([d0, …], T)`: a new tensor of ones (float32 unless `T`).
+pub const ONES: Op = Op {
+    name: "ones",
+    summary: "a new tensor of ones (float32, or `dtype`)",
+    keywords: &filled_keywords(1),
+    ..ZEROS
+};
+
+/// `range(start, limit, delta)`: `start, start + delta, …` below `limit`,
+/// as `tf.range`.
+pub const RANGE: Op = Op {
+    name: "range",
+    operator: None,
+    summary: "the numbers from `start` up to `limit` by `delta` (`tf.range`)",
+    tf_op: c"Range",
+    rule: Rule::Sequence,
+    dtypes: NUMBERS,
+    keywords: &[],
+    attrs: &[Attr {
+        name: c"Tidx",
+        value: AttrValue::Element,
+    }],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
+    work: Work::FirstInput,
+    // Rextio offers no tensor-making site it can type: `tf.range` stays on
+    // Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2240,6 +2337,10 @@ pub const OPS: &[&Op] = &[
     &ONE_HOT,
     &PAD,
     &MIRROR_PAD,
+    &FILL,
+    &ZEROS,
+    &ONES,
+    &RANGE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

@@ -277,7 +277,7 @@ fn result_ranks(out: &mut String) {
                     .map(|axes| (axes, false))
                     .collect(),
                 // The number of sizes in the list.
-                Rule::Reshape => (0..=usize::from(MAX_RANK))
+                Rule::Reshape | Rule::Fill | Rule::Filled => (0..=usize::from(MAX_RANK))
                     .map(|sizes| (sizes, false))
                     .collect(),
                 // `batch_dims`, where the result has a rank.

@@ -304,6 +304,18 @@ def pad(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0])
 
 
+def fill(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``fill``: the rank is the number of sizes (Rextio offers no such site)."""
+    del ranks
+    return Typed(len(keywords.lists[0]) if keywords.lists else 0)
+
+
+def sequence(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``sequence``: a rank-1 tensor (Rextio offers no such site)."""
+    del ranks, keywords
+    return Typed(1)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -330,5 +342,8 @@ RULES: dict[str, RuleFunction] = {
     "top-k": top_k,
     "one-hot": one_hot,
     "pad": pad,
+    "fill": fill,
+    "filled": fill,
+    "sequence": sequence,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -154,7 +154,7 @@ fn operands(op: &Op, exprs: &[&Expr], errors: &mut Errors) -> Vec<OperandExpr> {
     let tensors = (0..exprs.len())
         .filter(|position| op.rule.role(*position) == Role::Element)
         .count();
-    if tensors > 0 && literals == tensors {
+    if tensors > 0 && literals == tensors && !op.rule.creates() {
         let all: proc_macro2::TokenStream = exprs.iter().map(|e| e.to_token_stream()).collect();
         errors.push(
             all,

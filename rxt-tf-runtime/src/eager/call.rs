@@ -2,6 +2,7 @@
 //! kernel), the element type, its attributes and inputs, and the axis moved
 //! last for ops that work on the last axis only. Pure: nothing runs here.
 
+use std::borrow::Cow;
 use std::ffi::CStr;
 use std::sync::Arc;
 
@@ -131,8 +132,7 @@ impl Call {
                 matches!(row.rule.role(*position), Role::Element | Role::Tensors)
             })
             .find_map(|(_, input)| input.dtype())
-            // No operand of the element type (`one_hot`): the result's.
-            .or(row.result_type)
+            .or_else(|| created_element(row, operands, keywords))
             .ok_or_else(|| malformed(row))?;
         let element = row.kernel_element(operand_element);
         let index_element = operands
@@ -315,13 +315,16 @@ impl Call {
 pub(crate) fn shared_context<'a>(
     row: &Op,
     operands: &'a [Input<'_>],
-) -> Result<&'a Arc<BoundContext>> {
+) -> Result<Cow<'a, Arc<BoundContext>>> {
     let mut tensors = operands.iter().flat_map(Input::tensors);
-    let first = tensors.next().ok_or_else(|| malformed(row))?;
+    let Some(first) = tensors.next() else {
+        // An op that makes a tensor from none (`zeros`): Python's context.
+        return pyo3::Python::attach(BoundContext::current).map(Cow::Owned);
+    };
     if tensors.any(|tensor| !Arc::ptr_eq(&tensor.context, &first.context)) {
         return Err(Error::MixedContexts { op: row.name });
     }
-    Ok(&first.context)
+    Ok(Cow::Borrowed(&first.context))
 }
 
 /// Every keyword value present and of the kind its keyword takes.
@@ -344,6 +347,30 @@ fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The element type of a call no operand gives it to: the typed `dtype`
+/// that only types the call (`zeros`), the row's result type (`one_hot`),
+/// or its literals' as Python's numbers are (int32, or float32 if one is a
+/// float: `fill(dims, 0.5)`, `range(0, 10, 2)`).
+fn created_element(row: &Op, operands: &[Input<'_>], keywords: &[Value]) -> Option<DType> {
+    let typing = row
+        .keywords
+        .iter()
+        .zip(keywords)
+        .find_map(|(keyword, value)| match (keyword.becomes, value) {
+            (Becomes::Typing, Value::Type(dtype)) => Some(*dtype),
+            _ => None,
+        });
+    let literals = operands.iter().filter_map(|input| match input {
+        Input::Literal(number) => Some(number),
+        _ => None,
+    });
+    let literal = literals.fold(None, |found, number| match (found, number) {
+        (_, Number::Float(_)) | (Some(DType::F32), _) => Some(DType::F32),
+        _ => Some(DType::I32),
+    });
+    typing.or(row.result_type).or(literal)
 }
 
 /// An index's lists have one length, and its masks agree with the counts

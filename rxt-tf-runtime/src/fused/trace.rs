@@ -589,10 +589,10 @@ pub(crate) fn record(
     let call = Call::plan(row, operands, keywords)?;
     loop {
         let batch = match current {
-            Some(batch) if batch.accepts(context) => Arc::clone(batch),
+            Some(batch) if batch.accepts(&context) => Arc::clone(batch),
             _ => {
                 let inherited = current.as_ref().and_then(|batch| batch.failure());
-                let batch = Batch::new(context, spare.take(), inherited);
+                let batch = Batch::new(&context, spare.take(), inherited);
                 *current = Some(Arc::clone(&batch));
                 batch
             }

@@ -28,7 +28,7 @@ pub(crate) fn run_row(
     // The calling thread may be one the boundary never saw (a spawned
     // thread, a detached section): its executor is checked here.
     context.ensure_synchronous()?;
-    run_call(context, &call, operands, keywords)
+    run_call(&context, &call, operands, keywords)
 }
 
 /// Runs `row`, an op of several outputs, on `operands` with `keywords`, and
@@ -44,5 +44,5 @@ pub(crate) fn run_row_many(
     let context = crate::eager::shared_context(row, operands)?;
     let call = Call::plan(row, operands, keywords)?;
     context.ensure_synchronous()?;
-    run_call_many(context, &call, operands, keywords, kinds.len())
+    run_call_many(&context, &call, operands, keywords, kinds.len())
 }

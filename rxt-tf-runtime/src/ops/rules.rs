@@ -60,6 +60,94 @@ pub struct TopK;
 pub struct OneHot;
 /// Padding before and after each axis (`pad`, `mirror_pad`).
 pub struct Pad;
+/// A new tensor filled with a scalar operand (`fill`).
+pub struct Fill;
+/// A new tensor filled with one value of a typed element type (`zeros`).
+pub struct Filled;
+/// A sequence of numbers (`range`).
+pub struct Sequence;
+
+/// What a scalar operand says of its element type: known (a tensor or
+/// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
+/// float32).
+pub trait ScalarKind {
+    /// [`Known`], [`IntKind`] or [`FloatKind`].
+    type Kind;
+}
+
+/// A scalar of element type `T`.
+pub struct Known<T>(core::marker::PhantomData<T>);
+/// An integer literal.
+pub struct IntKind;
+/// A float literal.
+pub struct FloatKind;
+
+impl<T: Element> ScalarKind for Tensor<T, 0> {
+    type Kind = Known<T>;
+}
+impl<T: Element> ScalarKind for Scalar<T> {
+    type Kind = Known<T>;
+}
+impl ScalarKind for IntLiteral {
+    type Kind = IntKind;
+}
+impl ScalarKind for FloatLiteral {
+    type Kind = FloatKind;
+}
+
+/// Two scalar kinds together: one element type, or the literals' default.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the scalars have no one element type (`{Self}` and `{K}`)",
+    label = "mixed element types"
+)]
+pub trait JoinKind<K> {
+    /// The kind of both.
+    type Kind;
+}
+
+impl<T: Element, U: SameElement<T>> JoinKind<Known<U>> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromIntLiteral> JoinKind<IntKind> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromIntLiteral> JoinKind<Known<T>> for IntKind {
+    type Kind = Known<T>;
+}
+impl<T: FromFloatLiteral> JoinKind<FloatKind> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromFloatLiteral> JoinKind<Known<T>> for FloatKind {
+    type Kind = Known<T>;
+}
+impl JoinKind<IntKind> for IntKind {
+    type Kind = IntKind;
+}
+impl JoinKind<FloatKind> for IntKind {
+    type Kind = FloatKind;
+}
+impl JoinKind<IntKind> for FloatKind {
+    type Kind = FloatKind;
+}
+impl JoinKind<FloatKind> for FloatKind {
+    type Kind = FloatKind;
+}
+
+/// The element type of a scalar kind: its own, or Python's for literals.
+pub trait KindElement {
+    /// The element type.
+    type Element: Element;
+}
+
+impl<T: Element> KindElement for Known<T> {
+    type Element = T;
+}
+impl KindElement for IntKind {
+    type Element = i32;
+}
+impl KindElement for FloatKind {
+    type Element = f32;
+}
 
 /// The other operand of a binary op has the same element type.
 #[diagnostic::on_unimplemented(
@@ -546,6 +634,37 @@ where
     <Rank<R> as PerAxisList>::List: ListFits<Dims<N>>,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, V, const N: usize> Signature<Op, (Dims<N>, V), ()> for Fill
+where
+    V: ScalarKind,
+    V::Kind: KindElement,
+    Dims<N>: ShapeOf<N>,
+{
+    type Output = <Dims<N> as ShapeOf<N>>::Output<<V::Kind as KindElement>::Element>;
+}
+
+impl<Op, U: Element, const N: usize> Signature<Op, (Dims<N>,), (U,)> for Filled
+where
+    Dims<N>: ShapeOf<N>,
+{
+    type Output = <Dims<N> as ShapeOf<N>>::Output<U>;
+}
+
+impl<Op, A, B, C> Signature<Op, (A, B, C), ()> for Sequence
+where
+    A: ScalarKind,
+    B: ScalarKind,
+    C: ScalarKind,
+    A::Kind: JoinKind<B::Kind>,
+    <A::Kind as JoinKind<B::Kind>>::Kind: JoinKind<C::Kind>,
+    <<A::Kind as JoinKind<B::Kind>>::Kind as JoinKind<C::Kind>>::Kind: KindElement,
+{
+    type Output = Tensor<
+        <<<A::Kind as JoinKind<B::Kind>>::Kind as JoinKind<C::Kind>>::Kind as KindElement>::Element,
+        1,
+    >;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
