@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ENV := source scripts/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python bench
+.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python bench fuzz
 
 setup:
 	@bash scripts/setup.sh
@@ -53,7 +53,13 @@ package: setup
 test-rust: setup
 	@$(ENV) cargo test --workspace --all-features
 	@echo "op surface again, every op fused:"
-	@$(ENV) RXT_TF_TEST_FUSED=1 cargo test --all-features --test op_surface --test generic_ops --test data_ops
+	@$(ENV) RXT_TF_TEST_FUSED=1 cargo test --all-features --test op_surface --test generic_ops --test data_ops --test fuzz_ops
+
+## Differential fuzzing of every op against eager TensorFlow, longer than the
+## 10,000 cases `test-rust` runs (tests/fuzz_ops.rs; RXT_TF_FUZZ_SEED picks
+## another seed).
+fuzz: setup
+	@$(ENV) RXT_TF_FUZZ_CASES=200000 cargo test --release --all-features --test fuzz_ops -- --nocapture
 
 test-python: example
 	@$(ENV) python -m pytest tests/python -q

@@ -37,7 +37,7 @@ impl ConstantKey {
         match (value, dtype) {
             (Value::Float(float), DType::F32) => key.push(&(*float as f32).to_ne_bytes()),
             (Value::Float(float), DType::F64) => key.push(&float.to_ne_bytes()),
-            (Value::Int(int), DType::F32) => key.push(&(*int as f32).to_ne_bytes()),
+            (Value::Int(int), DType::F32) => key.push(&((*int as f64) as f32).to_ne_bytes()),
             (Value::Int(int), DType::F64) => key.push(&(*int as f64).to_ne_bytes()),
             (Value::Int(int @ (0 | 1)), DType::Bool) => key.push(&[u8::from(*int == 1)]),
             // An integral float for an integer type (the plain functions

@@ -136,7 +136,9 @@ impl ScalarBits {
                 if wide {
                     bits.copy_from_slice(&(int as f64).to_ne_bytes());
                 } else {
-                    bits[..4].copy_from_slice(&(int as f32).to_ne_bytes());
+                    // Through a double, as Python's int becomes a float
+                    // first: rounding twice, as eager does.
+                    bits[..4].copy_from_slice(&((int as f64) as f32).to_ne_bytes());
                 }
             }
             Number::Int(int) if dtype != DType::Bool => {
