@@ -80,6 +80,8 @@ NATIVE_RULES = {
                   "rxt-tf/mul-binop-f32-cpu", "rxt-tf/sub-binop-f32-cpu",
                   "rxt-tf/reduce-max-f32-cpu-2d"],
     "split_heads": ["rxt-tf/reshape-cpu", "rxt-tf/transpose-f32-cpu-2d"],
+    "token_features": ["rxt-tf/embedding-lookup-cpu", "rxt-tf/one-hot-cpu", "rxt-tf/gather-cpu",
+                       "rxt-tf/slice-cpu", "rxt-tf/slice-cpu", "rxt-tf/add-binop-f32-cpu"],
     "masked_scores": ["rxt-tf/where-cpu", "rxt-tf/greater-cpu", "rxt-tf/tile-cpu",
                       "rxt-tf/reverse-cpu", "rxt-tf/cumsum-cpu"],
 }
@@ -223,6 +225,9 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(reshape(x, [-1, 6, 2, 4]))?",
         "::rxt_tf::tf!(where(",
         "::rxt_tf::tf!(cumsum(kept, axis = 1))?",
+        "::rxt_tf::tf!(embedding_lookup(table, ids))?",
+        "::rxt_tf::tf!(one_hot(ids, 6))?",
+        "::rxt_tf::tf!(gather(embedded, ids, axis = 1, batch_dims = 1))?",
         "::rxt_tf::tf!(tile(",
         "::rxt_tf::tf!((::rxt_tf::tf!(ids * 3)?) - 1)?",
     ]:

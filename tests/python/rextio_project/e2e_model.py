@@ -194,5 +194,15 @@ def masked_scores(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.tile(tf.reverse(tf.cumsum(kept, axis=1), (0,)), (2, 1))
 
 
+def token_features(table: TensorF32Cpu2D, ids: TensorI32Cpu2D) -> TensorF32Cpu3D:
+    # Embeddings of token ids, their one-hot codes, and a window of both.
+    embedded = tf.nn.embedding_lookup(table, ids)
+    codes = tf.one_hot(ids, 6)
+    picked = tf.gather(embedded, ids, axis=1, batch_dims=1)
+    first = tf.slice(picked, (0, 0, 0), (-1, -1, 3))
+    second = tf.slice(codes, (0, 0, 1), (-1, -1, 3))
+    return first + second
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)
