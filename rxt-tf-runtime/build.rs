@@ -257,6 +257,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Stack => "Stack",
         Rule::Index => "Index",
         Rule::Split => "Split",
+        Rule::SplitSizes => "SplitSizes",
         Rule::Unstack => "Unstack",
         Rule::TopK => "TopK",
         Rule::OneHot => "OneHot",

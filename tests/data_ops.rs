@@ -597,3 +597,47 @@ fn fill_zeros_ones_and_range_make_tensors() {
         assert!(message.starts_with("rxt-tf: zeros failed: "), "{message}");
     });
 }
+
+#[test]
+fn split_into_parts_of_given_sizes() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f2, l3) = (input::<f32, 2>(&i, "f2"), input::<i64, 3>(&i, "l3"));
+        let names = names(&i);
+        let check = |what: &str, native: Vec<Bound<'_, PyAny>>| {
+            let eager: Vec<Bound<'_, PyAny>> = common::eval_with(py, what, &names)
+                .try_iter()
+                .expect("a sequence")
+                .map(|item| item.expect("an item"))
+                .collect();
+            assert_eq!(native.len(), eager.len(), "{what}");
+            for (n, e) in native.iter().zip(&eager) {
+                common::assert_matches_eager(py, what, n, e);
+            }
+        };
+        let first = 1_usize;
+        let [a, b] = tf!(split(f2, [first, -1], axis = 1)).expect("split_v");
+        check(
+            "tf.split(f2, [1, -1], axis=1)",
+            vec![
+                a.into_pyobject(py).expect("a"),
+                b.into_pyobject(py).expect("b"),
+            ],
+        );
+        let [a, b, c] = tf!(split(l3, [1, 0, 3], axis = -1)).expect("split_v");
+        check(
+            "tf.split(l3, [1, 0, 3], axis=-1)",
+            vec![
+                a.into_pyobject(py).expect("a"),
+                b.into_pyobject(py).expect("b"),
+                c.into_pyobject(py).expect("c"),
+            ],
+        );
+        let [a] = rxt_tf::ops::split_v(&f2, &rxt_tf::ops::Dims([3]), 0).expect("split_v");
+        check("tf.split(f2, [3])", vec![a.into_pyobject(py).expect("a")]);
+        // Sizes that do not add up: eager's class, per op and fused.
+        let (class, message) = failure(py, tf!(split(f2, [1, 1], axis = 0)));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: split_v failed: "), "{message}");
+    });
+}

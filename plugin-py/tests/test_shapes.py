@@ -25,7 +25,7 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
         given = {"axis": ranks[0] - 1}
     elif row.rule == "permute":
         given = {"perm": tuple(reversed(range(ranks[0])))}
-    elif row.rule in ("join", "stack", "split", "unstack", "one-hot"):
+    elif row.rule in ("join", "stack", "split", "split-sizes", "unstack", "one-hot"):
         given = {"axis": 0}
     elif row.rule == "gather":
         given = {"axis": 0, "batch_dims": axes}

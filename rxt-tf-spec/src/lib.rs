@@ -38,6 +38,7 @@ mod tests {
                 Rule::Join | Rule::Stack => &["axis"],
                 Rule::Index => &["indexed_axes", "shrink_axes", "new_axes"],
                 Rule::Split => &["axis", "num_split"],
+                Rule::SplitSizes => &["axis"],
                 Rule::Unstack => &["num", "axis"],
                 Rule::OneHot => &["axis"],
                 Rule::Filled => &["dtype"],

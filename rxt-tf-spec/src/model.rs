@@ -370,6 +370,10 @@ pub enum Rule {
     /// into as many tensors of its type as the typed keyword `num_split`
     /// says (an array of that length).
     Split,
+    /// A tensor of rank 1 to `MAX_RANK` split along the typed keyword `axis`
+    /// into parts of the sizes a list known at run time gives (one may be
+    /// `-1`): an array of the list's length.
+    SplitSizes,
     /// A tensor of rank 1 to `MAX_RANK` unpacked along the typed keyword
     /// `axis` into the typed keyword `num` tensors of rank r − 1 (an array).
     Unstack,
@@ -442,7 +446,7 @@ impl Rule {
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
-            Rule::OneHot | Rule::Pad | Rule::Fill => 2,
+            Rule::OneHot | Rule::Pad | Rule::Fill | Rule::SplitSizes => 2,
             Rule::Filled => 1,
             Rule::Sequence => 3,
             Rule::Broadcast
@@ -466,7 +470,8 @@ impl Rule {
             (Rule::Shape, _) => (0, MAX_RANK),
             (Rule::Squeeze, _) => (1, MAX_RANK),
             (Rule::Reshape | Rule::Index, 0) => (0, MAX_RANK),
-            (Rule::Split | Rule::Unstack | Rule::TopK, _) => (1, MAX_RANK),
+            (Rule::Split | Rule::Unstack | Rule::TopK, _) | (Rule::SplitSizes, 0) => (1, MAX_RANK),
+            (Rule::SplitSizes, _) => (1, 1),
             (Rule::Gather, 0) => (1, MAX_RANK),
             (Rule::Gather, _) => (0, MAX_RANK),
             (Rule::PerAxis | Rule::Window, 0) | (Rule::Join, _) => (1, MAX_RANK),
@@ -520,7 +525,7 @@ impl Rule {
             (Rule::OneHot, 0) => Role::Indices,
             (Rule::OneHot, _) => Role::Size,
             (Rule::Pad, 1) => Role::Pairs,
-            (Rule::Fill | Rule::Filled, 0) => Role::Dims,
+            (Rule::Fill | Rule::Filled, 0) | (Rule::SplitSizes, 1) => Role::Dims,
             _ => Role::Element,
         }
     }
@@ -532,6 +537,11 @@ impl Rule {
                 lowest: -1,
                 one_inferred: true,
                 at_most: Some(MAX_RANK),
+            },
+            (Rule::SplitSizes, _) => ListEntries {
+                lowest: -1,
+                one_inferred: true,
+                at_most: None,
             },
             (Rule::Fill | Rule::Filled, _) => ListEntries {
                 lowest: 0,
@@ -581,6 +591,7 @@ impl Rule {
             Rule::Stack => "stack",
             Rule::Index => "index",
             Rule::Split => "split",
+            Rule::SplitSizes => "split-sizes",
             Rule::Unstack => "unstack",
             Rule::TopK => "top-k",
             Rule::OneHot => "one-hot",
@@ -621,6 +632,7 @@ impl Rule {
             Rule::Window => format!("{ranks} and two lists of r integers: r → r"),
             Rule::Join => format!("a list of 2–{MAX_LIST} tensors of {ranks}: r → r"),
             Rule::Split => format!("{ranks}: r → `num_split` tensors of rank r"),
+            Rule::SplitSizes => format!("{ranks} and a list of n sizes: r → n tensors of rank r"),
             Rule::Unstack => format!("{ranks}: r → `num` tensors of rank r − 1"),
             Rule::TopK => format!("{ranks}: r → (values of rank r, int32 indices of rank r)"),
             Rule::Pad => format!("{ranks} and r pairs of integers: r → r"),
@@ -661,7 +673,12 @@ impl Rule {
             Rule::Broadcast | Rule::MatMul | Rule::Select => ranks.iter().copied().max(),
             // The list's length, given as `axes`.
             Rule::Reshape => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
-            Rule::PerAxis | Rule::Window | Rule::Join | Rule::Split | Rule::TopK => Some(first),
+            Rule::PerAxis
+            | Rule::Window
+            | Rule::Join
+            | Rule::Split
+            | Rule::SplitSizes
+            | Rule::TopK => Some(first),
             Rule::Unstack => first.checked_sub(1),
             Rule::OneHot => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             Rule::Pad => Some(first),
@@ -721,7 +738,8 @@ pub enum AttrValue {
     Element,
     /// The element type of the call's indices operand.
     Indices,
-    /// The number of tensors in the call's list operand (an `int`).
+    /// The number of entries of the call's list operand, tensors or
+    /// integers (an `int`).
     ListLength,
 }
 

@@ -2251,6 +2251,41 @@ pub const RANGE: Op = Op {
     python: &[],
 };
 
+/// `split(x, [s0, s1, …], axis = k)` in `tf!` (this row's own name is
+/// `split_v`): `x` cut into parts of those sizes along `k` (one may be
+/// `-1`), as `tf.split` with a list: an array of that many tensors.
+pub const SPLIT_V: Op = Op {
+    name: "split_v",
+    operator: None,
+    summary: "cuts into parts of the given sizes along an axis (`split(x, [2, -1])` in `tf!`)",
+    tf_op: c"SplitV",
+    rule: Rule::SplitSizes,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        default: Some(Value::Int(0)),
+        ..ONE_AXIS
+    }],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tlen",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+        Attr {
+            name: c"num_split",
+            value: AttrValue::ListLength,
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Keyword("axis")],
+    work: Work::FirstInput,
+    // Rextio has no type for a list of results: `tf.split` stays on Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2332,6 +2367,7 @@ pub const OPS: &[&Op] = &[
     &STACK,
     &STRIDED_SLICE,
     &SPLIT,
+    &SPLIT_V,
     &UNSTACK,
     &TOP_K,
     &ONE_HOT,

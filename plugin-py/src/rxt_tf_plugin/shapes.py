@@ -338,6 +338,7 @@ RULES: dict[str, RuleFunction] = {
     "stack": stack,
     "index": index,
     "split": split,
+    "split-sizes": split,
     "unstack": unstack,
     "top-k": top_k,
     "one-hot": one_hot,

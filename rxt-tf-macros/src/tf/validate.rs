@@ -378,6 +378,11 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
             }
         }
     }
+    // `split(x, [2, -1])`: the form with sizes is its own row (`SplitV`).
+    let op = match (op.name, positional.get(1)) {
+        ("split", Some(Expr::Array(_))) => rxt_tf_spec::lookup("split_v").unwrap_or(op),
+        _ => op,
+    };
     // Keywords the op also takes by position, after its operands
     // (`cast(x, f32)`): named here, then checked as keywords.
     let by_position: Vec<&Expr> = match positional.len().checked_sub(op.arity()) {

@@ -155,7 +155,14 @@ impl Call {
                 })
             }
             Some(list) => list.tensors().len(),
-            None => 0,
+            // A list of integers (`split_v`'s sizes) gives it otherwise.
+            None => operands
+                .iter()
+                .find_map(|input| match input {
+                    Input::Dims(dims) => Some(dims.len()),
+                    _ => None,
+                })
+                .unwrap_or(0),
         };
         let rank = operands.first().map_or(0, Input::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);

@@ -169,8 +169,16 @@ pub(crate) fn run_call_many(
             for slot in call.inputs(keywords) {
                 match slot? {
                     Slot::Operand(index) => {
-                        let tensor = operands.get(index).and_then(Input::tensor);
-                        op.add_input(tensor.ok_or_else(|| malformed(call.row))?.handle()?)?;
+                        let operand = operands.get(index).ok_or_else(|| malformed(call.row))?;
+                        match operand.tensor() {
+                            Some(tensor) => op.add_input(tensor.handle()?)?,
+                            // A list of sizes (`split_v`), made for the call.
+                            None => {
+                                let handle = operand_handle(context, call, operand)?
+                                    .ok_or_else(|| malformed(call.row))?;
+                                op.add_input(&handle)?;
+                            }
+                        }
                     }
                     Slot::Constant(value, dtype) => {
                         op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;

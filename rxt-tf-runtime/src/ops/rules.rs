@@ -54,6 +54,8 @@ pub struct Index;
 pub struct Split;
 /// The slices along an axis (`unstack`).
 pub struct Unstack;
+/// Parts of given sizes along an axis (`split_v`).
+pub struct SplitSizes;
 /// The largest entries and their indices (`top_k`).
 pub struct TopK;
 /// One-hot vectors of indices (`one_hot`).
@@ -591,6 +593,16 @@ where
 
 impl<Op, T, const R: usize, const FITS: u8, const N: usize>
     Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>, Count<N>)> for Split
+where
+    T: Element,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = [Tensor<T, R>; N];
+}
+
+impl<Op, T, const R: usize, const FITS: u8, const N: usize>
+    Signature<Op, (Tensor<T, R>, Dims<N>), (Axes<1, FITS>,)> for SplitSizes
 where
     T: Element,
     Axes<1, FITS>: AxesFit<R>,
