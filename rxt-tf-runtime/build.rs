@@ -265,6 +265,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Fill => "Fill",
         Rule::Filled => "Filled",
         Rule::Sequence => "Sequence",
+        Rule::Clip => "Clip",
     }
 }
 

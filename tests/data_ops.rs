@@ -641,3 +641,25 @@ fn split_into_parts_of_given_sizes() {
         assert!(message.starts_with("rxt-tf: split_v failed: "), "{message}");
     });
 }
+
+#[test]
+fn clip_by_value_between_scalar_bounds() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f1 = input::<f32, 1>(&i, "f1");
+        let (f4, i2) = (input::<f32, 4>(&i, "f4"), input::<i32, 2>(&i, "i2"));
+        let (l3, d3) = (input::<i64, 3>(&i, "l3"), input::<f64, 3>(&i, "d3"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        let lo = input::<f32, 0>(&i, "f0");
+        let top = 3_i64;
+        same!(py, &names(&i),
+            "tf.clip_by_value(f1, -1.0, 2.0)" => tf!(clip_by_value(f1, -1.0, 2.0)),
+            "tf.clip_by_value(f1, 2.0, -1.0)" => tf!(clip_by_value(f1, 2.0, -1.0)),
+            "tf.clip_by_value(f4, f0, 0.5)" => tf!(clip_by_value(f4, lo, 0.5)),
+            "tf.clip_by_value(i2, -2, 4)" => tf!(clip_by_value(i2, -2, 4)),
+            "tf.clip_by_value(l3, 0, tf.constant(3, tf.int64))" => tf!(clip_by_value(l3, 0, rxt_tf::ops::Scalar(top))),
+            "tf.clip_by_value(d3, -0.5, 0.5)" => tf!(clip_by_value(d3, -0.5, 0.5)),
+            "tf.clip_by_value(z3, 0.0, 1.0)" => tf!(clip_by_value(z3, 0.0, 1.0)),
+        );
+    });
+}

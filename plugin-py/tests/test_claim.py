@@ -463,6 +463,10 @@ ACCEPTED = [
     (call("tensorflow.one_hot", I32_2, lit(5)), "rxt-tf/one-hot-cpu", T3),
     (call("tensorflow.one_hot", I64, lit(3), keywords=(kw("axis", 0),)), "rxt-tf/one-hot-cpu", T2),
     (call("tensorflow.one_hot", I32_0, Arg("int")), "rxt-tf/one-hot-cpu", T1),
+    # clip_by_value: scalar bounds of the tensor's type.
+    (call("tensorflow.clip_by_value", T3, F, F), "rxt-tf/clip-by-value-cpu", T3),
+    (call("tensorflow.clip_by_value", I32_2, lit(0), lit(5)), "rxt-tf/clip-by-value-cpu", I32_2),
+    (call("tensorflow.clip_by_value", D1, D0, F), "rxt-tf/clip-by-value-cpu", D1),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),

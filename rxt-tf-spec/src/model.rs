@@ -400,6 +400,10 @@ pub enum Rule {
     /// operands of one element type; literals alone are int32, or float32
     /// if one is a float): a rank-1 tensor.
     Sequence,
+    /// A tensor of rank 0 to `MAX_RANK` and two scalar bounds of its
+    /// element type (literals, run-time scalars or rank-0 tensors): the
+    /// result has the tensor's type.
+    Clip,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -448,7 +452,7 @@ impl Rule {
             Rule::Select => 3,
             Rule::OneHot | Rule::Pad | Rule::Fill | Rule::SplitSizes => 2,
             Rule::Filled => 1,
-            Rule::Sequence => 3,
+            Rule::Sequence | Rule::Clip => 3,
             Rule::Broadcast
             | Rule::MatMul
             | Rule::BiasAdd
@@ -481,6 +485,8 @@ impl Rule {
             (Rule::Pad, _) => (2, 2),
             (Rule::Fill | Rule::Filled, 0) => (1, 1),
             (Rule::Fill | Rule::Filled | Rule::Sequence, _) => (0, 0),
+            (Rule::Clip, 0) => (0, MAX_RANK),
+            (Rule::Clip, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -504,7 +510,7 @@ impl Rule {
     pub const fn takes_literals(self) -> bool {
         matches!(
             self,
-            Rule::Broadcast | Rule::Select | Rule::Fill | Rule::Sequence
+            Rule::Broadcast | Rule::Select | Rule::Fill | Rule::Sequence | Rule::Clip
         )
     }
 
@@ -599,6 +605,7 @@ impl Rule {
             Rule::Fill => "fill",
             Rule::Filled => "filled",
             Rule::Sequence => "sequence",
+            Rule::Clip => "clip",
         }
     }
 
@@ -640,6 +647,7 @@ impl Rule {
                 "a list of n sizes and a scalar: → n (n ≤ {MAX_RANK}); a literal is int32 or float32"
             ),
             Rule::Filled => format!("a list of n sizes: → n (n ≤ {MAX_RANK}), of `dtype`"),
+            Rule::Clip => format!("{ranks} and two scalar bounds: r → r"),
             Rule::Sequence => {
                 "three scalars (start, limit, delta): → 1; literals alone are int32 or float32"
                     .to_owned()
@@ -685,6 +693,7 @@ impl Rule {
             // `axes` is the number of sizes.
             Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::Sequence => Some(1),
+            Rule::Clip => Some(first),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),

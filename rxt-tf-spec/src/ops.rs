@@ -2286,6 +2286,32 @@ pub const SPLIT_V: Op = Op {
     python: &[],
 };
 
+/// `clip_by_value(x, lo, hi)`: `x` with each element brought into
+/// `lo..=hi` (scalar bounds), as `tf.clip_by_value`.
+pub const CLIP_BY_VALUE: Op = Op {
+    name: "clip_by_value",
+    operator: None,
+    summary: "each element brought between two scalar bounds",
+    tf_op: c"ClipByValue",
+    rule: Rule::Clip,
+    dtypes: NUMBERS,
+    keywords: &[],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
+    work: Work::FirstInput,
+    python: &[calls(
+        &["tensorflow.clip_by_value"],
+        "rxt-tf/clip-by-value-cpu",
+        84,
+        "one CPU tensor of rank 0–4 of the op's element types and two scalar bounds (literals \
+         or rank-0 tensors of its type), positional",
+    )],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2377,6 +2403,7 @@ pub const OPS: &[&Op] = &[
     &ZEROS,
     &ONES,
     &RANGE,
+    &CLIP_BY_VALUE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

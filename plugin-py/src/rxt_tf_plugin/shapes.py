@@ -346,5 +346,6 @@ RULES: dict[str, RuleFunction] = {
     "fill": fill,
     "filled": fill,
     "sequence": sequence,
+    "clip": same_rank,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

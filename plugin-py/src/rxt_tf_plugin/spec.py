@@ -2349,6 +2349,32 @@ OPS: tuple[OpRow, ...] = (
         keywords=(),
         rules=(),
     ),
+    OpRow(
+        name="clip_by_value",
+        operator=None,
+        tf_op="ClipByValue",
+        batched_tf_op=None,
+        summary="each element brought between two scalar bounds",
+        rule="clip",
+        ranks=((0, 4), (0, 0), (0, 0)),
+        roles=("element", "element", "element"),
+        takes_literals=True,
+        dtypes=("float32", "float64", "int32", "int64"),
+        promoted={},
+        operands_text="float32, float64, int32 or int64 at ranks 0–4 × rank 0",
+        keywords=(),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.clip_by_value",),
+                rule_id="rxt-tf/clip-by-value-cpu",
+                code="RXTP-RXTTF-084",
+                constraint="one CPU tensor of rank 0–4 of the op's element types and two scalar bounds (literals or rank-0 tensors of its type), positional",
+                positional=(),
+                python_only=(),
+            ),
+        ),
+    ),
 )
 """Every op `tf!` runs, in table order."""
 
@@ -2721,6 +2747,11 @@ RESULT_RANKS: tuple[tuple[str, tuple[int, ...], int, bool, int | None], ...] = (
     ("filled", (1,), 3, False, 3),
     ("filled", (1,), 4, False, 4),
     ("sequence", (0, 0, 0), 0, False, 1),
+    ("clip", (0, 0, 0), 0, False, 0),
+    ("clip", (1, 0, 0), 0, False, 1),
+    ("clip", (2, 0, 0), 0, False, 2),
+    ("clip", (3, 0, 0), 0, False, 3),
+    ("clip", (4, 0, 0), 0, False, 4),
 )
 """The crate's result rank (rule, operand ranks, number of axes, keepdims → rank) for every accepted case: what the plugin's rule functions are tested against."""
 

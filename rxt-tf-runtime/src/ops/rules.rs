@@ -68,10 +68,17 @@ pub struct Fill;
 pub struct Filled;
 /// A sequence of numbers (`range`).
 pub struct Sequence;
+/// A tensor between two scalar bounds (`clip_by_value`).
+pub struct Clip;
 
 /// What a scalar operand says of its element type: known (a tensor or
 /// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
 /// float32).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not a scalar operand",
+    label = "expected a literal, a `Scalar` or a rank-0 tensor",
+    note = "`fill`, `range` and `clip_by_value` take scalars here"
+)]
 pub trait ScalarKind {
     /// [`Known`], [`IntKind`] or [`FloatKind`].
     type Kind;
@@ -677,6 +684,17 @@ where
         <<<A::Kind as JoinKind<B::Kind>>::Kind as JoinKind<C::Kind>>::Kind as KindElement>::Element,
         1,
     >;
+}
+
+impl<Op, T, B, C, const R: usize> Signature<Op, (Tensor<T, R>, B, C), ()> for Clip
+where
+    T: Element,
+    Rank<R>: SupportedRank,
+    B: ScalarKind,
+    C: ScalarKind,
+    Known<T>: JoinKind<B::Kind, Kind = Known<T>> + JoinKind<C::Kind, Kind = Known<T>>,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}
