@@ -32,6 +32,7 @@ lx2 = tf.constant([[3, 0, 2], [1, 1, 0]], dtype=tf.int64)
 bad = tf.constant([0, 5])
 neg = tf.constant([-1])
 empty = tf.zeros((0,), dtype=tf.int32)
+nz = tf.constant([-0.0, 0.0] * 16)
 ";
 
 /// The error a failed op gives, as Python sees it: `(class, message)`.
@@ -651,6 +652,7 @@ fn clip_by_value_between_scalar_bounds() {
         let (l3, d3) = (input::<i64, 3>(&i, "l3"), input::<f64, 3>(&i, "d3"));
         let z3 = input::<f32, 3>(&i, "z3");
         let lo = input::<f32, 0>(&i, "f0");
+        let nz = input::<f32, 1>(&i, "nz");
         let top = 3_i64;
         same!(py, &names(&i),
             "tf.clip_by_value(f1, -1.0, 2.0)" => tf!(clip_by_value(f1, -1.0, 2.0)),
@@ -660,6 +662,13 @@ fn clip_by_value_between_scalar_bounds() {
             "tf.clip_by_value(l3, 0, tf.constant(3, tf.int64))" => tf!(clip_by_value(l3, 0, rxt_tf::ops::Scalar(top))),
             "tf.clip_by_value(d3, -0.5, 0.5)" => tf!(clip_by_value(d3, -0.5, 0.5)),
             "tf.clip_by_value(z3, 0.0, 1.0)" => tf!(clip_by_value(z3, 0.0, 1.0)),
+            // Where a ClipByValue kernel would differ from eager's
+            // minimum-then-maximum: a NaN bound, and zeros of both signs
+            // (eager's vectorized path).
+            "tf.clip_by_value(f1, float('nan'), 1.5)" =>
+                tf!(clip_by_value(f1, rxt_tf::ops::Scalar(f32::NAN), 1.5)),
+            "tf.clip_by_value(nz, -1.0, 0.0)" => tf!(clip_by_value(nz, -1.0, 0.0)),
+            "tf.clip_by_value(nz, 0.0, 1.0)" => tf!(clip_by_value(nz, 0.0, 1.0)),
         );
     });
 }

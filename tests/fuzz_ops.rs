@@ -5,28 +5,60 @@
 //! NaN positions, the sign of zero), or both raise the same `tf.errors`
 //! class, rxt-tf's message beginning `rxt-tf: <op> failed: `.
 //!
-//! Every op with a line in the fuzz table below is drawn (the summary names
-//! the ops of the README's op table without one), on each element type its
-//! row lists and each rank its rule takes: element-wise ops (float-only,
-//! integer and bool ones, `leaky_relu`'s `alpha`); broadcasting binary ops
-//! on two tensors of ranks 0–4 (shapes compatible most of the time,
-//! incompatible sometimes), or on a tensor beside a run-time `Scalar` or a
-//! literal on either side (integer `div` promoting to float64, comparisons
-//! giving bool, integer division by zero and negative integer powers
-//! raising, `i32::MIN` floordiv −1 wrapping); matmul of ranks
-//! 2–4 with broadcasting batches and both transpose flags; `bias_add`;
-//! reductions over random axes (negative, several, `keepdims`);
-//! argmax/argmin with either output type; softmax, log_softmax and cumsum
-//! on any axis; transpose by random permutations; reverse; casts between
-//! every element type; expand_dims; squeeze of axes of size 1 (and, raising,
-//! of other sizes); shape. Dimensions are 0–4; values include NaN, ±inf,
-//! −0.0, subnormals, extremes, random bit patterns and integer edges.
+//! Every op of the README's op table (`rxt_tf_spec::OPS`) has a line in
+//! the fuzz table below (the test fails naming any op without one), and is
+//! drawn on each element type its row lists and each rank its rule takes:
+//! element-wise ops (float-only, integer and bool ones, `leaky_relu`'s
+//! `alpha`); broadcasting binary ops on two tensors of ranks 0–4 (shapes
+//! compatible most of the time, incompatible sometimes), or on a tensor
+//! beside a run-time `Scalar` or a literal on either side (integer `div`
+//! promoting to float64, comparisons giving bool, integer division by zero
+//! and negative integer powers raising, `i32::MIN` floordiv −1 wrapping);
+//! matmul of ranks 2–4 with broadcasting batches and both transpose flags;
+//! `bias_add`; reductions over random axes (negative, several,
+//! `keepdims`); argmax/argmin with either output type; softmax, log_softmax
+//! and cumsum on any axis; transpose by random permutations; reverse; casts
+//! between every element type; expand_dims; squeeze of axes of size 1 (and,
+//! raising, of other sizes); shape.
+//!
+//! The ops that move and make data: `where` with a bool condition of rank
+//! 0–4 and two values broadcasting with it (tensors, or a tensor beside a
+//! scalar or a literal); `reshape` to 0–4 run-time sizes (one −1 often;
+//! sizes that do not fit, two −1, −2 or i64::MAX raising); `tile` (0–3
+//! times, −1 raising); `gather` by int32 or int64 indices of ranks 0–4 on
+//! any axis with `batch_dims` 0–3 (indices out of range, batches that
+//! differ and an axis before `batch_dims` raising) and `embedding_lookup`;
+//! `slice` (windows past an end raising); `concat` and `stack` of 2–8
+//! tensors on any axis (sizes off the axis differing, raising);
+//! `strided_slice` with ranges (begins and ends past the ends, masked
+//! ends, strides of ±1–3, 0 raising), integer indices (out of range
+//! raising), up to 2 new axes and an ellipsis; `split` into 0–4 parts (0
+//! and parts that do not divide raising), `split_v` by 1–4 sizes (one −1;
+//! sizes that do not add up raising) and `unstack` (a wrong `num` raising),
+//! each giving a list compared tensor by tensor; `top_k` (sorted or not,
+//! `k` past the last axis raising) giving values and int32 indices;
+//! `one_hot` of indices in and out of range, any depth (−1 raising), axis
+//! and on/off values; `pad` with a constant and `mirror_pad` in both modes
+//! (negative paddings and mirrors wider than the axis raising); `fill`
+//! with a run-time scalar, a rank-0 tensor or a literal, `zeros` and
+//! `ones` of every element type (a size of −1 raising); `range` and
+//! `clip_by_value` of run-time scalars, rank-0 tensors and literals mixed
+//! (a zero delta and a limit the wrong way raising, NaN and ±inf; bounds
+//! the wrong way round). Dimensions are 0–4; values include NaN, ±inf, −0.0,
+//! subnormals, extremes, random bit patterns and integer edges.
 //!
 //! Left out, each where it is drawn, with why: −0.0 as a scalar or literal
 //! (eager's constant cache mixes up ±0.0); int32 literals past i32 (eager
 //! wraps them, rxt-tf raises). `tf.math.add(2, x)`
 //! raises for `x` not int32 where `2 + x` (and rxt-tf) convert the literal
 //! to `x`'s type, so add, sub, mul and div are written with their operators.
+//! Differences from eager found here and left out where they are drawn:
+//! `top_k` with a negative `k` (rxt-tf raises ValueError before running,
+//! eager InvalidArgumentError); `gather` with an axis of literally 0 before
+//! `batch_dims` (eager's `tf.gather` then drops `batch_dims`);
+//! float literals past float32 in `fill` (eager raises ValueError) and
+//! float literals float32 does not hold in a float64 `range` (eager rounds
+//! them to float32 first).
 //!
 //! `RXT_TF_FUZZ_CASES` sets the number of cases (default 10 000) and
 //! `RXT_TF_FUZZ_SEED` the seed (decimal or `0x` hex); `RXT_TF_TEST_FUSED=1`
@@ -45,10 +77,10 @@ use std::time::Instant;
 
 use common::{assert_matches_eager, python_error, to_python, with_python};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use rxt_tf::__private::{op, DType, FloatLiteral, IntLiteral, OpRow};
-use rxt_tf::ops::{self, Scalar};
+use rxt_tf::ops::{self, Dims, Pairs, Scalar, Size, TensorList};
 use rxt_tf::{Element, Tensor};
 
 const DEFAULT_CASES: u64 = 10_000;
@@ -86,6 +118,50 @@ enum Family {
     ExpandDims,
     Squeeze,
     Shape,
+    /// `where`: a bool condition and two values, all broadcasting (two
+    /// tensors, or a tensor and a scalar or a literal on either side).
+    Select,
+    /// A tensor and a run-time list of sizes (`reshape`).
+    Reshape,
+    /// A tensor and one run-time integer per axis (`tile`).
+    PerAxis,
+    /// Params, indices, an axis and `batch_dims` (`gather`).
+    Gather,
+    /// A table and ids (`embedding_lookup`).
+    Lookup,
+    /// A tensor, a begin and sizes per axis (`slice`).
+    Window,
+    /// A list of tensors and an axis (`concat`).
+    Join,
+    /// A list of tensors and a new axis (`stack`).
+    Stack,
+    /// Begins, ends, strides and the five masks (`strided_slice`).
+    Index,
+    /// A count of equal parts and an axis: a list of tensors (`split`).
+    Split,
+    /// A count and an axis: a list of tensors (`unstack`).
+    Unstack,
+    /// A run-time list of sizes and an axis: a list of tensors
+    /// (`split_v`).
+    SplitSizes,
+    /// `k` and `sorted`: values and indices (`top_k`).
+    TopK,
+    /// Indices, a depth, `on_value`, `off_value` and an axis (`one_hot`).
+    OneHot,
+    /// A tensor, paddings and a constant (`pad`).
+    Pad,
+    /// A tensor, paddings and a mode (`mirror_pad`).
+    MirrorPad,
+    /// A run-time shape and a value (`fill`).
+    Fill,
+    /// A run-time shape and an element type (`zeros`, `ones`).
+    Filled,
+    /// Start, limit and delta: scalars, rank-0 tensors or literals
+    /// (`range`).
+    Range,
+    /// A tensor and two scalar bounds: run-time scalars, rank-0 tensors or
+    /// literals (`clip_by_value`).
+    Clip,
 }
 
 /// One op of the table, as the fuzzer draws it.
@@ -200,6 +276,24 @@ macro_rules! with_axes {
     }};
 }
 
+/// `$body` with the constants `$C…` the values of `$key`, a tuple of
+/// `usize`s, one of the listed combinations (`(1 0 0)` for `(1, 0, 0)`).
+macro_rules! with_combo {
+    ($key:expr, [$($combo:tt)+], |$($C:ident),+| $body:expr) => {
+        with_combo!(@match $key, [$($combo)+], ($($C)+), $body)
+    };
+    (@match $key:expr, [$(($($v:literal)+))+], $names:tt, $body:expr) => {
+        match $key {
+            $(($($v),+) => with_combo!(@bind $names, ($($v)+), $body),)+
+            key => panic!("{key:?} is not a combination of this dispatch"),
+        }
+    };
+    (@bind ($($C:ident)+), ($($v:literal)+), $body:expr) => {{
+        $(const $C: usize = $v;)+
+        $body
+    }};
+}
+
 /// The input `$input` as a `Tensor<$T, $R>`.
 macro_rules! tensor {
     ($py:expr, $input:expr, $T:ident, $R:tt) => {
@@ -227,12 +321,62 @@ macro_rules! with_tensor {
 }
 
 /// The native result read into Python, then the input tensors as Python
-/// objects (after the result: a fused op reads them first).
+/// objects (after the result: a fused op reads them first). `list`: a
+/// result of several tensors, read as a Python list.
 macro_rules! finish {
+    (list $py:expr, $result:expr $(, $tensor:ident)*) => {{
+        let output = native_list($py, $result);
+        (output, vec![$(to_python($py, "an input", Ok($tensor))),*])
+    }};
     ($py:expr, $result:expr $(, $tensor:ident)*) => {{
         let output = native($py, $result);
         (output, vec![$(to_python($py, "an input", Ok($tensor))),*])
     }};
+}
+
+/// `$body` with `$v` the operand `$operand` as its Rust value beside
+/// others of element type `$T`: a run-time scalar or a rank-0 tensor of
+/// `$T`, or a literal (a float literal with `floats` only).
+macro_rules! with_scalar_operand {
+    ($py:expr, $operand:expr, $T:ident, $kinds:ident, |$v:ident| $body:expr) => {
+        match $operand {
+            Operand::Scalar(s) => {
+                let $v = Scalar(<$T as Host>::slice(&s.values)[0]);
+                $body
+            }
+            Operand::Tensor(t) => {
+                let $v = tensor!($py, t, $T, 0);
+                $body
+            }
+            Operand::Int(n) => {
+                let $v = IntLiteral(*n);
+                $body
+            }
+            Operand::Float(x) => with_scalar_operand!(@float $kinds, x, |$v| $body),
+            other => unreachable!("a scalar operand {other:?}"),
+        }
+    };
+    (@float floats, $x:ident, |$v:ident| $body:expr) => {{
+        let $v = FloatLiteral(*$x);
+        $body
+    }};
+    (@float ints, $x:ident, |$v:ident| $body:expr) => {
+        unreachable!("a float literal {} beside integers", $x)
+    };
+}
+
+/// The tensors of a list operand as Python objects.
+fn list_to_python<'py, T: Element, const R: usize>(
+    py: Python<'py>,
+    tensors: Vec<Tensor<T, R>>,
+) -> Vec<Bound<'py, PyAny>>
+where
+    Tensor<T, R>: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    tensors
+        .into_iter()
+        .map(|t| to_python(py, "an input", Ok(t)))
+        .collect()
 }
 
 /// A broadcasting binary op on the operand forms of `$case`: two tensors
@@ -286,6 +430,86 @@ macro_rules! binary {
             operands => unreachable!("operands {operands:?}"),
         }
     }};
+}
+
+/// `where` on the operand forms of `$case`: a bool condition and two
+/// tensors of any ranks, or a tensor and a run-time scalar (`$types`), an
+/// integer literal (`$ints`) or a float literal (`$floats`) on either side.
+macro_rules! select {
+    ($py:expr, $case:expr, $f:ident, $types:tt, $ints:tt, $floats:tt) => {{
+        let case: &Case = $case;
+        let c = case.tensor(0);
+        match (&case.operands[1], &case.operands[2]) {
+            (Operand::Tensor(a), Operand::Tensor(b)) => with_type!(case.dtype, $types, |T| {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
+                        with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                            let c = tensor!($py, c, bool, RC);
+                            let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
+                            finish!($py, ops::$f(&c, &a, &b), c, a, b)
+                        })
+                    })
+                })
+            }),
+            (Operand::Tensor(a), Operand::Scalar(s)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, a, $types, [0, 1, 2, 3, 4], |a: T, R| {
+                        let s = Scalar(<T as Host>::slice(&s.values)[0]);
+                        finish!($py, ops::$f(&c, &a, &s), c, a)
+                    })
+                })
+            }
+            (Operand::Scalar(s), Operand::Tensor(b)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, b, $types, [0, 1, 2, 3, 4], |b: T, R| {
+                        let s = Scalar(<T as Host>::slice(&s.values)[0]);
+                        finish!($py, ops::$f(&c, &s, &b), c, b)
+                    })
+                })
+            }
+            (Operand::Tensor(a), Operand::Int(v)) => with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                let c = tensor!($py, c, bool, RC);
+                with_tensor!($py, a, $ints, [0, 1, 2, 3, 4], |a: T, R| {
+                    finish!($py, ops::$f(&c, &a, &IntLiteral(*v)), c, a)
+                })
+            }),
+            (Operand::Int(v), Operand::Tensor(b)) => with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                let c = tensor!($py, c, bool, RC);
+                with_tensor!($py, b, $ints, [0, 1, 2, 3, 4], |b: T, R| {
+                    finish!($py, ops::$f(&c, &IntLiteral(*v), &b), c, b)
+                })
+            }),
+            (Operand::Tensor(a), Operand::Float(v)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, a, $floats, [0, 1, 2, 3, 4], |a: T, R| {
+                        finish!($py, ops::$f(&c, &a, &FloatLiteral(*v)), c, a)
+                    })
+                })
+            }
+            (Operand::Float(v), Operand::Tensor(b)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, b, $floats, [0, 1, 2, 3, 4], |b: T, R| {
+                        finish!($py, ops::$f(&c, &FloatLiteral(*v), &b), c, b)
+                    })
+                })
+            }
+            operands => unreachable!("operands {operands:?}"),
+        }
+    }};
+}
+
+/// The list operand `$i` of `$case` (a `Dims`, `Pairs` or tensor list).
+macro_rules! operand {
+    ($case:ident, $i:expr, $variant:ident) => {
+        match &$case.operands[$i] {
+            Operand::$variant(value) => value,
+            other => unreachable!("operand {} is {other:?}", $i),
+        }
+    };
 }
 
 /// Runs `$case` through `ops::$f`, an op of `$family` on `$types`.
@@ -397,6 +621,247 @@ macro_rules! run_family {
             with_type!(to, [i32, i64], |I| finish!($py, ops::$f::<I, _>(&x), x))
         })
     }};
+    (Select, $py:ident, $case:ident, $f:ident, $types:tt) => {
+        select!($py, $case, $f, $types, [f32, f64, i32, i64], [f32, f64])
+    };
+    (Reshape, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let sizes = operand!($case, 1, Dims);
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+            with_rank!(sizes.len(), [0, 1, 2, 3, 4], |N| {
+                let sizes = Dims::<N>(array(sizes));
+                finish!($py, ops::$f(&x, &sizes), x)
+            })
+        })
+    }};
+    (PerAxis, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let multiples = operand!($case, 1, Dims);
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            let multiples = Dims::<R>(array(multiples));
+            finish!($py, ops::$f(&x, &multiples), x)
+        })
+    }};
+    (Gather, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Gather(axis, batch_dims) = $case.keywords else { unreachable!() };
+        let (x, i) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| with_type!(i.dtype(), [i32, i64], |I| {
+            // (params' rank, indices' rank, batch_dims): the result's rank
+            // is at most 4.
+            with_combo!((x.rank(), i.rank(), batch_dims), [
+                (1 0 0) (1 1 0) (1 2 0) (1 3 0) (1 4 0) (2 0 0) (2 1 0) (2 1 1) (2 2 0) (2 2 1)
+                (2 3 0) (2 3 1) (2 4 1) (3 0 0) (3 1 0) (3 1 1) (3 2 0) (3 2 1) (3 2 2) (3 3 1)
+                (3 3 2) (3 4 2) (4 0 0) (4 1 0) (4 1 1) (4 2 1) (4 2 2) (4 3 2) (4 3 3) (4 4 3)
+            ], |RP, RI, B| {
+                let (x, i) = (tensor!($py, x, T, RP), tensor!($py, i, I, RI));
+                finish!($py, ops::$f::<B, _, _>(&x, &i, axis), x, i)
+            })
+        }))
+    }};
+    (Lookup, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let (x, i) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| with_type!(i.dtype(), [i32, i64], |I| {
+            with_combo!((x.rank(), i.rank()), [
+                (1 0) (1 1) (1 2) (1 3) (1 4) (2 0) (2 1) (2 2) (2 3) (3 0) (3 1) (3 2) (4 0) (4 1)
+            ], |RP, RI| {
+                let (x, i) = (tensor!($py, x, T, RP), tensor!($py, i, I, RI));
+                finish!($py, ops::$f(&x, &i), x, i)
+            })
+        }))
+    }};
+    (Window, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let (begin, size) = (operand!($case, 1, Dims), operand!($case, 2, Dims));
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            let (begin, size) = (Dims::<R>(array(begin)), Dims::<R>(array(size)));
+            finish!($py, ops::$f(&x, &begin, &size), x)
+        })
+    }};
+    (Join, $py:ident, $case:ident, $f:ident, $types:tt) => {
+        run_family!(@list $py, $case, $f, $types, [1, 2, 3, 4])
+    };
+    (Stack, $py:ident, $case:ident, $f:ident, $types:tt) => {
+        run_family!(@list $py, $case, $f, $types, [0, 1, 2, 3])
+    };
+    (@list $py:ident, $case:ident, $f:ident, $types:tt, $ranks:tt) => {{
+        let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
+        let inputs = operand!($case, 0, List);
+        with_type!($case.dtype, $types, |T| with_rank!(inputs[0].rank(), $ranks, |R| {
+            let tensors: Vec<Tensor<T, R>> =
+                inputs.iter().map(|input| tensor!($py, input, T, R)).collect();
+            let output = with_rank!(tensors.len(), [2, 3, 4, 5, 6, 7, 8], |N| {
+                let list = TensorList::new(std::array::from_fn::<_, N, _>(|i| &tensors[i]));
+                native($py, ops::$f(&list, axis))
+            });
+            (output, list_to_python($py, tensors))
+        }))
+    }};
+    (Index, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Masks(masks) = $case.keywords else { unreachable!() };
+        let [begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask] = masks;
+        let begin = operand!($case, 1, Dims);
+        let (end, strides) = (operand!($case, 2, Dims), operand!($case, 3, Dims));
+        let ellipsis = ellipsis_mask != 0;
+        let new = new_axis_mask.count_ones() as usize;
+        let shrink = shrink_axis_mask.count_ones() as usize;
+        let indexed = begin.len() - new - usize::from(ellipsis);
+        let x = $case.tensor(0);
+        with_type!($case.dtype, $types, |T| {
+            // (rank, indexed axes, shrunk axes, new axes): the result's rank
+            // is at most 4; at most 2 new axes.
+            with_combo!((x.rank(), indexed, shrink, new), [
+                (0 0 0 0) (0 0 0 1) (0 0 0 2) (1 0 0 0) (1 0 0 1) (1 0 0 2) (1 1 0 0) (1 1 0 1)
+                (1 1 0 2) (1 1 1 0) (1 1 1 1) (1 1 1 2) (2 0 0 0) (2 0 0 1) (2 0 0 2) (2 1 0 0)
+                (2 1 0 1) (2 1 0 2) (2 1 1 0) (2 1 1 1) (2 1 1 2) (2 2 0 0) (2 2 0 1) (2 2 0 2)
+                (2 2 1 0) (2 2 1 1) (2 2 1 2) (2 2 2 0) (2 2 2 1) (2 2 2 2) (3 0 0 0) (3 0 0 1)
+                (3 1 0 0) (3 1 0 1) (3 1 1 0) (3 1 1 1) (3 1 1 2) (3 2 0 0) (3 2 0 1) (3 2 1 0)
+                (3 2 1 1) (3 2 1 2) (3 2 2 0) (3 2 2 1) (3 2 2 2) (3 3 0 0) (3 3 0 1) (3 3 1 0)
+                (3 3 1 1) (3 3 1 2) (3 3 2 0) (3 3 2 1) (3 3 2 2) (3 3 3 0) (3 3 3 1) (3 3 3 2)
+                (4 0 0 0) (4 1 0 0) (4 1 1 0) (4 1 1 1) (4 2 0 0) (4 2 1 0) (4 2 1 1) (4 2 2 0)
+                (4 2 2 1) (4 2 2 2) (4 3 0 0) (4 3 1 0) (4 3 1 1) (4 3 2 0) (4 3 2 1) (4 3 2 2)
+                (4 3 3 0) (4 3 3 1) (4 3 3 2) (4 4 0 0) (4 4 1 0) (4 4 1 1) (4 4 2 0) (4 4 2 1)
+                (4 4 2 2) (4 4 3 0) (4 4 3 1) (4 4 3 2) (4 4 4 0) (4 4 4 1) (4 4 4 2)
+            ], |R, K, S, N| {
+                let x = tensor!($py, x, T, R);
+                macro_rules! index {
+                    ($length:expr) => {{
+                        const L: usize = $length;
+                        let (b, e) = (Dims::<L>(array(begin)), Dims::<L>(array(end)));
+                        let s = Dims::<L>(array(strides));
+                        let result = ops::$f::<K, S, N, _, _, _, _>(
+                            &x, &b, &e, &s, begin_mask, end_mask, ellipsis_mask,
+                            new_axis_mask, shrink_axis_mask,
+                        );
+                        finish!($py, result, x)
+                    }};
+                }
+                if ellipsis {
+                    index!(K + N + 1)
+                } else {
+                    index!(K + N)
+                }
+            })
+        })
+    }};
+    (Split, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Parts(parts, axis) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            with_rank!(parts, [0, 1, 2, 3, 4], |N| {
+                finish!(list $py, ops::$f::<N, _>(&x, axis), x)
+            })
+        })
+    }};
+    (Unstack, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Parts(num, axis) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            with_rank!(num, [0, 1, 2, 3, 4, 5], |N| {
+                finish!(list $py, ops::$f::<N, _>(&x, axis), x)
+            })
+        })
+    }};
+    (SplitSizes, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
+        let sizes = operand!($case, 1, Dims);
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            with_rank!(sizes.len(), [1, 2, 3, 4], |N| {
+                let sizes = Dims::<N>(array(sizes));
+                finish!(list $py, ops::$f(&x, &sizes, axis), x)
+            })
+        })
+    }};
+    (TopK, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::TopK(k, sorted) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            let output = native_pair($py, ops::$f(&x, k, sorted));
+            (output, vec![to_python($py, "an input", Ok(x))])
+        })
+    }};
+    (OneHot, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::OneHot(on, off, axis) = $case.keywords else { unreachable!() };
+        let depth = *operand!($case, 1, Size);
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3], |x: T, R| {
+            finish!($py, ops::$f(&x, &Size(depth), on, off, axis), x)
+        })
+    }};
+    (Pad, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Constant(value) = $case.keywords else { unreachable!() };
+        let paddings = operand!($case, 1, Pairs);
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            let paddings = Pairs::<R>(array(paddings));
+            finish!($py, ops::$f(&x, &paddings, value), x)
+        })
+    }};
+    (MirrorPad, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Mode(mode) = $case.keywords else { unreachable!() };
+        let paddings = operand!($case, 1, Pairs);
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            let paddings = Pairs::<R>(array(paddings));
+            finish!($py, ops::$f(&x, &paddings, mode), x)
+        })
+    }};
+    (Fill, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let dims = operand!($case, 0, Dims);
+        with_rank!(dims.len(), [0, 1, 2, 3, 4], |N| {
+            let dims = Dims::<N>(array(dims));
+            match &$case.operands[1] {
+                Operand::Int(v) => finish!($py, ops::$f(&dims, &IntLiteral(*v))),
+                Operand::Float(v) => finish!($py, ops::$f(&dims, &FloatLiteral(*v))),
+                value => with_type!($case.dtype, $types, |T| {
+                    with_scalar_operand!($py, value, T, ints, |v| {
+                        let output = native($py, ops::$f(&dims, &v));
+                        (output, v.leftover($py).into_iter().collect())
+                    })
+                }),
+            }
+        })
+    }};
+    (Filled, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let dims = operand!($case, 0, Dims);
+        with_rank!(dims.len(), [0, 1, 2, 3, 4], |N| {
+            let dims = Dims::<N>(array(dims));
+            with_type!($case.dtype, $types, |U| finish!($py, ops::$f::<U, _>(&dims)))
+        })
+    }};
+    (Range, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let [a, b, c] = [0, 1, 2].map(|i| &$case.operands[i]);
+        macro_rules! range {
+            ($kinds:ident, $T:ident) => {
+                with_scalar_operand!($py, a, $T, $kinds, |a| {
+                    with_scalar_operand!($py, b, $T, $kinds, |b| {
+                        with_scalar_operand!($py, c, $T, $kinds, |c| {
+                            let output = native($py, ops::$f(&a, &b, &c));
+                            let inputs = [a.leftover($py), b.leftover($py), c.leftover($py)];
+                            (output, inputs.into_iter().flatten().collect())
+                        })
+                    })
+                })
+            };
+        }
+        if $case.dtype.is_float() {
+            with_type!($case.dtype, [f32, f64], |T| range!(floats, T))
+        } else {
+            with_type!($case.dtype, [i32, i64], |T| range!(ints, T))
+        }
+    }};
+    (Clip, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let [lo, hi] = [1, 2].map(|i| &$case.operands[i]);
+        macro_rules! clip {
+            ($kinds:ident, $listed:tt) => {
+                with_tensor!($py, $case.tensor(0), $listed, [0, 1, 2, 3, 4], |x: T, R| {
+                    with_scalar_operand!($py, lo, T, $kinds, |lo| {
+                        with_scalar_operand!($py, hi, T, $kinds, |hi| {
+                            let output = native($py, ops::$f(&x, &lo, &hi));
+                            let mut inputs = vec![to_python($py, "an input", Ok(x))];
+                            inputs.extend([lo.leftover($py), hi.leftover($py)].into_iter().flatten());
+                            (output, inputs)
+                        })
+                    })
+                })
+            };
+        }
+        if $case.dtype.is_float() {
+            clip!(floats, [f32, f64])
+        } else {
+            clip!(ints, [i32, i64])
+        }
+    }};
 }
 
 // The ops fuzzed: one line each (element types as the op table's rows).
@@ -471,6 +936,28 @@ fuzz_table! {
     StopGradientOp: Unary "tf.stop_gradient" => stop_gradient [f32, f64, i32, i64, bool];
     CumsumOp: Cumsum "tf.math.cumsum" => cumsum [f32, f64, i32, i64];
     ReverseOp: Reverse "tf.reverse" => reverse [f32, f64, i32, i64, bool];
+    WhereOp: Select "tf.where" => r#where [f32, f64, i32, i64, bool];
+    ReshapeOp: Reshape "tf.reshape" => reshape [f32, f64, i32, i64, bool];
+    TileOp: PerAxis "tf.tile" => tile [f32, f64, i32, i64, bool];
+    GatherOp: Gather "tf.gather" => gather [f32, f64, i32, i64, bool];
+    EmbeddingLookupOp: Lookup "tf.nn.embedding_lookup"
+        => embedding_lookup [f32, f64, i32, i64, bool];
+    SliceOp: Window "tf.slice" => slice [f32, f64, i32, i64, bool];
+    ConcatOp: Join "tf.concat" => concat [f32, f64, i32, i64, bool];
+    StackOp: Stack "tf.stack" => stack [f32, f64, i32, i64, bool];
+    StridedSliceOp: Index "tf.strided_slice" => strided_slice [f32, f64, i32, i64, bool];
+    SplitOp: Split "tf.split" => split [f32, f64, i32, i64, bool];
+    UnstackOp: Unstack "tf.unstack" => unstack [f32, f64, i32, i64, bool];
+    TopKOp: TopK "tf.math.top_k" => top_k [f32, f64, i32, i64];
+    OneHotOp: OneHot "tf.one_hot" => one_hot [i32, i64];
+    PadOp: Pad "tf.pad" => pad [f32, f64, i32, i64, bool];
+    MirrorPadOp: MirrorPad "tf.pad" => mirror_pad [f32, f64, i32, i64, bool];
+    FillOp: Fill "tf.fill" => fill [f32, f64, i32, i64, bool];
+    ZerosOp: Filled "tf.zeros" => zeros [f32, f64, i32, i64, bool];
+    OnesOp: Filled "tf.ones" => ones [f32, f64, i32, i64, bool];
+    RangeOp: Range "tf.range" => range [f32, f64, i32, i64];
+    SplitVOp: SplitSizes "tf.split" => split_v [f32, f64, i32, i64, bool];
+    ClipByValueOp: Clip "tf.clip_by_value" => clip_by_value [f32, f64, i32, i64];
 }
 
 /// The native result, and the case's tensors, as Python objects.
@@ -483,6 +970,67 @@ where
     O: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
 {
     result.map_err(PyErr::from)?.into_pyobject(py)
+}
+
+/// An op's several results read into Python, as a list.
+fn native_list<'py, O, const N: usize>(
+    py: Python<'py>,
+    result: rxt_tf::Result<[O; N]>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    O: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    let items = result
+        .map_err(PyErr::from)?
+        .into_iter()
+        .map(|item| item.into_pyobject(py))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(PyList::new(py, items)?.into_any())
+}
+
+/// An op's pair of results (`top_k`'s values and indices) read into
+/// Python, as a list.
+fn native_pair<'py, A, B>(
+    py: Python<'py>,
+    result: rxt_tf::Result<(A, B)>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    A: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+    B: IntoPyObject<'py, Target = PyAny, Output = Bound<'py, PyAny>, Error = PyErr>,
+{
+    let (a, b) = result.map_err(PyErr::from)?;
+    let items = [a.into_pyobject(py)?, b.into_pyobject(py)?];
+    Ok(PyList::new(py, items)?.into_any())
+}
+
+/// A scalar operand's Python object for eager, if it is a tensor (a
+/// run-time scalar or a literal is written into the eager call instead).
+trait Leftover<'py> {
+    fn leftover(self, py: Python<'py>) -> Option<Bound<'py, PyAny>>;
+}
+
+impl<'py, T: Element> Leftover<'py> for Tensor<T, 0> {
+    fn leftover(self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        Some(to_python(py, "an input", Ok(self)))
+    }
+}
+
+impl<'py, T> Leftover<'py> for Scalar<T> {
+    fn leftover(self, _: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        None
+    }
+}
+
+impl<'py> Leftover<'py> for IntLiteral {
+    fn leftover(self, _: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        None
+    }
+}
+
+impl<'py> Leftover<'py> for FloatLiteral {
+    fn leftover(self, _: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        None
+    }
 }
 
 /// `items` as an array of `N` (the length the dispatch chose).
@@ -570,6 +1118,14 @@ enum Operand {
     Int(i64),
     /// A float literal (eager: a Python `float`).
     Float(f64),
+    /// A list of tensors of one element type and rank (`TensorList`).
+    List(Vec<Input>),
+    /// A run-time list of integers (`Dims`; eager: a Python list).
+    Dims(Vec<i64>),
+    /// Run-time pairs of integers (`Pairs`; eager: a nested Python list).
+    Pairs(Vec<[i64; 2]>),
+    /// A run-time integer (`Size`; eager: a Python `int`).
+    Size(i64),
 }
 
 /// The keywords of a case.
@@ -590,6 +1146,22 @@ enum Keywords {
     Perm(Vec<i64>, bool),
     /// The target or index type.
     To(DType),
+    /// `axis` and `batch_dims`.
+    Gather(i64, usize),
+    /// The number of parts (`split`'s `num_split`, `unstack`'s `num`) and
+    /// `axis`.
+    Parts(usize, i64),
+    /// `k` and `sorted`.
+    TopK(i64, bool),
+    /// `on_value`, `off_value` and `axis`.
+    OneHot(f64, f64, i64),
+    /// `constant_values`.
+    Constant(f64),
+    /// `mode`.
+    Mode(&'static str),
+    /// `begin_mask`, `end_mask`, `ellipsis_mask`, `new_axis_mask` and
+    /// `shrink_axis_mask`.
+    Masks([i64; 5]),
 }
 
 #[derive(Clone, Debug)]
@@ -946,6 +1518,8 @@ fn avoid_signed_zero_scalars(case: &mut Case) {
 
 /// A random case of `op`.
 fn draw(rng: &mut Rng, op: &'static Op) -> Case {
+    // (Bool `pad` found that the plain function's `f64` `constant_values`
+    // could not become a bool constant: fixed, 0.0 and 1.0 now do.)
     let dtype = rng.pick(op.dtypes);
     let ranks = (usize::from(op.ranks.0), usize::from(op.ranks.1));
     let rank = rng.within(ranks.0, ranks.1);
@@ -1016,6 +1590,162 @@ fn draw(rng: &mut Rng, op: &'static Op) -> Case {
             (single(rng), Keywords::Axis(axis))
         }
         Family::Squeeze => squeeze_operands(rng, dtype, rank),
+        Family::Select => select_operands(rng, dtype),
+        Family::Reshape => reshape_operands(rng, dtype, rank),
+        Family::PerAxis => {
+            let multiples = (0..rank)
+                .map(|_| match rng.below(100) {
+                    0..=4 => -1,
+                    5..=14 => 0,
+                    15..=69 => 1,
+                    70..=89 => 2,
+                    _ => 3,
+                })
+                .collect();
+            let mut operands = single(rng);
+            operands.push(Operand::Dims(multiples));
+            (operands, Keywords::None)
+        }
+        Family::Gather => gather_operands(rng, dtype, false),
+        Family::Lookup => gather_operands(rng, dtype, true),
+        Family::Window => slice_operands(rng, dtype, rank),
+        Family::Join => list_operands(rng, dtype, rank, false),
+        Family::Stack => list_operands(rng, dtype, rank, true),
+        Family::Index => index_operands(rng, dtype, rank),
+        Family::Split => {
+            let mut shape = shape(rng, rank);
+            let axis = rng.below(rank);
+            let parts = if rng.chance(2) { 0 } else { rng.within(1, 4) };
+            // Parts that divide the axis mostly; now and then not (raises).
+            if parts > 0 && rng.chance(85) {
+                shape[axis] = parts * rng.within(0, 2);
+            }
+            let operands = vec![Operand::Tensor(input(rng, dtype, shape))];
+            (
+                operands,
+                Keywords::Parts(parts, signed_axis(rng, axis, rank)),
+            )
+        }
+        Family::Unstack => {
+            let shape = shape(rng, rank);
+            let axis = rng.below(rank);
+            let size = shape[axis];
+            // The axis' size, or now and then one more or less (raises).
+            let num = match rng.below(100) {
+                0..=3 => size + 1,
+                4..=7 if size > 0 => size - 1,
+                _ => size,
+            };
+            let operands = vec![Operand::Tensor(input(rng, dtype, shape))];
+            (operands, Keywords::Parts(num, signed_axis(rng, axis, rank)))
+        }
+        Family::TopK => {
+            let shape = shape(rng, rank);
+            let last = shape[rank - 1];
+            // No negative `k`: rxt-tf refuses it before running (ValueError,
+            // "`k` must be a non-negative integer literal"), eager's kernel
+            // raises InvalidArgumentError.
+            let k = if rng.chance(8) {
+                last as i64 + 1
+            } else {
+                rng.within(0, last) as i64
+            };
+            let operands = vec![Operand::Tensor(input(rng, dtype, shape))];
+            (operands, Keywords::TopK(k, rng.chance(50)))
+        }
+        Family::OneHot => one_hot_operands(rng, dtype, rank),
+        Family::Pad => {
+            let mut paddings: Vec<[i64; 2]> = (0..rank)
+                .map(|_| [rng.within(0, 2) as i64, rng.within(0, 2) as i64])
+                .collect();
+            if rng.chance(5) {
+                paddings[rng.below(rank)][rng.below(2)] = -1;
+            }
+            let constant = pad_constant(rng, dtype);
+            let mut operands = single(rng);
+            operands.push(Operand::Pairs(paddings));
+            (operands, Keywords::Constant(constant))
+        }
+        Family::MirrorPad => mirror_pad_operands(rng, dtype, rank),
+        Family::Fill => {
+            let n = rng.within(0, 4);
+            let dims = Operand::Dims(sizes(rng, n));
+            let value = match rng.below(10) {
+                0..=2 if dtype == DType::I32 => Operand::Int(int_literal(rng, dtype)),
+                // Within float32's range: eager converts `tf.fill(dims, 1e300)`'s
+                // literal on its own, as float32, and raises ValueError
+                // ("Can't convert Python sequence with a value out of
+                // range"), where rxt-tf fills with inf.
+                0..=2 if dtype == DType::F32 => {
+                    let literal = float_literal(rng);
+                    if literal.abs() > f64::from(f32::MAX) {
+                        Operand::Float(f64::from(literal as f32))
+                    } else {
+                        Operand::Float(literal)
+                    }
+                }
+                3..=5 => Operand::Tensor(input(rng, dtype, vec![])),
+                _ => Operand::Scalar(input(rng, dtype, vec![])),
+            };
+            (vec![dims, value], Keywords::None)
+        }
+        Family::Filled => {
+            let n = rng.within(0, 4);
+            (vec![Operand::Dims(sizes(rng, n))], Keywords::To(dtype))
+        }
+        Family::Range => range_operands(rng, dtype),
+        Family::SplitSizes => {
+            let mut shape = shape(rng, rank);
+            let axis = rng.below(rank);
+            let n = rng.within(1, 4);
+            let mut sizes: Vec<i64> = (0..n).map(|_| rng.within(0, 3) as i64).collect();
+            shape[axis] = sizes.iter().sum::<i64>() as usize;
+            if rng.chance(25) {
+                sizes[rng.below(n)] = -1;
+            }
+            // Sizes that do not add up to the axis now and then (raises).
+            if rng.chance(8) {
+                let i = rng.below(n);
+                match rng.below(3) {
+                    0 => sizes[i] += 1,
+                    1 if n > 1 => {
+                        sizes[i] = -1;
+                        sizes[(i + 1) % n] = -1;
+                    }
+                    _ => sizes[i] = -2,
+                }
+            }
+            let operands = vec![
+                Operand::Tensor(input(rng, dtype, shape)),
+                Operand::Dims(sizes),
+            ];
+            (operands, Keywords::Axis(signed_axis(rng, axis, rank)))
+        }
+        Family::Clip => {
+            let float = dtype.is_float();
+            let bound = |rng: &mut Rng| {
+                if float {
+                    (rng.below(49) as f64 - 24.0) / 4.0
+                } else {
+                    rng.below(21) as f64 - 10.0
+                }
+            };
+            let (mut lo, mut hi) = (bound(rng), bound(rng));
+            // Bounds the wrong way round now and then, a NaN bound and
+            // 0.0 bounds (where a `ClipByValue` kernel differed from
+            // eager's `maximum(minimum(x, hi), lo)`, which rxt-tf now runs:
+            // NaN everywhere for a NaN bound, +0.0 for −0.0 on eager's
+            // vectorized path).
+            if lo > hi && rng.chance(80) {
+                (lo, hi) = (hi, lo);
+            }
+            if float && rng.chance(5) {
+                lo = f64::NAN;
+            }
+            let mut operands = single(rng);
+            operands.extend([lo, hi].map(|value| scalar_operand(rng, dtype, value)));
+            (operands, Keywords::None)
+        }
     };
     let mut case = Case {
         op,
@@ -1075,6 +1805,527 @@ fn squeeze_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, 
     (operands, Keywords::Axes(axes, false))
 }
 
+/// `axis` of a rank-`rank` tensor, written negative half the time.
+fn signed_axis(rng: &mut Rng, axis: usize, rank: usize) -> i64 {
+    if rng.chance(50) {
+        axis as i64 - rank as i64
+    } else {
+        axis as i64
+    }
+}
+
+/// Shuffles `items` in place.
+fn shuffle<T>(rng: &mut Rng, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+/// `n` sizes of a new tensor: 0–4 each, now and then a −1 (raises).
+fn sizes(rng: &mut Rng, n: usize) -> Vec<i64> {
+    let mut sizes: Vec<i64> = (0..n).map(|_| dim(rng) as i64).collect();
+    if n > 0 && rng.chance(5) {
+        sizes[rng.below(n)] = -1;
+    }
+    sizes
+}
+
+/// `where`'s condition and values: shapes broadcasting (sometimes not),
+/// one value a run-time scalar or a literal now and then.
+fn select_operands(rng: &mut Rng, dtype: DType) -> (Vec<Operand>, Keywords) {
+    let ranks = [0; 3].map(|_| rng.within(0, 4));
+    let full = shape(rng, ranks.into_iter().max().unwrap_or(0));
+    let mut shapes = ranks.map(|rank| broadcast_from(rng, &full, rank));
+    if rng.chance(8) {
+        let (i, j) = rng.pick(&[(0, 1), (0, 2), (1, 2)]);
+        let (left, right) = shapes.split_at_mut(j);
+        misalign(rng, &mut left[i], &mut right[0]);
+    }
+    let [c, a, b] = shapes;
+    let mut values = vec![
+        Operand::Tensor(input(rng, dtype, a)),
+        Operand::Tensor(input(rng, dtype, b)),
+    ];
+    let other = match rng.below(100) {
+        0..=64 => None,
+        65..=79 => Some(Operand::Scalar(input(rng, dtype, vec![]))),
+        80..=89 if dtype != DType::Bool => Some(Operand::Int(int_literal(rng, dtype))),
+        _ if dtype.is_float() => Some(Operand::Float(float_literal(rng))),
+        _ if dtype != DType::Bool => Some(Operand::Int(int_literal(rng, dtype))),
+        _ => Some(Operand::Scalar(input(rng, dtype, vec![]))),
+    };
+    if let Some(other) = other {
+        values[rng.below(2)] = other;
+    }
+    let mut operands = vec![Operand::Tensor(input(rng, DType::Bool, c))];
+    operands.extend(values);
+    (operands, Keywords::None)
+}
+
+/// A tensor and sizes of the same count of elements (one −1 now and then),
+/// sometimes sizes that do not fit (raises).
+fn reshape_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let count: usize = shape.iter().product();
+    let n = rng.within(0, 4);
+    let mut sizes = vec![1_i64; n];
+    if n > 0 {
+        if count == 0 {
+            sizes = (0..n).map(|_| rng.within(0, 4) as i64).collect();
+            sizes[rng.below(n)] = 0;
+        } else {
+            let mut rest = count;
+            for size in sizes.iter_mut().take(n - 1) {
+                let divisors: Vec<usize> = (1..=rest.min(8)).filter(|d| rest % d == 0).collect();
+                let d = rng.pick(&divisors);
+                *size = d as i64;
+                rest /= d;
+            }
+            sizes[n - 1] = rest as i64;
+            shuffle(rng, &mut sizes);
+        }
+        if rng.chance(30) {
+            sizes[rng.below(n)] = -1;
+        }
+    }
+    if n > 0 && rng.chance(8) {
+        let i = rng.below(n);
+        match rng.below(4) {
+            0 => sizes[i] += 1,
+            1 if n > 1 => {
+                sizes[i] = -1;
+                sizes[(i + 1) % n] = -1;
+            }
+            2 => sizes[i] = -2,
+            // Of no elements, a size of i64::MAX is a valid (empty) result
+            // NumPy cannot compare.
+            _ if count == 0 => sizes[i] = -3,
+            _ => sizes[i] = i64::MAX,
+        }
+    }
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, shape)),
+        Operand::Dims(sizes),
+    ];
+    (operands, Keywords::None)
+}
+
+/// Params and int32 or int64 indices (for `lookup`, ids of the first axis),
+/// with `batch_dims` leading axes alike; indices out of range, batches that
+/// differ and an axis before `batch_dims` now and then (raises).
+fn gather_operands(rng: &mut Rng, dtype: DType, lookup: bool) -> (Vec<Operand>, Keywords) {
+    let (rank, index_rank, batch_dims) = loop {
+        let (rank, index_rank) = (rng.within(1, 4), rng.within(0, 4));
+        let batch_dims = if lookup || rng.chance(60) {
+            0
+        } else {
+            rng.within(0, index_rank.min(rank - 1))
+        };
+        if rank - 1 + index_rank - batch_dims <= 4 {
+            break (rank, index_rank, batch_dims);
+        }
+    };
+    let params = shape(rng, rank);
+    let mut indices = params[..batch_dims].to_vec();
+    indices.extend(shape(rng, index_rank - batch_dims));
+    if batch_dims > 0 && rng.chance(5) {
+        let i = rng.below(batch_dims);
+        indices[i] = indices[i] % 4 + 1;
+    }
+    // An axis before `batch_dims` (raises) is written negative: eager's
+    // `tf.gather` drops `batch_dims` for an axis of literally 0 (it gives
+    // `tf.gather(x, i, axis=0)`), where rxt-tf passes both to `GatherV2`
+    // (InvalidArgumentError "batch_dims (1) must be less than or equal to
+    // axis (0)").
+    let early = !lookup && batch_dims > 0 && rng.chance(10);
+    let axis = if lookup {
+        0
+    } else if early {
+        rng.below(batch_dims)
+    } else {
+        rng.within(batch_dims, rank - 1)
+    };
+    let size = params[axis] as i64;
+    let count: usize = indices.iter().product();
+    let mut ids: Vec<i64> = (0..count)
+        .map(|_| rng.below(size.max(1) as usize) as i64)
+        .collect();
+    if count > 0 && rng.chance(6) {
+        ids[rng.below(count)] = rng.pick(&[size, -1, size + 5, i64::from(i32::MAX)]);
+    }
+    let values = if rng.chance(50) {
+        Values::I32(ids.iter().map(|&id| id as i32).collect())
+    } else {
+        Values::I64(ids)
+    };
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, params)),
+        Operand::Tensor(Input {
+            shape: indices,
+            values,
+        }),
+    ];
+    let keywords = match (lookup, early) {
+        (true, _) => Keywords::None,
+        (false, true) => Keywords::Gather(axis as i64 - rank as i64, batch_dims),
+        (false, false) => Keywords::Gather(signed_axis(rng, axis, rank), batch_dims),
+    };
+    (operands, keywords)
+}
+
+/// A tensor, a begin and sizes (−1: to the end) inside it; now and then a
+/// window past an end (raises).
+fn slice_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let mut begin = Vec::with_capacity(rank);
+    let mut size = Vec::with_capacity(rank);
+    for &d in &shape {
+        let b = rng.within(0, d);
+        begin.push(b as i64);
+        size.push(if rng.chance(25) {
+            -1
+        } else {
+            rng.within(0, d - b) as i64
+        });
+    }
+    if rng.chance(8) {
+        let i = rng.below(rank);
+        let d = shape[i] as i64;
+        match rng.below(4) {
+            0 => begin[i] = d + 1,
+            1 => begin[i] = -1,
+            2 => size[i] = d - begin[i] + 1,
+            _ => size[i] = -2,
+        }
+    }
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, shape)),
+        Operand::Dims(begin),
+        Operand::Dims(size),
+    ];
+    (operands, Keywords::None)
+}
+
+/// 2–8 tensors of one rank to join along an axis (sizes along it differ)
+/// or `stack` along a new one (one shape); now and then a size off the
+/// axis differs (raises).
+fn list_operands(
+    rng: &mut Rng,
+    dtype: DType,
+    rank: usize,
+    stack: bool,
+) -> (Vec<Operand>, Keywords) {
+    let n = if rng.chance(60) {
+        rng.within(2, 3)
+    } else {
+        rng.within(2, 8)
+    };
+    let base = shape(rng, rank);
+    let axes = if stack { rank + 1 } else { rank };
+    let axis = rng.below(axes);
+    let mut shapes: Vec<Vec<usize>> = (0..n)
+        .map(|_| {
+            let mut shape = base.clone();
+            if !stack {
+                shape[axis] = dim(rng);
+            }
+            shape
+        })
+        .collect();
+    if rank > 0 && rng.chance(8) {
+        let (j, i) = (rng.below(n), rng.below(rank));
+        if stack || i != axis {
+            shapes[j][i] = shapes[j][i] % 4 + 1;
+        }
+    }
+    let inputs = shapes.into_iter().map(|s| input(rng, dtype, s)).collect();
+    let keywords = Keywords::Axis(signed_axis(rng, axis, axes));
+    (vec![Operand::List(inputs)], keywords)
+}
+
+/// The kinds of an index's entries (`x[a:b:c, i, None, ...]`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    Range,
+    Shrink,
+    NewAxis,
+    Ellipsis,
+}
+
+/// A tensor, begins, ends, strides and masks of Python's indexing: ranges
+/// (either end masked now and then), integers, up to 2 new axes and an
+/// ellipsis, at most one entry per axis; indices out of range and strides
+/// of 0 now and then (raises).
+fn index_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let indexed = rng.within(0, rank);
+    let mut entries: Vec<Entry> = (0..indexed)
+        .map(|_| {
+            if rng.chance(30) {
+                Entry::Shrink
+            } else {
+                Entry::Range
+            }
+        })
+        .collect();
+    let shrunk = entries.iter().filter(|e| **e == Entry::Shrink).count();
+    let new = if rng.chance(30) {
+        rng.within(0, (4 + shrunk - rank).min(2))
+    } else {
+        0
+    };
+    for _ in 0..new {
+        let at = rng.within(0, entries.len());
+        entries.insert(at, Entry::NewAxis);
+    }
+    if rng.chance(30) {
+        let at = rng.within(0, entries.len());
+        entries.insert(at, Entry::Ellipsis);
+    }
+    // Entries before an ellipsis index the first axes, after it the last.
+    let ellipsis = entries.iter().position(|e| *e == Entry::Ellipsis);
+    let after = ellipsis.map_or(0, |at| {
+        entries[at..]
+            .iter()
+            .filter(|e| matches!(e, Entry::Range | Entry::Shrink))
+            .count()
+    });
+    let (mut front, mut back) = (0, rank - after);
+    let (mut begin, mut end, mut strides) = (Vec::new(), Vec::new(), Vec::new());
+    let mut masks = [0_i64; 5];
+    for (i, entry) in entries.iter().enumerate() {
+        let bit = 1 << i;
+        let (b, e, s) = match entry {
+            Entry::Ellipsis => {
+                masks[2] |= bit;
+                (0, 0, 1)
+            }
+            Entry::NewAxis => {
+                masks[3] |= bit;
+                (0, 0, 1)
+            }
+            Entry::Range | Entry::Shrink => {
+                let axis = if ellipsis.is_some_and(|at| i > at) {
+                    back += 1;
+                    back - 1
+                } else {
+                    front += 1;
+                    front - 1
+                };
+                let d = shape[axis] as i64;
+                if *entry == Entry::Shrink {
+                    masks[4] |= bit;
+                    let b = if d == 0 || rng.chance(8) {
+                        rng.pick(&[d, -d - 1])
+                    } else {
+                        rng.within(0, 2 * d as usize - 1) as i64 - d
+                    };
+                    let s = if rng.chance(5) { rng.pick(&[-1, 2]) } else { 1 };
+                    (b, b + 1, s)
+                } else {
+                    for mask in &mut masks[..2] {
+                        if rng.chance(25) {
+                            *mask |= bit;
+                        }
+                    }
+                    let mut bound = || rng.within(0, 2 * d as usize + 2) as i64 - (d + 1);
+                    let (b, e) = (bound(), bound());
+                    let s = if rng.chance(3) {
+                        0
+                    } else {
+                        rng.pick(&[1, 1, 1, 2, 3, -1, -2])
+                    };
+                    (b, e, s)
+                }
+            }
+        };
+        begin.push(b);
+        end.push(e);
+        strides.push(s);
+    }
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, shape)),
+        Operand::Dims(begin),
+        Operand::Dims(end),
+        Operand::Dims(strides),
+    ];
+    (operands, Keywords::Masks(masks))
+}
+
+/// `on_value` and `off_value` of `one_hot` (float32 after conversion).
+const ONE_HOT_VALUES: &[f64] = &[1.0, 0.0, 5.0, -1.0, 0.5, -2.5, 0.1, 3.4e38, 1e-45, -7.25];
+
+/// Indices (−1 and the depth, out of range, now and then), a depth (−1,
+/// raising, now and then), values and an axis of the result.
+fn one_hot_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let depth = if rng.chance(5) {
+        -1
+    } else {
+        rng.within(0, 4) as i64
+    };
+    let count: usize = shape.iter().product();
+    let ids: Vec<i64> = (0..count)
+        .map(|_| match rng.below(10) {
+            0 => -1,
+            1 => depth,
+            2 => rng.pick(&[i64::from(i32::MAX), i64::from(i32::MIN)]),
+            _ => rng.below(depth.max(1) as usize) as i64,
+        })
+        .collect();
+    let values = if dtype == DType::I32 {
+        Values::I32(ids.iter().map(|&id| id as i32).collect())
+    } else {
+        Values::I64(ids)
+    };
+    let (on, off) = if rng.chance(40) {
+        (1.0, 0.0)
+    } else {
+        (rng.pick(ONE_HOT_VALUES), rng.pick(ONE_HOT_VALUES))
+    };
+    let axis = if rng.chance(60) {
+        -1
+    } else {
+        rng.within(0, 2 * rank + 1) as i64 - (rank as i64 + 1)
+    };
+    let operands = vec![
+        Operand::Tensor(Input { shape, values }),
+        Operand::Size(depth),
+    ];
+    (operands, Keywords::OneHot(on, off, axis))
+}
+
+/// A `constant_values` for a tensor of `dtype` (exact in it; no −0.0, see
+/// [`avoid_signed_zero_scalars`]).
+fn pad_constant(rng: &mut Rng, dtype: DType) -> f64 {
+    match dtype {
+        DType::F32 | DType::F64 => rng.pick(&[
+            0.0,
+            1.5,
+            -2.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.1,
+            1e30,
+            3.4e38,
+            1e-45,
+            -7.0,
+        ]),
+        DType::I32 => rng.pick(&[0.0, 7.0, -3.0, 65_536.0, 2_147_483_647.0, -2_147_483_648.0]),
+        // Integral floats up to i64's range (−2**63 found that rxt-tf took
+        // none past ±9e15: fixed).
+        DType::I64 => rng.pick(&[
+            0.0,
+            7.0,
+            -3.0,
+            1_099_511_627_776.0,
+            -8_999_999_999_999_999.0,
+            -9.223_372_036_854_775_808e18,
+        ]),
+        DType::Bool => rng.pick(&[0.0, 1.0]),
+    }
+}
+
+/// A tensor, paddings within what the mode mirrors (past it, raising, now
+/// and then) and the mode.
+fn mirror_pad_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let mode = rng.pick(&["REFLECT", "SYMMETRIC"]);
+    let reflect = mode == "REFLECT";
+    let shape = shape(rng, rank);
+    let widest = |d: usize| if reflect { d as i64 - 1 } else { d as i64 };
+    let mut paddings: Vec<[i64; 2]> = shape
+        .iter()
+        .map(|&d| [0; 2].map(|_| rng.within(0, widest(d).max(0) as usize) as i64))
+        .collect();
+    if rng.chance(8) {
+        let i = rng.below(rank);
+        paddings[i][rng.below(2)] = widest(shape[i]) + 1;
+    }
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, shape)),
+        Operand::Pairs(paddings),
+    ];
+    (operands, Keywords::Mode(mode))
+}
+
+/// A rank-0 tensor of `dtype` holding `value`.
+fn scalar_input(dtype: DType, value: f64) -> Input {
+    let values = match dtype {
+        DType::F32 => Values::F32(vec![value as f32]),
+        DType::F64 => Values::F64(vec![value]),
+        DType::I32 => Values::I32(vec![value as i32]),
+        DType::I64 => Values::I64(vec![value as i64]),
+        DType::Bool => Values::Bool(vec![value != 0.0]),
+    };
+    Input {
+        shape: Vec::new(),
+        values,
+    }
+}
+
+/// `range`'s start, limit and delta, each a run-time scalar, a rank-0
+/// tensor or a literal (an integer one for a whole number, a float one
+/// beside floats); a limit the wrong way from the start, a delta of 0 and
+/// NaN or ±inf now and then (raises).
+fn range_operands(rng: &mut Rng, dtype: DType) -> (Vec<Operand>, Keywords) {
+    let float = dtype.is_float();
+    let start = if float {
+        (rng.below(81) as f64 - 40.0) / 4.0
+    } else {
+        rng.below(21) as f64 - 10.0
+    };
+    let delta = match rng.below(100) {
+        0..=3 => 0.0,
+        _ if float => rng.pick(&[0.5, 0.25, 1.0, -0.5, -1.5, 0.1, -0.3, 2.0, 3.0, -1.0]),
+        _ => rng.pick(&[1.0, 1.0, 2.0, 3.0, -1.0, -2.0, -4.0]),
+    };
+    let limit = if rng.chance(15) {
+        rng.below(21) as f64 - 10.0
+    } else {
+        let jitter = if float {
+            rng.pick(&[0.0, 0.125, -0.125])
+        } else {
+            rng.pick(&[0.0, 1.0, -1.0])
+        };
+        start + delta * rng.within(0, 8) as f64 + jitter
+    };
+    let mut values = [start, limit, delta];
+    if float && rng.chance(3) {
+        values[rng.below(3)] = rng.pick(&[f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
+    }
+    let operands = values
+        .into_iter()
+        .map(|value| match scalar_operand(rng, dtype, value) {
+            // No float literal float32 does not hold beside float64 operands:
+            // eager's `tf.range` converts each operand on its own (a
+            // literal to float32) and then casts to the widest type, so
+            // `tf.range(tf.constant(-8.75, tf.float64), -1, 0.1)` steps by
+            // 0.10000000149011612, where rxt-tf steps by 0.1.
+            Operand::Float(literal)
+                if dtype == DType::F64 && f64::from(literal as f32) != literal =>
+            {
+                Operand::Scalar(scalar_input(dtype, value))
+            }
+            operand => operand,
+        })
+        .collect();
+    (operands, Keywords::None)
+}
+
+/// `value` as a scalar operand beside others of `dtype`: a run-time scalar,
+/// a rank-0 tensor, or a literal (an integer one for a whole number, a
+/// float one for a float type).
+fn scalar_operand(rng: &mut Rng, dtype: DType, value: f64) -> Operand {
+    let whole = value.is_finite() && value.fract() == 0.0;
+    match rng.below(100) {
+        0..=19 if whole => Operand::Int(value as i64),
+        20..=39 if dtype.is_float() => Operand::Float(value),
+        40..=64 => Operand::Tensor(scalar_input(dtype, value)),
+        _ => Operand::Scalar(scalar_input(dtype, value)),
+    }
+}
+
 // ---------------------------------------------------------------------------
 // The eager side.
 
@@ -1098,7 +2349,7 @@ fn python_bool(flag: bool) -> &'static str {
 }
 
 /// The eager expression of `case`, and the names it uses: the case's
-/// tensors (`tensors`, in order) and scalars.
+/// tensors (`tensors`, in order, those of a list too) and scalars.
 fn eager_call<'py>(
     py: Python<'py>,
     case: &Case,
@@ -1108,21 +2359,45 @@ fn eager_call<'py>(
     let names: &[&str] = if case.operands.len() == 1 {
         &["x"]
     } else {
-        &["a", "b"]
+        &["a", "b", "c", "d"]
     };
     let mut bound = Vec::new();
     let mut args = Vec::new();
     for (operand, &name) in case.operands.iter().zip(names) {
-        let (value, text) = match operand {
-            Operand::Tensor(_) => (tensors.next().expect("a tensor"), name.to_owned()),
-            Operand::Scalar(input) => (
-                input.python_scalar(py),
-                format!("{}({name})", numpy_type(case.dtype)),
-            ),
-            Operand::Int(v) => (v.into_bound_py_any(py).expect("an int"), name.to_owned()),
-            Operand::Float(v) => (v.into_bound_py_any(py).expect("a float"), name.to_owned()),
+        let text = match operand {
+            Operand::Tensor(_) => {
+                bound.push((name, tensors.next().expect("a tensor")));
+                name.to_owned()
+            }
+            Operand::Scalar(input) => {
+                bound.push((name, input.python_scalar(py)));
+                format!("{}({name})", numpy_type(input.dtype()))
+            }
+            Operand::Int(v) => {
+                bound.push((name, v.into_bound_py_any(py).expect("an int")));
+                name.to_owned()
+            }
+            Operand::Float(v) => {
+                bound.push((name, v.into_bound_py_any(py).expect("a float")));
+                name.to_owned()
+            }
+            Operand::List(inputs) => {
+                const ITEMS: [&str; 8] = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7"];
+                let items = &ITEMS[..inputs.len()];
+                for &item in items {
+                    bound.push((item, tensors.next().expect("a tensor of the list")));
+                }
+                format!("[{}]", items.join(", "))
+            }
+            // An empty Python list converts to float32, which no index list
+            // of `tf.strided_slice` takes: a NumPy array of rxt-tf's int64.
+            Operand::Dims(dims) if case.op.family == Family::Index => {
+                format!("np.array({dims:?}, np.int64)")
+            }
+            Operand::Dims(dims) => format!("{dims:?}"),
+            Operand::Pairs(pairs) => format!("{pairs:?}"),
+            Operand::Size(size) => size.to_string(),
         };
-        bound.push((name, value));
         args.push(text);
     }
     let args = args.join(", ");
@@ -1161,6 +2436,35 @@ fn eager_call<'py>(
             format!("{f}({args}, out_type=tf.{})", to.name())
         }
         Keywords::To(to) => format!("{f}({args}, tf.{})", to.name()),
+        Keywords::Gather(axis, batch_dims) => {
+            format!("{f}({args}, axis={axis}, batch_dims={batch_dims})")
+        }
+        // A list of tensors, as rxt-tf's array.
+        Keywords::Parts(parts, axis) if case.op.family == Family::Split => {
+            format!("list({f}({args}, {parts}, axis={axis}))")
+        }
+        Keywords::Parts(num, axis) => format!("{f}({args}, num={num}, axis={axis})"),
+        // `TopKV2`'s named tuple, as rxt-tf's pair.
+        Keywords::TopK(k, sorted) => {
+            format!("list({f}({args}, k={k}, sorted={}))", python_bool(*sorted))
+        }
+        Keywords::OneHot(on, off, axis) => {
+            format!("{f}({args}, on_value={on:?}, off_value={off:?}, axis={axis})")
+        }
+        Keywords::Constant(value) => {
+            let value = match case.dtype {
+                DType::F32 | DType::F64 => value.into_bound_py_any(py),
+                DType::I32 | DType::I64 => (*value as i64).into_bound_py_any(py),
+                DType::Bool => (*value != 0.0).into_bound_py_any(py),
+            };
+            bound.push(("v", value.expect("a Python number")));
+            format!("{f}({args}, constant_values=v)")
+        }
+        Keywords::Mode(mode) => format!("{f}({args}, mode='{mode}')"),
+        Keywords::Masks([begin, end, ellipsis, new_axis, shrink_axis]) => format!(
+            "{f}({args}, begin_mask={begin}, end_mask={end}, ellipsis_mask={ellipsis}, \
+             new_axis_mask={new_axis}, shrink_axis_mask={shrink_axis})"
+        ),
     };
     (code, bound)
 }
@@ -1198,7 +2502,20 @@ fn check(py: Python<'_>, case: &Case) -> Compared {
     let eager = eager(py, &code, &names);
     match (native, eager) {
         (Ok(native), Ok(eager)) => {
-            assert_matches_eager(py, &code, &native, &eager);
+            match (native.cast::<PyList>(), eager.cast::<PyList>()) {
+                // Several tensors (`split`, `unstack`, `top_k`): each.
+                (Ok(natives), Ok(eagers)) => {
+                    assert_eq!(
+                        natives.len(),
+                        eagers.len(),
+                        "{code}: rxt-tf gave {natives}, eager {eagers}"
+                    );
+                    for (i, (native, eager)) in natives.iter().zip(eagers.iter()).enumerate() {
+                        assert_matches_eager(py, &format!("{code}[{i}]"), &native, &eager);
+                    }
+                }
+                _ => assert_matches_eager(py, &code, &native, &eager),
+            }
             Compared::Values
         }
         (Err(native), Err(eager)) => {
@@ -1289,12 +2606,18 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             op.name
         );
     }
-    // Ops of two operands have more forms to cover: drawn twice as often.
+    // Ops of two operands, `where`, `gather` and `strided_slice` have more
+    // forms to cover: drawn twice as often.
     let weighted: Vec<&'static Op> = OPS
         .iter()
         .flat_map(|op| {
             let weight = match op.family {
-                Family::Binary | Family::Logical | Family::MatMul => 2,
+                Family::Binary
+                | Family::Logical
+                | Family::MatMul
+                | Family::Select
+                | Family::Gather
+                | Family::Index => 2,
                 _ => 1,
             };
             std::iter::repeat_n(op, weight)
@@ -1354,14 +2677,6 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             t.cases, t.values, t.errors
         );
     }
-    let fuzzed: Vec<&str> = OPS.iter().map(|op| op.name).collect();
-    let missing: Vec<String> = readme_ops()
-        .into_iter()
-        .filter(|name| !fuzzed.contains(&name.as_str()))
-        .collect();
-    if !missing.is_empty() {
-        eprintln!("  not fuzzed (no line in the fuzz table yet): {missing:?}");
-    }
     assert!(
         failures.is_empty(),
         "{} of {cases} cases differ from eager TensorFlow (case n again: \
@@ -1373,5 +2688,15 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n\n")
+    );
+    let fuzzed: Vec<&str> = OPS.iter().map(|op| op.name).collect();
+    let missing: Vec<String> = readme_ops()
+        .into_iter()
+        .filter(|name| !fuzzed.contains(&name.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "ops of the README's op table (rxt_tf_spec::OPS) without a line in the fuzz table: \
+         {missing:?}"
     );
 }

@@ -2287,12 +2287,13 @@ pub const SPLIT_V: Op = Op {
 };
 
 /// `clip_by_value(x, lo, hi)`: `x` with each element brought into
-/// `lo..=hi` (scalar bounds), as `tf.clip_by_value`.
+/// `lo..=hi` (scalar bounds), as `tf.clip_by_value` runs it: `Minimum`
+/// with `hi`, then `Maximum` with `lo` (the runtime runs the two rows).
 pub const CLIP_BY_VALUE: Op = Op {
     name: "clip_by_value",
     operator: None,
-    summary: "each element brought between two scalar bounds",
-    tf_op: c"ClipByValue",
+    summary: "each element brought between two scalar bounds (`Minimum`, then `Maximum`)",
+    tf_op: c"Maximum",
     rule: Rule::Clip,
     dtypes: NUMBERS,
     keywords: &[],

@@ -2352,9 +2352,9 @@ OPS: tuple[OpRow, ...] = (
     OpRow(
         name="clip_by_value",
         operator=None,
-        tf_op="ClipByValue",
+        tf_op="Maximum",
         batched_tf_op=None,
-        summary="each element brought between two scalar bounds",
+        summary="each element brought between two scalar bounds (`Minimum`, then `Maximum`)",
         rule="clip",
         ranks=((0, 4), (0, 0), (0, 0)),
         roles=("element", "element", "element"),

@@ -18,6 +18,7 @@ use crate::safe::host::Number;
 use crate::tensor::Untyped;
 
 /// One operand of a call.
+#[derive(Clone, Copy)]
 pub enum Input<'a> {
     /// A tensor, with the kind its type gives it.
     Tensor(&'a Untyped, TensorKind),

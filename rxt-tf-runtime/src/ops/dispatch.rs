@@ -503,8 +503,27 @@ where
     Operands: OperandList,
 {
     operands.with_inputs(|inputs| {
+        if Op::ROW.rule == rxt_tf_spec::Rule::Clip {
+            return clip::<Output<Op, Operands::Types, Variant>>(inputs);
+        }
         <Output<Op, Operands::Types, Variant> as Outputs>::run(Op::ROW, inputs, keywords)
     })
+}
+
+/// `clip_by_value` as `tf.clip_by_value` runs it: `minimum(x, hi)`, then
+/// `maximum(…, lo)` (a `ClipByValue` kernel differs from it on NaN bounds
+/// and on the sign of zero). Both ops are recorded in a fusing scope.
+fn clip<O: Outputs>(inputs: &[Input<'_>]) -> Result<O> {
+    use rxt_tf_spec::ops::{MAXIMUM, MINIMUM};
+    let [x, lo, hi] = inputs else {
+        return Err(crate::eager::malformed(&rxt_tf_spec::ops::CLIP_BY_VALUE));
+    };
+    let Input::Tensor(_, kind) = x else {
+        return Err(crate::eager::malformed(&rxt_tf_spec::ops::CLIP_BY_VALUE));
+    };
+    let below = run_row(&MINIMUM, &[*x, *hi], &[], *kind)?;
+    let clipped = [Input::Tensor(&below, *kind), *lo];
+    O::run(&MAXIMUM, &clipped, &[])
 }
 
 /// `axes` (a run-time axis list or permutation of a plain function) as a

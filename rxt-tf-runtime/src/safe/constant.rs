@@ -40,10 +40,15 @@ impl ConstantKey {
             (Value::Int(int), DType::F32) => key.push(&((*int as f64) as f32).to_ne_bytes()),
             (Value::Int(int), DType::F64) => key.push(&(*int as f64).to_ne_bytes()),
             (Value::Int(int @ (0 | 1)), DType::Bool) => key.push(&[u8::from(*int == 1)]),
+            (Value::Float(float), DType::Bool) if *float == 0.0 || *float == 1.0 => {
+                key.push(&[u8::from(*float == 1.0)]);
+            }
             // An integral float for an integer type (the plain functions
-            // take `f64`).
+            // take `f64`): exact in `i64`'s range.
             (Value::Float(float), DType::I32 | DType::I64)
-                if float.fract() == 0.0 && float.abs() < 9.0e15 =>
+                if float.fract() == 0.0
+                    && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18)
+                        .contains(float) =>
             {
                 return ConstantKey::new(op, &Value::Int(*float as i64), dtype);
             }
