@@ -47,8 +47,7 @@ impl ConstantKey {
             // take `f64`): exact in `i64`'s range.
             (Value::Float(float), DType::I32 | DType::I64)
                 if float.fract() == 0.0
-                    && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18)
-                        .contains(float) =>
+                    && (i64::MIN as f64..-(i64::MIN as f64)).contains(float) =>
             {
                 return ConstantKey::new(op, &Value::Int(*float as i64), dtype);
             }
