@@ -151,6 +151,24 @@ FLOAT_PAIRS = [
     (lit(-3), T3, T3),
 ]
 
+ADDS = ("tensorflow.add", "tensorflow.math.add")
+"""`tf.add`'s call forms: a leading literal keeps Python's type (int32, float32)."""
+
+
+def leading_literal_fits(target: str, left: object, right: object) -> bool:
+    """Whether eager takes `target(left, right)`: for `tf.add`, a leading
+    literal must already be the tensor's type (an int with int32, a float
+    with float32)."""
+    if target not in ADDS:
+        return True
+    if left == F:
+        return right in (T0, T1, T2, T3, T4)
+    literal = getattr(left, "literal", None)
+    if literal is None or not literal.is_literal:
+        return True
+    return right in (I32_0, I32_1, I32_2, I32_3, I32_4)
+
+
 # Integer operand pairs: every broadcasting op takes them.
 INTEGER_PAIRS = [
     (I32_3, I32_3, I32_3),
@@ -246,6 +264,7 @@ ACCEPTED = [
         for target, rule in BROADCAST_CALLS
         for left, right, result in FLOAT_PAIRS
         + (INTEGER_PAIRS if target not in DIVISIONS else INTEGER_QUOTIENTS)
+        if leading_literal_fits(target, left, right)
     ),
     *(
         (binop(operator, left, right), rule, result)
@@ -549,6 +568,10 @@ FLOAT_BESIDE_INT = (
 
 REJECTED = [
     # (site, diagnostic code, words the message must contain)
+    # tf.add converts a leading literal on its own: int32, or float32.
+    (call("tensorflow.add", lit(2), T2), "RXTP-RXTTF-003", "(an int literal) is int32 here"),
+    (call("tensorflow.math.add", F, D2), "RXTP-RXTTF-003", "is float32 here, the other operand"),
+    (call("tensorflow.add", lit(-1), I64_3), "RXTP-RXTTF-003", "InvalidArgumentError"),
     (call("tensorflow.one_hot", T1, lit(5)), "RXTP-RXTTF-083", "int32 or int64"),
     (call("tensorflow.one_hot", I32_1, F), "RXTP-RXTTF-083", "needs an int as operand 2"),
     (call("tensorflow.slice", T2, lit((0,)), lit((2, -1))), "RXTP-RXTTF-082", "one entry per axis"),

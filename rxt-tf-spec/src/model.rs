@@ -844,6 +844,10 @@ pub struct PythonRule {
     /// Keywords only Python passes, accepted with one of their values and
     /// dropped when lowering (`data_format='NHWC'`).
     pub python_only: &'static [PythonKeyword],
+    /// Whether a literal first operand keeps Python's type for it (int32
+    /// for an int, float32 for a float) instead of taking the tensor's:
+    /// `tf.add(2, x)` raises for a float32 `x`, where `2 + x` does not.
+    pub leading_literal_keeps_its_type: bool,
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

@@ -48,6 +48,7 @@ const fn calls(
         constraint,
         positional: &[],
         python_only: &[],
+        leading_literal_keeps_its_type: false,
     }
 }
 
@@ -66,6 +67,7 @@ const fn binop(
         constraint,
         positional: &[],
         python_only: &[],
+        leading_literal_keeps_its_type: false,
     }
 }
 
@@ -206,6 +208,7 @@ const fn reduction_calls(
         constraint: REDUCTION_CONSTRAINT,
         positional: &["axis", "keepdims"],
         python_only: &[],
+        leading_literal_keeps_its_type: false,
     }
 }
 
@@ -529,12 +532,17 @@ pub const ADD: Op = broadcasting(
     c"AddV2",
     NUMBERS,
     &[
-        calls(
-            &["tensorflow.add", "tensorflow.math.add"],
-            "rxt-tf/add-call-f32-cpu",
-            3,
-            BINARY_CONSTRAINT,
-        ),
+        // `tf.add(2, x)` converts the 2 to int32 on its own: eager raises
+        // for a tensor of another type.
+        PythonRule {
+            leading_literal_keeps_its_type: true,
+            ..calls(
+                &["tensorflow.add", "tensorflow.math.add"],
+                "rxt-tf/add-call-f32-cpu",
+                3,
+                BINARY_CONSTRAINT,
+            )
+        },
         binop(&["+"], "rxt-tf/add-binop-f32-cpu", 6, OPERATOR_CONSTRAINT),
     ],
 );

@@ -218,14 +218,16 @@ fn rule_row(out: &mut String, rule: &PythonRule) {
         out,
         "            RuleRow(\n                kind={},\n                targets={},\n                \
          rule_id={},\n                code={},\n                constraint={},\n                \
-         positional={},\n                python_only={},\n            ),",
+         positional={},\n                python_only={},\n                \
+         leading_literal_keeps_its_type={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
         string(&rule.diagnostic_code()),
         string(rule.constraint),
         tuple(&positional),
-        tuple(&python_only)
+        tuple(&python_only),
+        boolean(rule.leading_literal_keeps_its_type)
     );
 }
 

@@ -263,6 +263,16 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
                     f"the literal {operand.value} does not fit {dtype}",
                     f"write a literal between {low} and {high}",
                 )
+    first = operands[0] if operands else None
+    if op.rule.leading_literal_keeps_its_type and first is not None and first.number:
+        kept = "int32" if first.number == INT else "float32"
+        if dtype != kept:
+            return _rejected(
+                op,
+                f"a literal first operand ({first.describe()}) is {kept} here, the other "
+                f"operand {dtype} (TensorFlow raises InvalidArgumentError), got {got}",
+                "put the tensor first, or write the operator (`x + 2`)",
+            )
     return dtype
 
 
