@@ -503,9 +503,7 @@ fn typed_value(keyword: &rxt_tf_spec::Keyword, value: &Value) -> Result<String, 
     Ok(match (keyword.kind, value) {
         (ValueKind::Count, Value::Int(count)) => format!("{DISPATCH}::Count<{count}>"),
         (_, Value::Int(axis)) => {
-            let fits: u8 = (1..=MAX_RANK)
-                .filter(|&rank| rxt_tf_spec::axes_fit(&[*axis], rank))
-                .fold(0, |mask, rank| mask | 1 << (rank - 1));
+            let fits = rxt_tf_spec::fits_mask(&[*axis]);
             format!("{DISPATCH}::Axes<1, {fits}>")
         }
         (_, Value::Bool(flag)) => format!("{DISPATCH}::Flag<{flag}>"),

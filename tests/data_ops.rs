@@ -41,6 +41,15 @@ fn failure<T>(py: Python<'_>, result: rxt_tf::Result<T>) -> (String, String) {
     python_error(py, PyErr::from(err))
 }
 
+/// `result` failed as eager does, with `InvalidArgumentError`, and its
+/// message names `op`.
+fn assert_fails<T>(py: Python<'_>, result: rxt_tf::Result<T>, op: &str) {
+    let (class, message) = failure(py, result);
+    assert_eq!(class, "InvalidArgumentError", "{message}");
+    let prefix = format!("rxt-tf: {op} failed: ");
+    assert!(message.starts_with(&prefix), "{message}");
+}
+
 #[test]
 fn stop_gradient_cumsum_and_reverse() {
     with_python(|py| {
@@ -110,9 +119,11 @@ fn where_selects_with_broadcasting_and_literals() {
             "tf.where(f2 > 0.0, f2, f0)" => rxt_tf::ops::r#where(&c2, &f2, &f0),
         );
         // Shapes that do not broadcast: eager's class, per op and fused.
-        let (class, message) = failure(py, tf!(where(c1, f2, 0.0)).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: where failed: "), "{message}");
+        assert_fails(
+            py,
+            tf!(where(c1, f2, 0.0)).and_then(|t| t.to_vec()),
+            "where",
+        );
     });
 }
 
@@ -140,13 +151,17 @@ fn reshape_with_literal_and_run_time_sizes() {
             "tf.reshape(f2, (6, 2))" => rxt_tf::ops::reshape(&f2, &rxt_tf::ops::Dims([6, 2])),
         );
         // Sizes that do not fit the elements: eager's error, per op and fused.
-        let (class, message) = failure(py, tf!(reshape(f2, [5, -1])).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: reshape failed: "), "{message}");
+        assert_fails(
+            py,
+            tf!(reshape(f2, [5, -1])).and_then(|t| t.to_vec()),
+            "reshape",
+        );
         let huge = usize::MAX;
-        let (class, message) = failure(py, tf!(reshape(f2, [huge, 1])).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: reshape failed: "), "{message}");
+        assert_fails(
+            py,
+            tf!(reshape(f2, [huge, 1])).and_then(|t| t.to_vec()),
+            "reshape",
+        );
     });
 }
 
@@ -167,9 +182,11 @@ fn tile_repeats_along_each_axis() {
             "tf.tile(l3, (1, 1, 2))" => rxt_tf::ops::tile(&l3, &rxt_tf::ops::Dims([1, 1, 2])),
         );
         let minus = -1_i64;
-        let (class, message) = failure(py, tf!(tile(i2, [minus, 1])).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: tile failed: "), "{message}");
+        assert_fails(
+            py,
+            tf!(tile(i2, [minus, 1])).and_then(|t| t.to_vec()),
+            "tile",
+        );
     });
 }
 
@@ -254,12 +271,11 @@ fn slice_windows_per_axis() {
             "tf.slice(f2, (1, 1), (1, 2))" => rxt_tf::ops::slice(&f2, &rxt_tf::ops::Dims([1, 1]), &rxt_tf::ops::Dims([1, 2])),
         );
         // A window past the end: eager's class, per op and fused.
-        let (class, message) = failure(
+        assert_fails(
             py,
             tf!(slice(f2, [2, start], [2, 1])).and_then(|t| t.to_vec()),
+            "slice",
         );
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: slice failed: "), "{message}");
     });
 }
 
@@ -463,15 +479,9 @@ fn split_unstack_and_top_k_give_several_tensors() {
             &common::eval_with(py, "tf.math.top_k(l3, k=1).indices", &names),
         );
         // Parts that do not divide, and a count that does not match: eager's class.
-        let (class, message) = failure(py, tf!(split(f2, 3, axis = 1)));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: split failed: "), "{message}");
-        let (class, message) = failure(py, tf!(unstack(f2, num = 2)));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: unstack failed: "), "{message}");
-        let (class, message) = failure(py, tf!(top_k(f1, k = 6)));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: top_k failed: "), "{message}");
+        assert_fails(py, tf!(split(f2, 3, axis = 1)), "split");
+        assert_fails(py, tf!(unstack(f2, num = 2)), "unstack");
+        assert_fails(py, tf!(top_k(f1, k = 6)), "top_k");
         // After pending ops of a fused body, the ops before run first.
         let h = tf!(f2 * 2.0).expect("recorded");
         let [a, b] = tf!(split(h, 2, axis = 1)).expect("split");
@@ -507,9 +517,11 @@ fn one_hot_vectors_along_a_new_axis() {
         );
         // A negative depth: eager's class, per op and fused.
         let minus = -1_i64;
-        let (class, message) = failure(py, tf!(one_hot(ix1, minus)).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: one_hot failed: "), "{message}");
+        assert_fails(
+            py,
+            tf!(one_hot(ix1, minus)).and_then(|t| t.to_vec()),
+            "one_hot",
+        );
     });
 }
 
@@ -593,9 +605,7 @@ fn fill_zeros_ones_and_range_make_tensors() {
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(message.starts_with("rxt-tf: range failed: "), "{message}");
         let minus = -1_i64;
-        let (class, message) = failure(py, tf!(zeros([2, minus])).and_then(|t| t.to_vec()));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: zeros failed: "), "{message}");
+        assert_fails(py, tf!(zeros([2, minus])).and_then(|t| t.to_vec()), "zeros");
     });
 }
 
@@ -637,9 +647,7 @@ fn split_into_parts_of_given_sizes() {
         let [a] = rxt_tf::ops::split_v(&f2, &rxt_tf::ops::Dims([3]), 0).expect("split_v");
         check("tf.split(f2, [3])", vec![a.into_pyobject(py).expect("a")]);
         // Sizes that do not add up: eager's class, per op and fused.
-        let (class, message) = failure(py, tf!(split(f2, [1, 1], axis = 0)));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        assert!(message.starts_with("rxt-tf: split_v failed: "), "{message}");
+        assert_fails(py, tf!(split(f2, [1, 1], axis = 0)), "split_v");
     });
 }
 

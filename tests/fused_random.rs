@@ -7,33 +7,13 @@
 
 mod common;
 
-use common::with_python;
+use common::{with_python, Rng};
 use rxt_tf::fusion::{self, Scope};
 use rxt_tf::ops::Scalar;
 use rxt_tf::{tf, TensorF32Cpu2D};
 
 const PROGRAMS: usize = 2_000;
 const SEED: u64 = 0x5eed_2026_1201;
-
-/// xorshift64*: small, deterministic, good enough to pick steps.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
 
 type Shape = [usize; 2];
 

@@ -10,9 +10,9 @@ pub mod ops;
 pub mod platform;
 
 pub use model::{
-    axes_fit, diagnostic_code, join_or, Attr, AttrValue, Batched, Becomes, DType, Input, Keyword,
-    ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind, TensorKind, Value,
-    ValueKind, Work, MAX_LIST, MAX_RANK,
+    axes_fit, diagnostic_code, fits_mask, join_or, Attr, AttrValue, Batched, Becomes, DType, Input,
+    Keyword, ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind,
+    TensorKind, Value, ValueKind, Work, MAX_LIST, MAX_RANK,
 };
 pub use ops::{by_operator, lookup, FALLBACK_RULES, OPS};
 

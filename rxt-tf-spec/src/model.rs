@@ -738,6 +738,14 @@ pub fn axes_fit(axes: &[i64], rank: u8) -> bool {
     true
 }
 
+/// The ranks `axes` fit, as bits: bit `r − 1` set when they fit a tensor of
+/// rank `r` (what `tf!` carries in a typed `axis`).
+pub fn fits_mask(axes: &[i64]) -> u8 {
+    (1..=MAX_RANK)
+        .filter(|&rank| axes_fit(axes, rank))
+        .fold(0, |mask, rank| mask | 1 << (rank - 1))
+}
+
 /// The value of an attribute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AttrValue {

@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, quote_spanned};
-use rxt_tf_spec::{axes_fit, Keyword, Value, ValueKind, MAX_RANK};
+use rxt_tf_spec::{fits_mask, Keyword, Value, ValueKind};
 use syn::spanned::Spanned;
 
 use crate::tf::index;
@@ -79,17 +79,9 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     )
                 }
                 OperandExpr::Pairs(pairs, span) => {
-                    let entry = |entry: &DimExpr| match entry {
-                        DimExpr::Literal(value) => {
-                            let literal = Literal::i64_suffixed(*value);
-                            quote!(#literal)
-                        }
-                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
-                            #private::IntoDim::dim(#expr)
-                        },
-                    };
                     let pairs = pairs.iter().map(|[before, after]| {
-                        let (before, after) = (entry(before), entry(after));
+                        let before = dim_tokens(&private, before);
+                        let after = dim_tokens(&private, after);
                         quote!([#before, #after])
                     });
                     (
@@ -98,15 +90,7 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     )
                 }
                 OperandExpr::Size(size, span) => {
-                    let value = match size {
-                        DimExpr::Literal(value) => {
-                            let literal = Literal::i64_suffixed(*value);
-                            quote!(#literal)
-                        }
-                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
-                            #private::IntoDim::dim(#expr)
-                        },
-                    };
+                    let value = dim_tokens(&private, size);
                     (*span, quote_spanned!(*span=> &#private::Size(#value)))
                 }
                 OperandExpr::Tensors(exprs, span) => {
@@ -119,27 +103,17 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     )
                 }
                 OperandExpr::Dims(entries, span) => {
-                    let entries = entries.iter().map(|entry| match entry {
-                        DimExpr::Literal(value) => {
-                            let literal = Literal::i64_suffixed(value.unsigned_abs() as i64);
-                            let sign = (*value < 0).then(|| quote!(-));
-                            quote!(#sign #literal)
-                        }
-                        DimExpr::Expr(expr) => quote_spanned! {expr.span()=>
-                            #private::IntoDim::dim(#expr)
-                        },
-                    });
+                    let entries = entries.iter().map(|entry| dim_tokens(&private, entry));
                     (
                         *span,
                         quote_spanned!(*span=> &#private::Dims([#(#entries),*])),
                     )
                 }
                 OperandExpr::Int(int, span) => {
-                    let literal = Literal::i64_suffixed(int.unsigned_abs() as i64);
-                    let sign = (*int < 0).then(|| quote!(-));
+                    let literal = int_tokens(*int);
                     (
                         *span,
-                        quote_spanned!(*span=> &#private::IntLiteral(#sign #literal)),
+                        quote_spanned!(*span=> &#private::IntLiteral(#literal)),
                     )
                 }
             };
@@ -157,15 +131,29 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     }
 }
 
+/// An `i64` literal, its sign as a separate token (`-1i64`).
+fn int_tokens(value: i64) -> TokenStream {
+    let literal = Literal::i64_suffixed(value.unsigned_abs() as i64);
+    let sign = (value < 0).then(|| quote!(-));
+    quote!(#sign #literal)
+}
+
+/// An entry of a list of integers as an `i64`: a literal, or a Rust
+/// integer converted when the op runs.
+fn dim_tokens(private: &TokenStream, entry: &DimExpr) -> TokenStream {
+    match entry {
+        DimExpr::Literal(value) => int_tokens(*value),
+        DimExpr::Expr(expr) => quote_spanned! {expr.span()=> #private::IntoDim::dim(#expr)},
+    }
+}
+
 /// The type that carries the value of a typed keyword: `Flag<true>`,
 /// `Axes<N, FITS>` (how many axes, and the ranks they fit as bits), `Perm<N>`
 /// or `Reversed`, or the element type itself.
 fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> TokenStream {
     let axes = |axes: &[i64]| {
         let count = axes.len();
-        let fits: u8 = (1..=MAX_RANK)
-            .filter(|&rank| axes_fit(axes, rank))
-            .fold(0, |mask, rank| mask | 1 << (rank - 1));
+        let fits = fits_mask(axes);
         quote!(#private::Axes<#count, #fits>)
     };
     match (keyword.kind, value) {

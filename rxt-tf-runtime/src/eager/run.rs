@@ -62,6 +62,104 @@ fn dims_handle(
     host::new_handle(api, call.row.name, rxt_tf_spec::DType::I64, shape, &bytes).map(Arc::new)
 }
 
+/// What a call's operands become before its op is built: the work
+/// estimate, a handle for each scalar or literal operand, and each tensor
+/// operand cast to the kernel's element type where the row promotes it.
+struct Prepared {
+    work: i64,
+    scalars: [Option<Arc<OwnedHandle>>; MAX_OPERANDS],
+    casts: [Option<OwnedHandle>; MAX_OPERANDS],
+}
+
+impl Prepared {
+    fn new(
+        context: &Arc<BoundContext>,
+        call: &Call,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+    ) -> Result<Prepared> {
+        let status = Status::new(context.wheel().api(), call.row.name)?;
+        let mut dims = [Dims::default(); MAX_OPERANDS];
+        let mut scalars: [Option<Arc<OwnedHandle>>; MAX_OPERANDS] = Default::default();
+        for ((dims, scalar), operand) in dims.iter_mut().zip(&mut scalars).zip(operands) {
+            match operand.tensors().first() {
+                Some(tensor) => *dims = Dims::of(tensor.handle()?, &status, call.row.name)?,
+                None => *scalar = operand_handle(context, call, operand)?,
+            }
+        }
+        let dims = &dims[..operands.len().min(MAX_OPERANDS)];
+        let work = estimate(call.row, keywords, dims);
+        // Tensor operands of a promoting op, cast to its element type first.
+        let mut casts: [Option<OwnedHandle>; MAX_OPERANDS] = Default::default();
+        if call.promotes() {
+            let cast = Call::cast(call.operand_element);
+            let keywords = call.cast_keywords();
+            for (slot, operand) in casts.iter_mut().zip(operands) {
+                if let Some(tensor) = operand.tensor() {
+                    let handle = tensor.handle()?;
+                    *slot = Some(run_op(context, &cast, &keywords, work, |op| {
+                        op.add_input(handle)
+                    })?);
+                }
+            }
+        }
+        Ok(Prepared {
+            work,
+            scalars,
+            casts,
+        })
+    }
+
+    /// The handle of the single operand at `index`.
+    fn handle_of<'h>(
+        &'h self,
+        call: &Call,
+        operands: &'h [Input<'_>],
+        index: usize,
+    ) -> Result<&'h OwnedHandle> {
+        match (
+            operands.get(index),
+            self.scalars.get(index),
+            self.casts.get(index),
+        ) {
+            (_, _, Some(Some(cast))) => Ok(cast),
+            (Some(Input::Tensor(tensor, _)), _, _) => tensor.handle(),
+            (_, Some(Some(scalar)), _) => Ok(scalar),
+            _ => Err(malformed(call.row)),
+        }
+    }
+
+    /// Adds the call's inputs to `op` in the op's order: each operand (a
+    /// list operand as one list input), each keyword constant.
+    fn add_inputs(
+        &self,
+        op: &mut OwnedOp<'_>,
+        context: &BoundContext,
+        call: &Call,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+    ) -> Result<()> {
+        for slot in call.inputs(keywords) {
+            match slot? {
+                Slot::Operand(index) => match operands.get(index) {
+                    Some(Input::List(tensors, _)) => {
+                        let handles = tensors
+                            .iter()
+                            .map(|tensor| tensor.handle())
+                            .collect::<Result<Vec<_>>>()?;
+                        op.add_input_list(&handles)?;
+                    }
+                    _ => op.add_input(self.handle_of(call, operands, index)?)?,
+                },
+                Slot::Constant(value, dtype) => {
+                    op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs `call` on `operands` with `keywords` as eager ops: the op itself,
 /// and around it the transposes that move its axis last and back.
 pub(crate) fn run_call(
@@ -70,60 +168,11 @@ pub(crate) fn run_call(
     operands: &[Input<'_>],
     keywords: &[Value],
 ) -> Result<Untyped> {
-    let status = Status::new(context.wheel().api(), call.row.name)?;
-    let mut dims = [Dims::default(); MAX_OPERANDS];
-    let mut scalars: [Option<Arc<OwnedHandle>>; MAX_OPERANDS] = Default::default();
-    for ((dims, scalar), operand) in dims.iter_mut().zip(&mut scalars).zip(operands) {
-        match operand.tensors().first() {
-            Some(tensor) => *dims = Dims::of(tensor.handle()?, &status, call.row.name)?,
-            None => *scalar = operand_handle(context, call, operand)?,
-        }
-    }
-    let dims = &dims[..operands.len().min(MAX_OPERANDS)];
-    let work = estimate(call.row, keywords, dims);
-    // Tensor operands of a promoting op, cast to its element type first.
-    let mut casts: [Option<OwnedHandle>; MAX_OPERANDS] = Default::default();
-    if call.promotes() {
-        let cast = Call::cast(call.operand_element);
-        let keywords = call.cast_keywords();
-        for (slot, operand) in casts.iter_mut().zip(operands) {
-            if let Some(tensor) = operand.tensor() {
-                let handle = tensor.handle()?;
-                *slot = Some(run_op(context, &cast, &keywords, work, |op| {
-                    op.add_input(handle)
-                })?);
-            }
-        }
-    }
-    let handle_of = |index: usize| -> Result<&OwnedHandle> {
-        match (operands.get(index), scalars.get(index), casts.get(index)) {
-            (_, _, Some(Some(cast))) => Ok(cast),
-            (Some(Input::Tensor(tensor, _)), _, _) => tensor.handle(),
-            (_, Some(Some(scalar)), _) => Ok(scalar),
-            _ => Err(malformed(call.row)),
-        }
-    };
+    let prepared = Prepared::new(context, call, operands, keywords)?;
+    let work = prepared.work;
     let Some(perm) = call.swap else {
         let handle = run_op(context, call, keywords, work, |op| {
-            for slot in call.inputs(keywords) {
-                match slot? {
-                    Slot::Operand(index)
-                        if matches!(operands.get(index), Some(Input::List(..))) =>
-                    {
-                        let tensors = operands.get(index).map_or(&[][..], Input::tensors);
-                        let handles = tensors
-                            .iter()
-                            .map(|tensor| tensor.handle())
-                            .collect::<Result<Vec<_>>>()?;
-                        op.add_input_list(&handles)?;
-                    }
-                    Slot::Operand(index) => op.add_input(handle_of(index)?)?,
-                    Slot::Constant(value, dtype) => {
-                        op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
-                    }
-                }
-            }
-            Ok(())
+            prepared.add_inputs(op, context, call, operands, keywords)
         })?;
         return Ok(Untyped::ready(handle, Arc::clone(context)));
     };
@@ -139,14 +188,14 @@ pub(crate) fn run_call(
             op.add_input(&perm_handle)
         })
     };
-    let moved = swap(handle_of(0)?)?;
+    let moved = swap(prepared.handle_of(call, operands, 0)?)?;
     let output = run_op(context, call, keywords, work, |op| op.add_input(&moved))?;
     let back = swap(&output)?;
     Ok(Untyped::ready(back, Arc::clone(context)))
 }
 
-/// Runs `call`, an op of `count` outputs, on `operands` (tensors and
-/// keyword constants) with `keywords`: one eager op.
+/// Runs `call`, an op of `count` outputs, on `operands` with `keywords`:
+/// one eager op.
 pub(crate) fn run_call_many(
     context: &Arc<BoundContext>,
     call: &Call,
@@ -154,40 +203,13 @@ pub(crate) fn run_call_many(
     keywords: &[Value],
     count: usize,
 ) -> Result<Vec<Untyped>> {
-    let status = Status::new(context.wheel().api(), call.row.name)?;
-    let first = operands
-        .first()
-        .and_then(Input::tensor)
-        .ok_or_else(|| malformed(call.row))?;
-    let dims = [Dims::of(first.handle()?, &status, call.row.name)?];
-    let work = estimate(call.row, keywords, &dims);
+    let prepared = Prepared::new(context, call, operands, keywords)?;
     let handles = run_op_then(
         context,
         call,
         keywords,
-        |op| {
-            for slot in call.inputs(keywords) {
-                match slot? {
-                    Slot::Operand(index) => {
-                        let operand = operands.get(index).ok_or_else(|| malformed(call.row))?;
-                        match operand.tensor() {
-                            Some(tensor) => op.add_input(tensor.handle()?)?,
-                            // A list of sizes (`split_v`), made for the call.
-                            None => {
-                                let handle = operand_handle(context, call, operand)?
-                                    .ok_or_else(|| malformed(call.row))?;
-                                op.add_input(&handle)?;
-                            }
-                        }
-                    }
-                    Slot::Constant(value, dtype) => {
-                        op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
-                    }
-                }
-            }
-            Ok(())
-        },
-        |op| op.execute_many(work, count),
+        |op| prepared.add_inputs(op, context, call, operands, keywords),
+        |op| op.execute_many(prepared.work, count),
     )?;
     Ok(handles
         .into_iter()

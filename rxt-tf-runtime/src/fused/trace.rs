@@ -212,10 +212,16 @@ impl Batch {
             let source = match slot? {
                 Slot::Operand(index) => {
                     let operand = operands.get(index).ok_or_else(|| malformed(row))?;
-                    if let Input::List(tensors, _) = operand {
-                        // A list input: one argument per tensor, grouped
+                    let tensors = operand.tensors();
+                    if tensors.is_empty() {
+                        Source::Scalar(
+                            operand_handle(context, call, operand)?
+                                .ok_or_else(|| malformed(row))?,
+                        )
+                    } else {
+                        // One argument per tensor: a list's are grouped
                         // again when emitted (the call's `list_length`).
-                        for tensor in *tensors {
+                        for tensor in tensors {
                             sources.push(match tensor.as_promise() {
                                 Some(promise) if self.made(promise) => {
                                     Source::Node(promise.index())
@@ -224,16 +230,6 @@ impl Batch {
                             });
                         }
                         continue;
-                    }
-                    match operand {
-                        Input::Tensor(tensor, _) => match tensor.as_promise() {
-                            Some(promise) if self.made(promise) => Source::Node(promise.index()),
-                            _ => Source::Handle(tensor.shared_handle()?),
-                        },
-                        _ => Source::Scalar(
-                            operand_handle(context, call, operand)?
-                                .ok_or_else(|| malformed(row))?,
-                        ),
                     }
                 }
                 Slot::Constant(value, dtype) => {
