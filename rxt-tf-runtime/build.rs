@@ -266,6 +266,8 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Filled => "Filled",
         Rule::Sequence => "Sequence",
         Rule::Clip => "Clip",
+        Rule::Sort => "Sort",
+        Rule::Eye => "Eye",
     }
 }
 

@@ -33,6 +33,8 @@ bad = tf.constant([0, 5])
 neg = tf.constant([-1])
 empty = tf.zeros((0,), dtype=tf.int32)
 nz = tf.constant([-0.0, 0.0] * 16)
+s2 = tf.constant([[3, 1, 3, -2147483648], [0, 0, -1, 2147483647]])
+t2 = tf.constant([[0.5, -0.0, 0.5, float('nan')], [0.0, -1.0, float('-inf'), 0.0]])
 ";
 
 /// The error a failed op gives, as Python sees it: `(class, message)`.
@@ -678,5 +680,79 @@ fn clip_by_value_between_scalar_bounds() {
             "tf.clip_by_value(nz, -1.0, 0.0)" => tf!(clip_by_value(nz, -1.0, 0.0)),
             "tf.clip_by_value(nz, 0.0, 1.0)" => tf!(clip_by_value(nz, 0.0, 1.0)),
         );
+    });
+}
+
+#[test]
+fn sort_and_argsort_along_any_axis() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f1, f3) = (input::<f32, 1>(&i, "f1"), input::<f32, 3>(&i, "f3"));
+        let (f4, i2) = (input::<f32, 4>(&i, "f4"), input::<i32, 2>(&i, "i2"));
+        let (l3, d3) = (input::<i64, 3>(&i, "l3"), input::<f64, 3>(&i, "d3"));
+        let (s2, t2) = (input::<i32, 2>(&i, "s2"), input::<f32, 2>(&i, "t2"));
+        let z3 = input::<f32, 3>(&i, "z3");
+        same!(py, &names(&i),
+            "tf.sort(f1)" => tf!(sort(f1)),
+            "tf.sort(f1, direction='DESCENDING')" => tf!(sort(f1, direction = "DESCENDING")),
+            "tf.sort(t2)" => tf!(sort(t2)),
+            "tf.sort(t2, axis=0)" => tf!(sort(t2, axis = 0)),
+            "tf.sort(t2, axis=0, direction='DESCENDING')" =>
+                tf!(sort(t2, axis = 0, direction = "DESCENDING")),
+            "tf.sort(s2)" => tf!(sort(s2)),
+            "tf.sort(s2, axis=0)" => tf!(sort(s2, axis = 0)),
+            "tf.sort(s2, direction='DESCENDING')" => tf!(sort(s2, direction = "DESCENDING")),
+            "tf.sort(i2, axis=-2)" => tf!(sort(i2, axis = -2)),
+            "tf.sort(f3, axis=1)" => tf!(sort(f3, axis = 1)),
+            "tf.sort(f4, axis=0, direction='DESCENDING')" =>
+                tf!(sort(f4, axis = 0, direction = "DESCENDING")),
+            "tf.sort(l3, axis=-1)" => tf!(sort(l3, axis = -1)),
+            "tf.sort(d3, axis=0)" => tf!(sort(d3, axis = 0)),
+            "tf.sort(z3, axis=1)" => tf!(sort(z3, axis = 1)),
+            "tf.argsort(f1)" => tf!(argsort(f1)),
+            "tf.argsort(t2, direction='DESCENDING')" => tf!(argsort(t2, direction = "DESCENDING")),
+            "tf.argsort(t2, axis=0)" => tf!(argsort(t2, axis = 0)),
+            "tf.argsort(s2)" => tf!(argsort(s2)),
+            "tf.argsort(s2, axis=0, direction='DESCENDING')" =>
+                tf!(argsort(s2, axis = 0, direction = "DESCENDING")),
+            "tf.argsort(f4, axis=2)" => tf!(argsort(f4, axis = 2)),
+            "tf.argsort(l3, axis=0)" => tf!(argsort(l3, axis = 0)),
+            "tf.argsort(z3, axis=-1)" => tf!(argsort(z3, axis = -1)),
+            "tf.sort(f3, axis=0)" => rxt_tf::ops::sort(&f3, 0, "ASCENDING"),
+            "tf.argsort(i2, direction='DESCENDING')" =>
+                rxt_tf::ops::argsort(&i2, -1, "DESCENDING"),
+        );
+        // A direction the plain function does not know: a keyword error.
+        let err = rxt_tf::ops::sort(&f3, 0, "UP").expect_err("an unknown direction");
+        assert!(err.to_string().contains("direction"), "{err}");
+        // After pending ops of a fused body: they run first.
+        let h = tf!(t2 * 2.0).expect("recorded");
+        let sorted = tf!(sort(h, axis = 0)).expect("sort");
+        common::assert_matches_eager(
+            py,
+            "sort of a pending tensor",
+            &sorted.into_pyobject(py).expect("py"),
+            &common::eval_with(py, "tf.sort(t2 * 2.0, axis=0)", &names(&i)),
+        );
+    });
+}
+
+#[test]
+fn eye_makes_identity_matrices() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let n = 4_usize;
+        same!(py, &names(&i),
+            "tf.eye(3)" => tf!(eye(3)),
+            "tf.eye(4, dtype=tf.float64)" => tf!(eye(n, dtype = f64)),
+            "tf.eye(2, dtype=tf.int32)" => tf!(eye(2, dtype = i32)),
+            "tf.eye(1, dtype=tf.int64)" => tf!(eye(1, dtype = i64)),
+            "tf.eye(3, dtype=tf.bool)" => tf!(eye(3, dtype = bool)),
+            "tf.eye(0)" => tf!(eye(0)),
+            "tf.eye(2, dtype=tf.int32)" => rxt_tf::ops::eye::<i32, _>(&rxt_tf::ops::Size(2)),
+        );
+        // A negative size: eager's class, per op and fused.
+        let minus = -1_i64;
+        assert_fails(py, tf!(eye(minus)).and_then(|t| t.to_vec()), "eye");
     });
 }

@@ -486,6 +486,24 @@ ACCEPTED = [
     (call("tensorflow.clip_by_value", T3, F, F), "rxt-tf/clip-by-value-cpu", T3),
     (call("tensorflow.clip_by_value", I32_2, lit(0), lit(5)), "rxt-tf/clip-by-value-cpu", I32_2),
     (call("tensorflow.clip_by_value", D1, D0, F), "rxt-tf/clip-by-value-cpu", D1),
+    # sort: the tensor's type; argsort: int32 of its rank.
+    (call("tensorflow.sort", T3), "rxt-tf/sort-cpu", T3),
+    (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), "rxt-tf/sort-cpu", I64_4),
+    (
+        call("tensorflow.sort", D2, keywords=(kw("axis", -2), kw("direction", "ASCENDING"))),
+        "rxt-tf/sort-cpu",
+        D2,
+    ),
+    (call("tensorflow.argsort", T2), "rxt-tf/argsort-cpu", I32_2),
+    (
+        call(
+            "tensorflow.argsort",
+            I32_1,
+            keywords=(kw("direction", "DESCENDING"), kw("stable", True)),
+        ),
+        "rxt-tf/argsort-cpu",
+        I32_1,
+    ),
     # Logical ops: bool tensors only.
     (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
     (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
@@ -585,6 +603,15 @@ REJECTED = [
     (call("tensorflow.reshape", T2, lit((-1, -1))), "RXTP-RXTTF-078", "at most one is -1"),
     (call("tensorflow.reshape", T2, T1), "RXTP-RXTTF-078", "literal tuple of integers"),
     (call("tensorflow.tile", T3, lit((1, 2))), "RXTP-RXTTF-079", "one non-negative entry"),
+    # sort and argsort: numbers of rank 1 to 4, a known direction, an axis in range.
+    (call("tensorflow.sort", B2), "RXTP-RXTTF-085", "got bool rank-2"),
+    (call("tensorflow.sort", T0), "RXTP-RXTTF-085", "got float32 rank-0"),
+    (call("tensorflow.sort", T2, lit(2)), "RXTP-RXTTF-085", "does not fit"),
+    (
+        call("tensorflow.argsort", T2, keywords=(kw("direction", "UP"),)),
+        "RXTP-RXTTF-086",
+        "DESCENDING",
+    ),
     # where: the condition is a bool tensor, the operands share a type.
     (call("tensorflow.where", T2, T2, T2), "RXTP-RXTTF-077", "a bool condition, then"),
     (call("tensorflow.where", B2, T2, I32_2), "RXTP-RXTTF-077", "one element type"),

@@ -297,8 +297,12 @@ def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignor
             expected = text
         elif index < op.arity:
             expected = as_rust(literal.value)
-        elif isinstance(literal.value, str):
+        elif isinstance(literal.value, str) and literal.value in RUST_TYPES:
             expected = f"dtype = {RUST_TYPES[literal.value]}"
+        elif isinstance(literal.value, str):
+            name = op.rule.positional[index - op.arity]
+            expected = f'{name} = "{literal.value}"'
+
         elif isinstance(literal.value, bool):
             name = op.rule.positional[index - op.arity]
             expected = f"{name} = {str(literal.value).lower()}"

@@ -27,7 +27,7 @@ mod tests {
             let typed: Vec<&str> = op.typed_keywords().map(|k| k.name).collect();
             let wanted: &[&str] = match op.rule {
                 Rule::Reduce => &["axis", "keepdims"],
-                Rule::AlongAxis => &["axis"],
+                Rule::AlongAxis | Rule::Sort => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],
                 Rule::Convert => &["dtype"],
@@ -41,7 +41,7 @@ mod tests {
                 Rule::SplitSizes => &["axis"],
                 Rule::Unstack => &["num", "axis"],
                 Rule::OneHot => &["axis"],
-                Rule::Filled => &["dtype"],
+                Rule::Filled | Rule::Eye => &["dtype"],
                 _ => &[],
             };
             assert_eq!(typed, wanted, "{}: the rule's typed keywords", op.name);

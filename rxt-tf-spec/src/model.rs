@@ -216,8 +216,10 @@ pub enum Becomes {
     /// along: another axis is moved last by a transpose before the op and
     /// back after it, as TensorFlow's Python layer does.
     LastAxis,
-    /// Nothing when the op runs: the value only types the call (the axes an
-    /// index drops and adds, which its masks also say) or picks the row.
+    /// Nothing in a TensorFlow op's attributes or inputs: the value only
+    /// types the call (the axes an index drops and adds, which its masks
+    /// also say), picks the row, or steers the ops a composite rule runs
+    /// (`sort`'s `direction`).
     Typing,
     /// A scalar constant input of the call's element type.
     ElementInput,
@@ -404,6 +406,15 @@ pub enum Rule {
     /// element type (literals, run-time scalars or rank-0 tensors): the
     /// result has the tensor's type.
     Clip,
+    /// A tensor of rank 1 to `MAX_RANK` sorted along the typed keyword
+    /// `axis`, as `tf.sort` runs it (`TopKV2` over the whole axis, moved
+    /// last, on the negated values when ascending): the result has the
+    /// tensor's rank and the row's result type (`argsort`: int32).
+    Sort,
+    /// A new identity matrix of a size known at run time (`n`, the size
+    /// role), of the element type of the typed keyword `dtype`: rank 2, as
+    /// `tf.eye` makes it (ones on the diagonal by `MatrixDiagV3`).
+    Eye,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -487,6 +498,8 @@ impl Rule {
             (Rule::Fill | Rule::Filled | Rule::Sequence, _) => (0, 0),
             (Rule::Clip, 0) => (0, MAX_RANK),
             (Rule::Clip, _) => (0, 0),
+            (Rule::Sort, _) => (1, MAX_RANK),
+            (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -516,7 +529,7 @@ impl Rule {
 
     /// Whether the op makes a new tensor, from no tensor operand.
     pub const fn creates(self) -> bool {
-        matches!(self, Rule::Fill | Rule::Filled | Rule::Sequence)
+        matches!(self, Rule::Fill | Rule::Filled | Rule::Sequence | Rule::Eye)
     }
 
     /// What operand `position` (from 0) holds.
@@ -529,7 +542,7 @@ impl Rule {
             (Rule::Gather, 1) => Role::Indices,
             (Rule::Join | Rule::Stack, 0) => Role::Tensors,
             (Rule::OneHot, 0) => Role::Indices,
-            (Rule::OneHot, _) => Role::Size,
+            (Rule::OneHot, _) | (Rule::Eye, _) => Role::Size,
             (Rule::Pad, 1) => Role::Pairs,
             (Rule::Fill | Rule::Filled, 0) | (Rule::SplitSizes, 1) => Role::Dims,
             _ => Role::Element,
@@ -606,6 +619,8 @@ impl Rule {
             Rule::Filled => "filled",
             Rule::Sequence => "sequence",
             Rule::Clip => "clip",
+            Rule::Sort => "sort",
+            Rule::Eye => "eye",
         }
     }
 
@@ -648,6 +663,8 @@ impl Rule {
             ),
             Rule::Filled => format!("a list of n sizes: → n (n ≤ {MAX_RANK}), of `dtype`"),
             Rule::Clip => format!("{ranks} and two scalar bounds: r → r"),
+            Rule::Sort => format!("{ranks}: r → r along `axis` (`argsort`: int32 indices)"),
+            Rule::Eye => "a size n: → 2 (n × n), of `dtype`".to_owned(),
             Rule::Sequence => {
                 "three scalars (start, limit, delta): → 1; literals alone are int32 or float32"
                     .to_owned()
@@ -693,7 +710,8 @@ impl Rule {
             // `axes` is the number of sizes.
             Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::Sequence => Some(1),
-            Rule::Clip => Some(first),
+            Rule::Clip | Rule::Sort => Some(first),
+            Rule::Eye => Some(2),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
             Rule::Index => first.checked_sub(u8::try_from(axes).ok()?),

@@ -2321,6 +2321,182 @@ pub const CLIP_BY_VALUE: Op = Op {
     )],
 };
 
+/// The keywords of `sort` and `argsort`: the axis, and the direction.
+const SORT_KEYWORDS: [Keyword; 2] = [
+    Keyword {
+        name: "axis",
+        kind: ValueKind::Int,
+        allowed: &[],
+        default: Some(Value::Int(-1)),
+        becomes: Becomes::LastAxis,
+        typed: true,
+    },
+    Keyword {
+        name: "direction",
+        kind: ValueKind::Str,
+        allowed: &[Value::Str("ASCENDING"), Value::Str("DESCENDING")],
+        default: Some(Value::Str("ASCENDING")),
+        becomes: Becomes::Typing,
+        typed: false,
+    },
+];
+
+/// `sort(x, axis = k, direction = "ASCENDING" | "DESCENDING")`: `x` sorted
+/// along `k`, as `tf.sort` runs it (the runtime runs `TopKV2` over the
+/// whole axis, with the negations and transposes `tf.sort` adds).
+pub const SORT: Op = Op {
+    name: "sort",
+    operator: None,
+    summary: "the entries sorted along an axis (`TopKV2` over the axis, as `tf.sort`)",
+    tf_op: c"TopKV2",
+    rule: Rule::Sort,
+    dtypes: NUMBERS,
+    keywords: &SORT_KEYWORDS,
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    python: &[PythonRule {
+        positional: &["axis", "direction"],
+        ..calls(
+            &["tensorflow.sort"],
+            "rxt-tf/sort-cpu",
+            85,
+            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
+             (default -1) and direction 'ASCENDING' or 'DESCENDING'",
+        )
+    }],
+};
+
+/// `argsort(x, axis = k, direction = …)`: the int32 indices that sort `x`
+/// along `k`, as `tf.argsort`.
+pub const ARGSORT: Op = Op {
+    name: "argsort",
+    summary: "the int32 indices that sort along an axis (as `tf.argsort`)",
+    result_type: Some(DType::I32),
+    python: &[PythonRule {
+        positional: &["axis", "direction"],
+        python_only: &[PythonKeyword {
+            name: "stable",
+            values: &[Value::Bool(false), Value::Bool(true)],
+        }],
+        ..calls(
+            &["tensorflow.argsort"],
+            "rxt-tf/argsort-cpu",
+            86,
+            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
+             (default -1), direction 'ASCENDING' or 'DESCENDING' and an optional stable flag",
+        )
+    }],
+    ..SORT
+};
+
+/// `eye(n, dtype = T)`: the `n × n` identity matrix (float32 unless `T`),
+/// as `tf.eye` makes it: ones of length `n` on the diagonal of
+/// `MatrixDiagV3` (the runtime runs `ones`, then [`MATRIX_DIAG`]).
+pub const EYE: Op = Op {
+    name: "eye",
+    operator: None,
+    summary: "a new identity matrix (float32, or `dtype`)",
+    tf_op: c"MatrixDiagV3",
+    rule: Rule::Eye,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "dtype",
+        kind: ValueKind::Type,
+        allowed: &[],
+        default: Some(Value::Type(DType::F32)),
+        becomes: Becomes::Typing,
+        typed: true,
+    }],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    // Rextio offers no tensor-making site it can type: `tf.eye` stays on
+    // Python.
+    python: &[],
+};
+
+/// The ones on the diagonal of [`EYE`], its first step: [`ONES`] under
+/// `eye`'s name, so its errors name the op called. Not in [`OPS`].
+pub const EYE_DIAGONAL: Op = Op {
+    name: "eye",
+    ..ONES
+};
+
+/// `MatrixDiagV3` of a diagonal, zero elsewhere (`k = 0`, as many rows
+/// and columns as the diagonal's length): the second step of [`EYE`]. Not
+/// in [`OPS`]: nothing but the runtime's `eye` runs it.
+pub const MATRIX_DIAG: Op = Op {
+    name: "eye",
+    operator: None,
+    summary: "a matrix with the given diagonal",
+    tf_op: c"MatrixDiagV3",
+    rule: Rule::SameRank { min_rank: 1 },
+    dtypes: DType::ALL,
+    keywords: &[
+        Keyword {
+            name: "k",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(0)),
+            becomes: Becomes::Input(DType::I32),
+            typed: false,
+        },
+        Keyword {
+            name: "num_rows",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(-1)),
+            becomes: Becomes::Input(DType::I32),
+            typed: false,
+        },
+        Keyword {
+            name: "num_cols",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(-1)),
+            becomes: Becomes::Input(DType::I32),
+            typed: false,
+        },
+        Keyword {
+            name: "padding_value",
+            kind: ValueKind::Number,
+            allowed: &[],
+            default: Some(Value::Int(0)),
+            becomes: Becomes::ElementInput,
+            typed: false,
+        },
+    ],
+    attrs: &[
+        T,
+        Attr {
+            name: c"align",
+            value: AttrValue::Fixed(Value::Str("RIGHT_LEFT")),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[
+        Input::Operand(0),
+        Input::Keyword("k"),
+        Input::Keyword("num_rows"),
+        Input::Keyword("num_cols"),
+        Input::Keyword("padding_value"),
+    ],
+    work: Work::FirstInput,
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2413,6 +2589,9 @@ pub const OPS: &[&Op] = &[
     &ONES,
     &RANGE,
     &CLIP_BY_VALUE,
+    &SORT,
+    &ARGSORT,
+    &EYE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

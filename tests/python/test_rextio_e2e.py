@@ -84,6 +84,8 @@ NATIVE_RULES = {
                        "rxt-tf/slice-cpu", "rxt-tf/slice-cpu", "rxt-tf/add-binop-f32-cpu"],
     "masked_scores": ["rxt-tf/where-cpu", "rxt-tf/greater-cpu", "rxt-tf/tile-cpu",
                       "rxt-tf/reverse-cpu", "rxt-tf/cumsum-cpu"],
+    "ranked_scores": ["rxt-tf/sort-cpu", "rxt-tf/cast-cpu", "rxt-tf/argsort-cpu",
+                      "rxt-tf/add-binop-f32-cpu"],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the

@@ -94,11 +94,18 @@ class KeywordRow:
         return not self.allowed or value in self.allowed
 
     def rust(self, value: Literal) -> str:
-        """``name = value`` as ``tf!`` spells it (a tuple as a list, ``[0, 2]``)."""
+        """``name = value`` as ``tf!`` spells it.
+
+        A tuple as a list (``[0, 2]``), a string in double quotes
+        (``"DESCENDING"``: one of the keyword's allowed values, which hold no
+        quote or backslash).
+        """
         if isinstance(value, bool):
             text = str(value).lower()
         elif isinstance(value, tuple):
             text = "[" + ", ".join(str(item) for item in value) + "]"
+        elif isinstance(value, str):
+            text = f'"{value}"'
         else:
             text = repr(value)
         return f"{self.name} = {text}"

@@ -293,6 +293,12 @@ def top_k(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0])
 
 
+def eye(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``eye``: a new identity matrix, rank 2 (Rextio offers no site making one)."""
+    del ranks, keywords
+    return Typed(2)
+
+
 def one_hot(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``one-hot``: a new axis at ``axis`` (in ``-(rank + 1)..=rank``), rank + 1."""
     return expand_dims(ranks[:1], keywords)
@@ -347,5 +353,7 @@ RULES: dict[str, RuleFunction] = {
     "filled": fill,
     "sequence": sequence,
     "clip": same_rank,
+    "sort": along_axis,
+    "eye": eye,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

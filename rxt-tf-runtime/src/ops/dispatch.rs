@@ -11,7 +11,7 @@ use rxt_tf_spec::{Op, Value};
 
 use crate::error::Result;
 use crate::ops::execute::{run_row, run_row_many, Input, Number};
-use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
+use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
 
 /// An op of the table, as a type.
 pub trait OpRow {
@@ -168,6 +168,10 @@ pub trait Signature<Op, Operands, Variant> {
 pub trait Outputs: Sized {
     /// Runs `row` on `inputs` with `keywords` and wraps what it gives.
     fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self>;
+
+    /// Wraps tensors already computed as `row`'s result (the last step of a
+    /// composite op): as many as the result holds, of its kinds.
+    fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self>;
 }
 
 impl<T: Element, const R: usize> Outputs for Tensor<T, R>
@@ -177,15 +181,23 @@ where
     fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
         run_row(row, inputs, keywords, <Self as TensorType>::KIND).map(TensorType::from_core)
     }
+
+    fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self> {
+        match <[Untyped; 1]>::try_from(cores) {
+            Ok([core]) => Ok(TensorType::from_core(core)),
+            Err(_) => Err(crate::eager::malformed(row)),
+        }
+    }
 }
 
 impl<X: TensorType, const N: usize> Outputs for [X; N] {
     fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
         let kinds = [X::KIND; N];
-        let tensors: Vec<X> = run_row_many(row, inputs, keywords, &kinds)?
-            .into_iter()
-            .map(TensorType::from_core)
-            .collect();
+        Self::from_cores(row, run_row_many(row, inputs, keywords, &kinds)?)
+    }
+
+    fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self> {
+        let tensors: Vec<X> = cores.into_iter().map(TensorType::from_core).collect();
         tensors.try_into().map_err(|_| crate::eager::malformed(row))
     }
 }
@@ -201,10 +213,13 @@ where
             <Tensor<A, RA> as TensorType>::KIND,
             <Tensor<B, RB> as TensorType>::KIND,
         ];
-        let mut cores = run_row_many(row, inputs, keywords, &kinds)?.into_iter();
-        match (cores.next(), cores.next()) {
-            (Some(a), Some(b)) => Ok((TensorType::from_core(a), TensorType::from_core(b))),
-            _ => Err(crate::eager::malformed(row)),
+        Self::from_cores(row, run_row_many(row, inputs, keywords, &kinds)?)
+    }
+
+    fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self> {
+        match <[Untyped; 2]>::try_from(cores) {
+            Ok([a, b]) => Ok((TensorType::from_core(a), TensorType::from_core(b))),
+            Err(_) => Err(crate::eager::malformed(row)),
         }
     }
 }
@@ -503,27 +518,11 @@ where
     Operands: OperandList,
 {
     operands.with_inputs(|inputs| {
-        if Op::ROW.rule == rxt_tf_spec::Rule::Clip {
-            return clip::<Output<Op, Operands::Types, Variant>>(inputs);
+        if let Some(composed) = crate::ops::composite::run(Op::ROW, inputs, keywords) {
+            return composed;
         }
         <Output<Op, Operands::Types, Variant> as Outputs>::run(Op::ROW, inputs, keywords)
     })
-}
-
-/// `clip_by_value` as `tf.clip_by_value` runs it: `minimum(x, hi)`, then
-/// `maximum(…, lo)` (a `ClipByValue` kernel differs from it on NaN bounds
-/// and on the sign of zero). Both ops are recorded in a fusing scope.
-fn clip<O: Outputs>(inputs: &[Input<'_>]) -> Result<O> {
-    use rxt_tf_spec::ops::{MAXIMUM, MINIMUM};
-    let [x, lo, hi] = inputs else {
-        return Err(crate::eager::malformed(&rxt_tf_spec::ops::CLIP_BY_VALUE));
-    };
-    let Input::Tensor(_, kind) = x else {
-        return Err(crate::eager::malformed(&rxt_tf_spec::ops::CLIP_BY_VALUE));
-    };
-    let below = run_row(&MINIMUM, &[*x, *hi], &[], *kind)?;
-    let clipped = [Input::Tensor(&below, *kind), *lo];
-    O::run(&MAXIMUM, &clipped, &[])
 }
 
 /// `axes` (a run-time axis list or permutation of a plain function) as a

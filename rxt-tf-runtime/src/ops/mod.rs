@@ -9,6 +9,7 @@
 #[doc(hidden)]
 pub mod dispatch;
 
+mod composite;
 pub use dispatch::{Dims, Pairs, Scalar, Size, TensorList};
 pub(crate) mod execute;
 #[doc(hidden)]

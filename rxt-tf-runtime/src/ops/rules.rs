@@ -70,6 +70,10 @@ pub struct Filled;
 pub struct Sequence;
 /// A tensor between two scalar bounds (`clip_by_value`).
 pub struct Clip;
+/// A tensor sorted along an axis (`sort`, `argsort`).
+pub struct Sort;
+/// A new identity matrix (`eye`).
+pub struct Eye;
 
 /// What a scalar operand says of its element type: known (a tensor or
 /// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
@@ -695,6 +699,20 @@ where
     Known<T>: JoinKind<B::Kind, Kind = Known<T>> + JoinKind<C::Kind, Kind = Known<T>>,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, T, const R: usize, const FITS: u8> Signature<Op, (Tensor<T, R>,), (Axes<1, FITS>,)>
+    for Sort
+where
+    T: Element + ResultOf<Op>,
+    Axes<1, FITS>: AxesFit<R>,
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+}
+
+impl<Op, U: Element> Signature<Op, (Size,), (U,)> for Eye {
+    type Output = Tensor<U, 2>;
 }
 
 impl<const N: usize, const R: usize> AxesFit<R> for Axes<N, { u8::MAX }> {}

@@ -83,6 +83,7 @@ CASES = {
     "id_totals": [(ints(np.int64, 4, 3, 5),), (ints(np.int64, 1, 1, 1),)],
     "split_heads": [(seq,), (tensor(0, 6, 8),)],
     "masked_scores": [(x,), (special,)],
+    "ranked_scores": [(x,), (special,)],
     "token_features": [(tensor(6, 4), ints(np.int32, 2, 3) % 3), (tensor(6, 4), ints(np.int32, 0, 3) % 3)],
     "positional_keepdims": [(x,)],
 }

@@ -194,6 +194,13 @@ def masked_scores(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.tile(tf.reverse(tf.cumsum(kept, axis=1), (0,)), (2, 1))
 
 
+def ranked_scores(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    # Each column sorted from the top, plus where each entry ranks in its row.
+    top = tf.sort(x, axis=0, direction="DESCENDING")
+    ranks = tf.cast(tf.argsort(x), dtype="float32")
+    return top + ranks
+
+
 def token_features(table: TensorF32Cpu2D, ids: TensorI32Cpu2D) -> TensorF32Cpu3D:
     # Embeddings of token ids, their one-hot codes, and a window of both.
     embedded = tf.nn.embedding_lookup(table, ids)
