@@ -6,8 +6,10 @@
 //! class, rxt-tf's message beginning `rxt-tf: <op> failed: `.
 //!
 //! Every op of the README's op table (`rxt_tf_spec::OPS`) has a line in
-//! the fuzz table below (the test fails naming any op without one), and is
-//! drawn on each element type its row lists and each rank its rule takes:
+//! the fuzz table below (the test fails naming any op without one). Each
+//! run first draws one case of every form, each op at each element type its
+//! row lists and each rank its rule takes for its first operand, then the
+//! random cases, each op drawn on its element types and ranks:
 //! element-wise ops (float-only, integer and bool ones, `leaky_relu`'s
 //! `alpha`); broadcasting binary ops on two tensors of ranks 0–4 (shapes
 //! compatible most of the time, incompatible sometimes), or on a tensor
@@ -37,11 +39,14 @@
 //! sizes that do not add up raising) and `unstack` (a wrong `num` raising),
 //! each giving a list compared tensor by tensor; `top_k` (sorted or not,
 //! `k` past the last axis raising) giving values and int32 indices;
+//! `sort` and `argsort` on any axis in either direction, of elements with
+//! many ties (NaN, ±inf, ±0.0 and the integer extremes among them);
 //! `one_hot` of indices in and out of range, any depth (−1 raising), axis
 //! and on/off values; `pad` with a constant and `mirror_pad` in both modes
 //! (negative paddings and mirrors wider than the axis raising); `fill`
 //! with a run-time scalar, a rank-0 tensor or a literal, `zeros` and
-//! `ones` of every element type (a size of −1 raising); `range` and
+//! `ones` of every element type (a size of −1 raising); `eye` of sizes
+//! 0–6 and every element type (negative sizes raising); `range` and
 //! `clip_by_value` of run-time scalars, rank-0 tensors and literals mixed
 //! (a zero delta and a limit the wrong way raising, NaN and ±inf; bounds
 //! the wrong way round). Dimensions are 0–4; values include NaN, ±inf, −0.0,
@@ -53,8 +58,9 @@
 //! raises for `x` not int32 where `2 + x` (and rxt-tf) convert the literal
 //! to `x`'s type, so add, sub, mul and div are written with their operators.
 //! Differences from eager found here and left out where they are drawn:
-//! `top_k` with a negative `k` (rxt-tf raises ValueError before running,
-//! eager InvalidArgumentError); `gather` with an axis of literally 0 before
+//! `top_k` with a negative `k` and `sort` or `argsort` on an axis out of
+//! range (rxt-tf raises ValueError before running, eager
+//! InvalidArgumentError); `gather` with an axis of literally 0 before
 //! `batch_dims` (eager's `tf.gather` then drops `batch_dims`);
 //! float literals past float32 in `fill` (eager raises ValueError) and
 //! float literals float32 does not hold in a float64 `range` (eager rounds
@@ -146,6 +152,8 @@ enum Family {
     SplitSizes,
     /// `k` and `sorted`: values and indices (`top_k`).
     TopK,
+    /// One axis and a direction (`sort`, `argsort`).
+    Sort,
     /// Indices, a depth, `on_value`, `off_value` and an axis (`one_hot`).
     OneHot,
     /// A tensor, paddings and a constant (`pad`).
@@ -156,6 +164,8 @@ enum Family {
     Fill,
     /// A run-time shape and an element type (`zeros`, `ones`).
     Filled,
+    /// A run-time size and an element type (`eye`).
+    Eye,
     /// Start, limit and delta: scalars, rank-0 tensors or literals
     /// (`range`).
     Range,
@@ -773,6 +783,12 @@ macro_rules! run_family {
             (output, vec![to_python($py, "an input", Ok(x))])
         })
     }};
+    (Sort, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Sort(axis, direction) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+            finish!($py, ops::$f(&x, axis, direction), x)
+        })
+    }};
     (OneHot, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::OneHot(on, off, axis) = $case.keywords else { unreachable!() };
         let depth = *operand!($case, 1, Size);
@@ -818,6 +834,10 @@ macro_rules! run_family {
             let dims = Dims::<N>(array(dims));
             with_type!($case.dtype, $types, |U| finish!($py, ops::$f::<U, _>(&dims)))
         })
+    }};
+    (Eye, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let size = *operand!($case, 0, Size);
+        with_type!($case.dtype, $types, |U| finish!($py, ops::$f::<U, _>(&Size(size))))
     }};
     (Range, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let [a, b, c] = [0, 1, 2].map(|i| &$case.operands[i]);
@@ -958,6 +978,9 @@ fuzz_table! {
     RangeOp: Range "tf.range" => range [f32, f64, i32, i64];
     SplitVOp: SplitSizes "tf.split" => split_v [f32, f64, i32, i64, bool];
     ClipByValueOp: Clip "tf.clip_by_value" => clip_by_value [f32, f64, i32, i64];
+    SortOp: Sort "tf.sort" => sort [f32, f64, i32, i64];
+    ArgsortOp: Sort "tf.argsort" => argsort [f32, f64, i32, i64];
+    EyeOp: Eye "tf.eye" => eye [f32, f64, i32, i64, bool];
 }
 
 /// The native result, and the case's tensors, as Python objects.
@@ -1153,6 +1176,8 @@ enum Keywords {
     Parts(usize, i64),
     /// `k` and `sorted`.
     TopK(i64, bool),
+    /// `axis` and `direction`.
+    Sort(i64, &'static str),
     /// `on_value`, `off_value` and `axis`.
     OneHot(f64, f64, i64),
     /// `constant_values`.
@@ -1481,11 +1506,31 @@ fn avoid_signed_zero_scalars(case: &mut Case) {
 
 /// A random case of `op`.
 fn draw(rng: &mut Rng, op: &'static Op) -> Case {
+    let dtype = rng.pick(op.dtypes);
+    let rank = rng.within(usize::from(op.ranks.0), usize::from(op.ranks.1));
+    draw_form(rng, op, dtype, rank)
+}
+
+/// Every form of the table: each op at each of its element types and each
+/// rank its rule takes for its first operand (ops of two operands draw the
+/// other's rank).
+fn forms() -> Vec<(&'static Op, DType, usize)> {
+    OPS.iter()
+        .flat_map(|op| {
+            op.dtypes.iter().flat_map(move |&dtype| {
+                (usize::from(op.ranks.0)..=usize::from(op.ranks.1))
+                    .map(move |rank| (op, dtype, rank))
+            })
+        })
+        .collect()
+}
+
+/// A case of `op` at `dtype` whose first operand has `rank` (where the op
+/// has a tensor operand), its shapes, values and keywords drawn.
+fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usize) -> Case {
     // (Bool `pad` found that the plain function's `f64` `constant_values`
     // could not become a bool constant: fixed, 0.0 and 1.0 now do.)
-    let dtype = rng.pick(op.dtypes);
     let ranks = (usize::from(op.ranks.0), usize::from(op.ranks.1));
-    let rank = rng.within(ranks.0, ranks.1);
     // One tensor of `rank`.
     let single = |rng: &mut Rng| {
         let shape = shape(rng, rank);
@@ -1616,6 +1661,7 @@ fn draw(rng: &mut Rng, op: &'static Op) -> Case {
             let operands = vec![Operand::Tensor(input(rng, dtype, shape))];
             (operands, Keywords::TopK(k, rng.chance(50)))
         }
+        Family::Sort => sort_operands(rng, dtype, rank),
         Family::OneHot => one_hot_operands(rng, dtype, rank),
         Family::Pad => {
             let mut paddings: Vec<[i64; 2]> = (0..rank)
@@ -1655,6 +1701,15 @@ fn draw(rng: &mut Rng, op: &'static Op) -> Case {
         Family::Filled => {
             let n = rng.within(0, 4);
             (vec![Operand::Dims(sizes(rng, n))], Keywords::To(dtype))
+        }
+        Family::Eye => {
+            // 0–6, now and then negative (raises).
+            let size = if rng.chance(6) {
+                rng.pick(&[-1, -2, -5])
+            } else {
+                rng.within(0, 6) as i64
+            };
+            (vec![Operand::Size(size)], Keywords::To(dtype))
         }
         Family::Range => range_operands(rng, dtype),
         Family::SplitSizes => {
@@ -2115,6 +2170,53 @@ fn index_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Ke
     (operands, Keywords::Masks(masks))
 }
 
+/// A tensor to sort, with ties half the time (see [`ties`]), an axis and a
+/// direction. No axis out of range: rxt-tf refuses it before running
+/// (ValueError, "does not fit a rank-r tensor"), eager's `tf.sort` raises
+/// InvalidArgumentError (from the `StridedSlice` of its shape). No other
+/// direction: both raise ValueError, rxt-tf's a keyword error before
+/// running (its message not `rxt-tf: sort failed: …`).
+fn sort_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let mut x = input(rng, dtype, shape);
+    if rng.chance(50) {
+        const EDGES: [f64; 5] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 0.0];
+        match &mut x.values {
+            Values::F32(v) => ties(rng, v, &EDGES.map(|edge| edge as f32)),
+            Values::F64(v) => ties(rng, v, &EDGES),
+            Values::I32(v) => ties(rng, v, &[i32::MIN, i32::MAX, 0, -1]),
+            Values::I64(v) => ties(rng, v, &[i64::MIN, i64::MAX, 0, -1]),
+            Values::Bool(_) => {}
+        }
+    }
+    let axis = one_axis(rng, rank);
+    let direction = rng.pick(&["ASCENDING", "DESCENDING"]);
+    (vec![Operand::Tensor(x)], Keywords::Sort(axis, direction))
+}
+
+/// Most of `values` replaced by one of 1–3 values, each one of theirs or
+/// one of `edges` (NaN, ±inf and ±0.0; the integer extremes): ties.
+fn ties<T: Copy>(rng: &mut Rng, values: &mut [T], edges: &[T]) {
+    if values.is_empty() {
+        return;
+    }
+    let n = rng.within(1, 3);
+    let pool: Vec<T> = (0..n)
+        .map(|_| {
+            if rng.chance(50) {
+                values[rng.below(values.len())]
+            } else {
+                rng.pick(edges)
+            }
+        })
+        .collect();
+    for value in values.iter_mut() {
+        if rng.chance(75) {
+            *value = rng.pick(&pool);
+        }
+    }
+}
+
 /// `on_value` and `off_value` of `one_hot` (float32 after conversion).
 const ONE_HOT_VALUES: &[f64] = &[1.0, 0.0, 5.0, -1.0, 0.5, -2.5, 0.1, 3.4e38, 1e-45, -7.25];
 
@@ -2398,6 +2500,9 @@ fn eager_call<'py>(
         Keywords::To(to) if case.op.family == Family::Shape => {
             format!("{f}({args}, out_type=tf.{})", to.name())
         }
+        Keywords::To(to) if case.op.family == Family::Eye => {
+            format!("{f}({args}, dtype=tf.{})", to.name())
+        }
         Keywords::To(to) => format!("{f}({args}, tf.{})", to.name()),
         Keywords::Gather(axis, batch_dims) => {
             format!("{f}({args}, axis={axis}, batch_dims={batch_dims})")
@@ -2410,6 +2515,9 @@ fn eager_call<'py>(
         // `TopKV2`'s named tuple, as rxt-tf's pair.
         Keywords::TopK(k, sorted) => {
             format!("list({f}({args}, k={k}, sorted={}))", python_bool(*sorted))
+        }
+        Keywords::Sort(axis, direction) => {
+            format!("{f}({args}, axis={axis}, direction='{direction}')")
         }
         Keywords::OneHot(on, off, axis) => {
             format!("{f}({args}, on_value={on:?}, off_value={off:?}, axis={axis})")
@@ -2597,9 +2705,21 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             printing(info);
         }
     }));
-    for number in 0..cases {
-        let op = rng.pick(&weighted);
-        let case = draw(&mut rng, op);
+    // Every form once, then the random cases.
+    let sweep = forms();
+    let drawn = (0..cases).map(|number| (format!("case {number}"), None));
+    let swept = sweep.iter().map(|&(op, dtype, rank)| {
+        let form = format!("form {} {dtype:?} rank {rank}", op.name);
+        (form, Some((op, dtype, rank)))
+    });
+    for (label, form) in swept.chain(drawn) {
+        let case = match form {
+            Some((op, dtype, rank)) => draw_form(&mut rng, op, dtype, rank),
+            None => {
+                let op = rng.pick(&weighted);
+                draw(&mut rng, op)
+            }
+        };
         let outcome = caught(|| with_python(|py| check(py, &case)));
         let entry = tally.entry(case.op.name).or_default();
         entry.cases += 1;
@@ -2612,7 +2732,7 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
                     .cloned()
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
                     .unwrap_or_default();
-                failures.push(format!("case {number}: {message}\n{case:?}"));
+                failures.push(format!("{label}: {message}\n{case:?}"));
             }
         }
     }
@@ -2624,8 +2744,9 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
         .fold((0, 0), |(v, e), t| (v + t.values, e + t.errors));
     let fused = std::env::var_os("RXT_TF_TEST_FUSED").is_some_and(|v| v == "1");
     eprintln!(
-        "fuzz_ops: {cases} cases (seed {seed:#x}, {}) in {:.1} s: {values} compared values, \
-         {errors} compared errors, {} differences",
+        "fuzz_ops: {} forms and {cases} random cases (seed {seed:#x}, {}) in {:.1} s: {values} \
+         compared values, {errors} compared errors, {} differences",
+        sweep.len(),
         if fused { "fused" } else { "per op" },
         elapsed.as_secs_f64(),
         failures.len()
@@ -2642,9 +2763,11 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {cases} cases differ from eager TensorFlow (case n again: \
-         RXT_TF_FUZZ_SEED={seed:#x} RXT_TF_FUZZ_CASES=n+1); the first:\n{}",
+        "{} of {} forms and cases differ from eager TensorFlow (the forms run first, every \
+         time; random case n again: RXT_TF_FUZZ_SEED={seed:#x} RXT_TF_FUZZ_CASES=n+1); the \
+         first:\n{}",
         failures.len(),
+        sweep.len() as u64 + cases,
         failures
             .iter()
             .take(10)
