@@ -548,6 +548,8 @@ fn pad_with_a_constant_or_the_mirror_image() {
             "tf.pad(f2, [[1, 1], [2, 2]], mode='REFLECT')" => tf!(mirror_pad(f2, [[1, 1], [wide, 2]], mode = "REFLECT")),
             "tf.pad(l3, [[1, 1], [0, 3], [4, 0]], mode='SYMMETRIC')" => tf!(mirror_pad(l3, [[1, 1], [0, 3], [4, 0]], mode = "SYMMETRIC")),
             "tf.pad(i2, [[0, 2], [1, 0]], constant_values=3)" => rxt_tf::ops::pad(&i2, &rxt_tf::ops::Pairs([[0, 2], [1, 0]]), 3.0),
+            "tf.pad(f2, [[0, 1], [1, 1]], mode='REFLECT')" => tf!(pad(f2, [[0, 1], [1, 1]], mode = "REFLECT")),
+            "tf.pad(d3, [[1, 1], [0, 1], [2, 3]], mode='SYMMETRIC')" => tf!(pad(d3, [[1, 1], [0, 1], [2, 3]], mode = "SYMMETRIC")),
             "tf.pad(f1, [[2, 2]], mode='SYMMETRIC')" => rxt_tf::ops::mirror_pad(&f1, &rxt_tf::ops::Pairs([[2, 2]]), "SYMMETRIC"),
         );
         // A mirror wider than the axis: eager's class, per op and fused.

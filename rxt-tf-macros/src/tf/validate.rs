@@ -383,6 +383,10 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         ("split", Some(Expr::Array(_))) => rxt_tf_spec::lookup("split_v").unwrap_or(op),
         _ => op,
     };
+    let op = match op.name {
+        "pad" => pad_mode(op, &mut keyword_args, &mut errors),
+        _ => op,
+    };
     // Keywords the op also takes by position, after its operands
     // (`cast(x, f32)`): named here, then checked as keywords.
     let by_position: Vec<&Expr> = match positional.len().checked_sub(op.arity()) {
@@ -415,6 +419,50 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         operands,
         keywords,
     })
+}
+
+/// `pad(x, pairs, mode = …)` as `tf.pad` spells it: `"REFLECT"` and
+/// `"SYMMETRIC"` are the row `mirror_pad` (`MirrorPad`), `"CONSTANT"` stays
+/// `pad` (`PadV2`); another string is an error naming all three (and is
+/// taken out, so `pad`'s own check does not repeat it).
+fn pad_mode(
+    op: &'static Op,
+    keywords: &mut Vec<(&Expr, &Expr)>,
+    errors: &mut Errors,
+) -> &'static Op {
+    let mode = keywords
+        .iter()
+        .enumerate()
+        .find_map(|(position, (key, value))| {
+            match (key.to_token_stream().to_string().as_str(), value) {
+                (
+                    "mode",
+                    Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }),
+                ) => Some((position, text.value())),
+                _ => None,
+            }
+        });
+    match mode {
+        Some((_, mode)) if mode == "REFLECT" || mode == "SYMMETRIC" => {
+            rxt_tf_spec::lookup("mirror_pad").unwrap_or(op)
+        }
+        Some((position, mode)) if mode != "CONSTANT" => {
+            let (_, value) = keywords.remove(position);
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `pad` supports `mode` = `\"CONSTANT\"`, `\"REFLECT\"` or \
+                     `\"SYMMETRIC\"`, got `mode = {}`",
+                    value.to_token_stream()
+                ),
+            );
+            op
+        }
+        _ => op,
+    }
 }
 
 fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mut Errors) {
