@@ -268,6 +268,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Clip => "Clip",
         Rule::Sort => "Sort",
         Rule::Eye => "Eye",
+        Rule::Moments => "Moments",
     }
 }
 

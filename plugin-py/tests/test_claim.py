@@ -486,6 +486,35 @@ ACCEPTED = [
     (call("tensorflow.clip_by_value", T3, F, F), "rxt-tf/clip-by-value-cpu", T3),
     (call("tensorflow.clip_by_value", I32_2, lit(0), lit(5)), "rxt-tf/clip-by-value-cpu", I32_2),
     (call("tensorflow.clip_by_value", D1, D0, F), "rxt-tf/clip-by-value-cpu", D1),
+    # Activations: the float tensor's type.
+    (call("tensorflow.nn.selu", T3), "rxt-tf/selu-cpu", T3),
+    (call("tensorflow.nn.softsign", D0), "rxt-tf/softsign-cpu", D0),
+    (call("tensorflow.math.softsign", T1), "rxt-tf/softsign-cpu", T1),
+    (call("tensorflow.math.erfc", D4), "rxt-tf/erfc-cpu", D4),
+    (call("tensorflow.nn.gelu", T2), "rxt-tf/gelu-cpu", T2),
+    (call("tensorflow.nn.gelu", D3, lit(True)), "rxt-tf/gelu-cpu", D3),
+    (call("tensorflow.nn.gelu", T4, keywords=(kw("approximate", False),)), "rxt-tf/gelu-cpu", T4),
+    (call("tensorflow.nn.silu", T2), "rxt-tf/silu-cpu", T2),
+    (call("tensorflow.nn.swish", D1), "rxt-tf/swish-cpu", D1),
+    # Statistics: reductions over axes; l2_normalize keeps the type.
+    (call("tensorflow.math.reduce_variance", T3, lit(1)), "rxt-tf/reduce-variance-cpu", T2),
+    (
+        call("tensorflow.math.reduce_std", D2, keywords=(kw("axis", (0, 1)),)),
+        "rxt-tf/reduce-std-cpu",
+        D0,
+    ),
+    (
+        call("tensorflow.reduce_logsumexp", T4, lit(-1), lit(True)),
+        "rxt-tf/reduce-logsumexp-cpu",
+        T4,
+    ),
+    (call("tensorflow.math.reduce_logsumexp", T2, lit(0)), "rxt-tf/reduce-logsumexp-cpu", T1),
+    (call("tensorflow.math.l2_normalize", T2, lit(1)), "rxt-tf/l2-normalize-cpu", T2),
+    (
+        call("tensorflow.nn.l2_normalize", D3, keywords=(kw("axis", (1, 2)),)),
+        "rxt-tf/l2-normalize-cpu",
+        D3,
+    ),
     # sort: the tensor's type; argsort: int32 of its rank.
     (call("tensorflow.sort", T3), "rxt-tf/sort-cpu", T3),
     (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), "rxt-tf/sort-cpu", I64_4),
@@ -603,6 +632,16 @@ REJECTED = [
     (call("tensorflow.reshape", T2, lit((-1, -1))), "RXTP-RXTTF-078", "at most one is -1"),
     (call("tensorflow.reshape", T2, T1), "RXTP-RXTTF-078", "literal tuple of integers"),
     (call("tensorflow.tile", T3, lit((1, 2))), "RXTP-RXTTF-079", "one non-negative entry"),
+    # Activations and statistics of floats only.
+    (call("tensorflow.nn.gelu", I32_2), "RXTP-RXTTF-091", "got int32 rank-2"),
+    (call("tensorflow.math.reduce_variance", I64_3, lit(0)), "RXTP-RXTTF-087", "got int64 rank-3"),
+    (call("tensorflow.math.l2_normalize", T2, lit(2)), "RXTP-RXTTF-090", "does not fit"),
+    # Rextio passes no float literal: epsilon must be omitted.
+    (
+        call("tensorflow.math.l2_normalize", T2, keywords=(kw("axis", 1), kw("epsilon", literal=False))),
+        "RXTP-RXTTF-090",
+        "`epsilon` = a float literal",
+    ),
     # sort and argsort: numbers of rank 1 to 4, a known direction, an axis in range.
     (call("tensorflow.sort", B2), "RXTP-RXTTF-085", "got bool rank-2"),
     (call("tensorflow.sort", T0), "RXTP-RXTTF-085", "got float32 rank-0"),
@@ -1182,8 +1221,8 @@ RECEIVER = ReceiverMeta(arg_type=T2, expr_kind="name", is_safe=True)
 NOT_COVERED = [
     # Symbols and operators rxt-tf does not cover.
     call("tensorflow.math.atan", T2),
-    call("tensorflow.nn.gelu", T2),
-    call("tensorflow.reduce_logsumexp", T2, keywords=(kw("axis", 1),)),
+    call("tensorflow.nn.conv2d", T4, T4),
+    call("tensorflow.einsum", T2, T2),
     call("numpy.matmul", T2, T2),
     binop("%", T2, T2),
     binop("**", T2, F),

@@ -21,6 +21,8 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
     given: dict[str, Literal] = {}
     if row.rule in ("reduce", "squeeze"):
         given = {"axis": tuple(range(axes)), "keepdims": keepdims}
+    elif row.rule == "moments":
+        given = {"axes": tuple(range(axes)), "keepdims": keepdims}
     elif row.rule in ("along-axis", "arg-reduce"):
         given = {"axis": ranks[0] - 1}
     elif row.rule == "permute":

@@ -11,7 +11,7 @@ pub mod platform;
 
 pub use model::{
     axes_fit, diagnostic_code, fits_mask, join_or, Attr, AttrValue, Batched, Becomes, DType, Input,
-    Keyword, ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind,
+    Keyword, ListEntries, Op, Promotion, PythonKeyword, PythonRule, Role, Rule, SiteKind, Steps,
     TensorKind, Value, ValueKind, Work, MAX_LIST, MAX_RANK,
 };
 pub use ops::{by_operator, lookup, FALLBACK_RULES, OPS};
@@ -27,6 +27,7 @@ mod tests {
             let typed: Vec<&str> = op.typed_keywords().map(|k| k.name).collect();
             let wanted: &[&str] = match op.rule {
                 Rule::Reduce => &["axis", "keepdims"],
+                Rule::Moments => &["axes", "keepdims"],
                 Rule::AlongAxis | Rule::Sort => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],

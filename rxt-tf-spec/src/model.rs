@@ -415,6 +415,10 @@ pub enum Rule {
     /// role), of the element type of the typed keyword `dtype`: rank 2, as
     /// `tf.eye` makes it (ones on the diagonal by `MatrixDiagV3`).
     Eye,
+    /// The mean and the variance of a tensor of rank 1 to `MAX_RANK` over
+    /// the typed keyword `axes`: a pair of tensors of its type, each losing
+    /// those axes unless the typed keyword `keepdims` is `true`.
+    Moments,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -498,7 +502,7 @@ impl Rule {
             (Rule::Fill | Rule::Filled | Rule::Sequence, _) => (0, 0),
             (Rule::Clip, 0) => (0, MAX_RANK),
             (Rule::Clip, _) => (0, 0),
-            (Rule::Sort, _) => (1, MAX_RANK),
+            (Rule::Sort | Rule::Moments, _) => (1, MAX_RANK),
             (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
@@ -621,6 +625,7 @@ impl Rule {
             Rule::Clip => "clip",
             Rule::Sort => "sort",
             Rule::Eye => "eye",
+            Rule::Moments => "moments",
         }
     }
 
@@ -665,6 +670,9 @@ impl Rule {
             Rule::Clip => format!("{ranks} and two scalar bounds: r → r"),
             Rule::Sort => format!("{ranks}: r → r along `axis` (`argsort`: int32 indices)"),
             Rule::Eye => "a size n: → 2 (n × n), of `dtype`".to_owned(),
+            Rule::Moments => format!(
+                "{ranks}: r → (mean, variance), each r − n for n axes (r with `keepdims = true`)"
+            ),
             Rule::Sequence => {
                 "three scalars (start, limit, delta): → 1; literals alone are int32 or float32"
                     .to_owned()
@@ -728,7 +736,8 @@ impl Rule {
             | Rule::AlongAxis
             | Rule::Permute
             | Rule::Convert => Some(first),
-            Rule::Reduce if keepdims => Some(first),
+            Rule::Reduce | Rule::Moments if keepdims => Some(first),
+            Rule::Moments => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::ArgReduce => first.checked_sub(1),
             Rule::ExpandDims => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
@@ -832,6 +841,61 @@ pub enum Work {
     LargerInput,
 }
 
+/// How the runtime runs an op: its own TensorFlow op, or several composed
+/// as TensorFlow's Python layer composes them (the same kernels in the same
+/// order, so results are bitwise eager's). A composed op's `tf_op` names
+/// its main kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steps {
+    /// The row's TensorFlow op.
+    One,
+    /// `tf.clip_by_value`: `Minimum` with the upper bound, then `Maximum`.
+    Clip,
+    /// `tf.sort` and `tf.argsort`: `TopKV2` over the whole axis, moved last
+    /// and back, on the negated values when ascending.
+    Sort,
+    /// `tf.eye`: ones, then `MatrixDiagV3`.
+    Eye,
+    /// `tf.nn.gelu`: `0.5 * x * erfc(-x * √½)`, or with `approximate` the
+    /// `tanh` form.
+    Gelu,
+    /// `tf.nn.silu`: `x * sigmoid(1 * x)`.
+    Silu,
+    /// `tf.nn.moments`: the mean (kept dims), the mean of the squared
+    /// difference from it, both squeezed unless `keepdims`.
+    Moments,
+    /// `tf.math.reduce_variance`: the mean of the squared deviations.
+    Variance,
+    /// `tf.math.reduce_std`: the square root of the variance.
+    Std,
+    /// `tf.math.reduce_logsumexp`: the finite maximum taken out, the log of
+    /// the sum of exponentials, the maximum added back.
+    LogSumExp,
+    /// `tf.math.l2_normalize`: `x * rsqrt(max(sum(x²), epsilon))`.
+    L2Normalize,
+}
+
+impl Steps {
+    /// The TensorFlow ops it runs, for tables (`None`: the row's own op).
+    pub const fn ops(self) -> Option<&'static str> {
+        match self {
+            Steps::One => None,
+            Steps::Clip => Some("`Minimum`, `Maximum`"),
+            Steps::Sort => Some("`TopKV2` (with `Neg`, `Sub` and `Transpose`, as `tf.sort`)"),
+            Steps::Eye => Some("`Fill`, `MatrixDiagV3`"),
+            Steps::Gelu => Some("`Mul`, `Neg`, `Erfc` (approximate: `Pow`, `AddV2`, `Tanh`)"),
+            Steps::Silu => Some("`Mul`, `Sigmoid`"),
+            Steps::Moments => Some("`Mean`, `SquaredDifference` (`Squeeze`)"),
+            Steps::Variance => Some("`Mean`, `Sub`, `Square`"),
+            Steps::Std => Some("`Mean`, `Sub`, `Square`, `Sqrt`"),
+            Steps::LogSumExp => {
+                Some("`Max`, `IsFinite`, `SelectV2`, `Sub`, `Exp`, `Sum`, `Log`, `AddV2`")
+            }
+            Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
+        }
+    }
+}
+
 /// The kind of Python site a rule claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SiteKind {
@@ -931,6 +995,8 @@ pub struct Op {
     pub inputs: &'static [Input],
     /// How its work grows with its inputs.
     pub work: Work,
+    /// How the runtime runs it: its TensorFlow op, or several.
+    pub steps: Steps,
     /// The Python forms the plugin lowers to it.
     pub python: &'static [PythonRule],
 }

@@ -10,7 +10,7 @@ use core::ffi::CStr;
 
 use crate::model::{
     Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, Promotion, PythonKeyword,
-    PythonRule, Rule, SiteKind, Value, ValueKind, Work,
+    PythonRule, Rule, SiteKind, Steps, Value, ValueKind, Work,
 };
 
 /// Float element types: the ops whose CPU kernels are float-only.
@@ -101,6 +101,7 @@ const fn elementwise(
         positional: &[],
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
+        steps: Steps::One,
         python,
     }
 }
@@ -129,6 +130,7 @@ const fn broadcasting(
         positional: &[],
         inputs: BINARY_INPUTS,
         work: Work::LargerInput,
+        steps: Steps::One,
         python,
     }
 }
@@ -186,6 +188,7 @@ const fn reduction(
         positional: &[],
         inputs: &[Input::Operand(0), Input::Keyword("axis")],
         work: Work::FirstInput,
+        steps: Steps::One,
         python,
     }
 }
@@ -242,6 +245,7 @@ const fn last_axis(
         positional: &[],
         inputs: UNARY_INPUTS,
         work: Work::FirstInput,
+        steps: Steps::One,
         python,
     }
 }
@@ -289,6 +293,7 @@ pub const MATMUL: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::MatMul,
+    steps: Steps::One,
     python: &[
         calls(
             &["tensorflow.matmul", "tensorflow.linalg.matmul"],
@@ -660,6 +665,7 @@ pub const BIAS_ADD: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         python_only: &[PythonKeyword {
             name: "data_format",
@@ -706,6 +712,7 @@ pub const TRANSPOSE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("perm")],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.transpose"],
         "rxt-tf/transpose-f32-cpu-2d",
@@ -1240,6 +1247,7 @@ pub const SQUEEZE: Op = Op {
     positional: &[],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["axis"],
         ..calls(
@@ -1275,6 +1283,7 @@ pub const SHAPE: Op = Op {
     positional: &[],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.shape"],
         "rxt-tf/shape-cpu",
@@ -1312,6 +1321,7 @@ pub const EXPAND_DIMS: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["axis"],
         ..calls(
@@ -1353,6 +1363,7 @@ pub const CAST: Op = Op {
     positional: &["dtype"],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["dtype"],
         ..calls(
@@ -1465,6 +1476,7 @@ pub const ARGMAX: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no site with `output_type=tf.int64` (not a literal), so
     // the Python form omits it.
     python: &[PythonRule {
@@ -1531,6 +1543,7 @@ pub const CUMSUM: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["axis", "exclusive", "reverse"],
         ..calls(
@@ -1559,6 +1572,7 @@ pub const REVERSE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["axis"],
         ..calls(
@@ -1588,6 +1602,7 @@ pub const WHERE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
     work: Work::LargerInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.where"],
         "rxt-tf/where-cpu",
@@ -1620,6 +1635,7 @@ pub const RESHAPE: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.reshape"],
         "rxt-tf/reshape-cpu",
@@ -1651,6 +1667,7 @@ pub const TILE: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.tile"],
         "rxt-tf/tile-cpu",
@@ -1705,6 +1722,7 @@ pub const GATHER: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["axis", "batch_dims"],
         ..calls(
@@ -1771,6 +1789,7 @@ pub const SLICE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[calls(
         &["tensorflow.slice"],
         "rxt-tf/slice-cpu",
@@ -1803,6 +1822,7 @@ pub const CONCAT: Op = Op {
     positional: &["axis"],
     inputs: &[Input::Operand(0), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no list operand: `tf.concat([a, b], 0)` stays on Python.
     python: &[],
 };
@@ -1833,6 +1853,7 @@ pub const STACK: Op = Op {
     positional: &["axis"],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no list operand: `tf.stack([a, b])` stays on Python.
     python: &[],
 };
@@ -1899,6 +1920,7 @@ pub const STRIDED_SLICE: Op = Op {
         Input::Operand(3),
     ],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no subscript site: `x[:, 0]` stays on Python.
     python: &[],
 };
@@ -1933,6 +1955,7 @@ pub const SPLIT: Op = Op {
     positional: &["num_split"],
     inputs: &[Input::Keyword("axis"), Input::Operand(0)],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio has no type for a list of results: `tf.split` stays on Python.
     python: &[],
 };
@@ -1968,6 +1991,7 @@ pub const UNSTACK: Op = Op {
     positional: &[],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio has no type for a list of results: `tf.unstack` stays on Python.
     python: &[],
 };
@@ -2012,6 +2036,7 @@ pub const TOP_K: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Keyword("k")],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio has no type for a pair of results: `tf.math.top_k` stays on
     // Python.
     python: &[],
@@ -2074,6 +2099,7 @@ pub const ONE_HOT: Op = Op {
         Input::Keyword("off_value"),
     ],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[PythonRule {
         positional: &["on_value", "off_value", "axis"],
         ..calls(
@@ -2130,6 +2156,7 @@ pub const PAD: Op = Op {
         Input::Keyword("constant_values"),
     ],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no nested tuple: `tf.pad` stays on Python.
     python: &[],
 };
@@ -2158,6 +2185,7 @@ pub const MIRROR_PAD: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no nested tuple: `tf.pad` stays on Python.
     python: &[],
 };
@@ -2185,6 +2213,7 @@ pub const FILL: Op = Op {
     positional: &[],
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no tensor-making site it can type: `tf.fill` stays on
     // Python.
     python: &[],
@@ -2254,6 +2283,7 @@ pub const RANGE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio offers no tensor-making site it can type: `tf.range` stays on
     // Python.
     python: &[],
@@ -2290,6 +2320,7 @@ pub const SPLIT_V: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Keyword("axis")],
     work: Work::FirstInput,
+    steps: Steps::One,
     // Rextio has no type for a list of results: `tf.split` stays on Python.
     python: &[],
 };
@@ -2312,6 +2343,7 @@ pub const CLIP_BY_VALUE: Op = Op {
     positional: &[],
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
     work: Work::FirstInput,
+    steps: Steps::Clip,
     python: &[calls(
         &["tensorflow.clip_by_value"],
         "rxt-tf/clip-by-value-cpu",
@@ -2359,6 +2391,7 @@ pub const SORT: Op = Op {
     positional: &[],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::Sort,
     python: &[PythonRule {
         positional: &["axis", "direction"],
         ..calls(
@@ -2419,6 +2452,7 @@ pub const EYE: Op = Op {
     positional: &[],
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
+    steps: Steps::Eye,
     // Rextio offers no tensor-making site it can type: `tf.eye` stays on
     // Python.
     python: &[],
@@ -2494,7 +2528,241 @@ pub const MATRIX_DIAG: Op = Op {
         Input::Keyword("padding_value"),
     ],
     work: Work::FirstInput,
+    steps: Steps::One,
     python: &[],
+};
+
+/// `selu(x)`: the scaled exponential linear unit.
+pub const SELU: Op = elementwise(
+    "selu",
+    "scaled exponential linear unit",
+    c"Selu",
+    FLOATS,
+    &[calls(
+        &["tensorflow.nn.selu"],
+        "rxt-tf/selu-cpu",
+        94,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `softsign(x)`: `x / (1 + |x|)`.
+pub const SOFTSIGN: Op = elementwise(
+    "softsign",
+    "x / (1 + |x|)",
+    c"Softsign",
+    FLOATS,
+    &[calls(
+        &["tensorflow.nn.softsign", "tensorflow.math.softsign"],
+        "rxt-tf/softsign-cpu",
+        95,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `erfc(x)`: the complementary error function.
+pub const ERFC: Op = elementwise(
+    "erfc",
+    "the complementary error function",
+    c"Erfc",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.erfc"],
+        "rxt-tf/erfc-cpu",
+        96,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `gelu(x, approximate = b)`: the Gaussian error linear unit, with
+/// `tf.nn.gelu`'s arithmetic (`erfc`, or the `tanh` approximation).
+pub const GELU: Op = Op {
+    keywords: &[Keyword {
+        name: "approximate",
+        kind: ValueKind::Bool,
+        allowed: &[],
+        default: Some(Value::Bool(false)),
+        becomes: Becomes::Typing,
+        typed: false,
+    }],
+    positional: &["approximate"],
+    steps: Steps::Gelu,
+    ..elementwise(
+        "gelu",
+        "Gaussian error linear unit, as `tf.nn.gelu` computes it",
+        c"Erfc",
+        FLOATS,
+        &[PythonRule {
+            positional: &["approximate"],
+            ..calls(
+                &["tensorflow.nn.gelu"],
+                "rxt-tf/gelu-cpu",
+                91,
+                "one CPU float tensor of rank 0–4 and an optional literal approximate flag",
+            )
+        }],
+    )
+};
+
+/// `silu(x)`: `x * sigmoid(x)`, as `tf.nn.silu` computes it (`beta = 1`).
+pub const SILU: Op = Op {
+    steps: Steps::Silu,
+    ..elementwise(
+        "silu",
+        "x * sigmoid(x), as `tf.nn.silu` computes it",
+        c"Sigmoid",
+        FLOATS,
+        &[calls(
+            &["tensorflow.nn.silu"],
+            "rxt-tf/silu-cpu",
+            92,
+            UNARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `swish(x)`: `silu` under Keras's other name.
+pub const SWISH: Op = Op {
+    name: "swish",
+    summary: "x * sigmoid(x) (`silu`)",
+    python: &[calls(
+        &["tensorflow.nn.swish"],
+        "rxt-tf/swish-cpu",
+        93,
+        UNARY_CONSTRAINT,
+    )],
+    ..SILU
+};
+
+/// `moments(x, axes = [k, …], keepdims = b)`: the mean and the variance
+/// over the axes, as `tf.nn.moments` computes them.
+pub const MOMENTS: Op = Op {
+    name: "moments",
+    operator: None,
+    summary: "(mean, variance) over axes, as `tf.nn.moments` computes them",
+    tf_op: c"Mean",
+    rule: Rule::Moments,
+    dtypes: FLOATS,
+    keywords: &[
+        Keyword {
+            name: "axes",
+            becomes: Becomes::Typing,
+            ..AXES
+        },
+        Keyword {
+            name: "keepdims",
+            kind: ValueKind::Bool,
+            allowed: &[Value::Bool(false), Value::Bool(true)],
+            default: Some(Value::Bool(false)),
+            becomes: Becomes::Typing,
+            typed: true,
+        },
+    ],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::Moments,
+    // Rextio has no type for a pair of results: `tf.nn.moments` stays on
+    // Python.
+    python: &[],
+};
+
+/// `reduce_variance(x, axis = A)`, as `tf.math.reduce_variance`.
+pub const REDUCE_VARIANCE: Op = Op {
+    dtypes: FLOATS,
+    steps: Steps::Variance,
+    ..reduction(
+        "reduce_variance",
+        "variance over an axis",
+        c"Mean",
+        &[reduction_calls(
+            &["tensorflow.math.reduce_variance"],
+            "rxt-tf/reduce-variance-cpu",
+            87,
+        )],
+    )
+};
+
+/// `reduce_std(x, axis = A)`, as `tf.math.reduce_std`.
+pub const REDUCE_STD: Op = Op {
+    dtypes: FLOATS,
+    steps: Steps::Std,
+    ..reduction(
+        "reduce_std",
+        "standard deviation over an axis",
+        c"Sqrt",
+        &[reduction_calls(
+            &["tensorflow.math.reduce_std"],
+            "rxt-tf/reduce-std-cpu",
+            88,
+        )],
+    )
+};
+
+/// `reduce_logsumexp(x, axis = A)`, as `tf.math.reduce_logsumexp` (the
+/// maximum taken out first).
+pub const REDUCE_LOGSUMEXP: Op = Op {
+    dtypes: FLOATS,
+    steps: Steps::LogSumExp,
+    ..reduction(
+        "reduce_logsumexp",
+        "log of the sum of exponentials over an axis",
+        c"Log",
+        &[reduction_calls(
+            &[
+                "tensorflow.reduce_logsumexp",
+                "tensorflow.math.reduce_logsumexp",
+            ],
+            "rxt-tf/reduce-logsumexp-cpu",
+            89,
+        )],
+    )
+};
+
+/// `l2_normalize(x, axis = A, epsilon = e)`, as `tf.math.l2_normalize`.
+pub const L2_NORMALIZE: Op = Op {
+    name: "l2_normalize",
+    operator: None,
+    summary: "x over its L2 norm along axes, as `tf.math.l2_normalize`",
+    tf_op: c"Rsqrt",
+    rule: Rule::AlongAxis,
+    dtypes: FLOATS,
+    keywords: &[
+        Keyword {
+            becomes: Becomes::Typing,
+            ..AXES
+        },
+        Keyword {
+            name: "epsilon",
+            kind: ValueKind::Float,
+            allowed: &[],
+            default: Some(Value::Float(1e-12)),
+            becomes: Becomes::Typing,
+            typed: false,
+        },
+    ],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::L2Normalize,
+    python: &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.math.l2_normalize", "tensorflow.nn.l2_normalize"],
+            "rxt-tf/l2-normalize-cpu",
+            90,
+            "one CPU float tensor of rank 1–4 and a literal axis or tuple of distinct axes in \
+             range; epsilon omitted (Rextio passes no float literal)",
+        )
+    }],
 };
 
 /// Every op, in the order messages and tables list them.
@@ -2592,6 +2860,17 @@ pub const OPS: &[&Op] = &[
     &SORT,
     &ARGSORT,
     &EYE,
+    &SELU,
+    &SOFTSIGN,
+    &ERFC,
+    &GELU,
+    &SILU,
+    &SWISH,
+    &MOMENTS,
+    &REDUCE_VARIANCE,
+    &REDUCE_STD,
+    &REDUCE_LOGSUMEXP,
+    &L2_NORMALIZE,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

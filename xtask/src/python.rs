@@ -272,7 +272,7 @@ fn result_ranks(out: &mut String) {
     for rule in rules() {
         for ranks in rank_combinations(rule) {
             let cases: Vec<(usize, bool)> = match rule {
-                Rule::Reduce => (1..=usize::from(ranks[0]))
+                Rule::Reduce | Rule::Moments => (1..=usize::from(ranks[0]))
                     .flat_map(|axes| [(axes, false), (axes, true)])
                     .collect(),
                 Rule::Squeeze => (1..=usize::from(ranks[0]))

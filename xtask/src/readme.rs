@@ -67,6 +67,9 @@ fn forms(op: &Op) -> String {
 /// `` `MatMul` `` and, with a batched kernel, `` (`BatchMatMulV2` above rank 2) ``;
 /// with a promotion, what is cast first (`` (int32 and int64 cast to float64 first) ``).
 fn tf_ops(op: &Op) -> String {
+    if let Some(ops) = op.steps.ops() {
+        return ops.to_owned();
+    }
     let own = format!("`{}`", op.tf_op.to_string_lossy());
     let own = match op.batched {
         Some(batched) => format!("{own} (`{}` above rank 2)", batched.tf_op.to_string_lossy()),

@@ -115,12 +115,24 @@ def bias_add(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 
 def reduce(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``reduce``: loses the ``axis`` axes, unless ``keepdims`` is ``True``."""
-    rank = ranks[0]
-    value = keywords.value("axis")
+    return _reduced(ranks[0], "axis", keywords)
+
+
+def moments(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``moments``: the mean and the variance lose the ``axes`` axes, unless ``keepdims``.
+
+    Rextio has no type for the pair: this types each of its two tensors.
+    """
+    return _reduced(ranks[0], "axes", keywords)
+
+
+def _reduced(rank: int, name: str, keywords: Keywords) -> Typed | Problem:
+    """A reduction of a rank-``rank`` tensor over the axes of keyword ``name``."""
+    value = keywords.value(name)
     axes = _axes(value)
     if not axes:
         return Problem(
-            f"`axis={value!r}` names no axis", f"name at least one axis, e.g. `axis={rank - 1}`"
+            f"`{name}={value!r}` names no axis", f"name at least one axis, e.g. `{name}={rank - 1}`"
         )
     if not axes_fit(axes, rank):
         return _misfit(value, rank)
@@ -355,5 +367,6 @@ RULES: dict[str, RuleFunction] = {
     "clip": same_rank,
     "sort": along_axis,
     "eye": eye,
+    "moments": moments,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -1,9 +1,15 @@
 //! Ops of the table that run as several TensorFlow ops, composed as
 //! TensorFlow's Python layer composes them, so results are bitwise eager's:
-//! `clip_by_value`, `sort` and `argsort`, `eye`.
+//! `clip_by_value`, `sort` and `argsort`, `eye`, the activations `gelu` and
+//! `silu`, and the statistics `moments`, `reduce_variance`, `reduce_std`,
+//! `reduce_logsumexp` and `l2_normalize`.
 
-use rxt_tf_spec::ops::{EYE_DIAGONAL, MATRIX_DIAG, MAXIMUM, MINIMUM, NEG, SUB, TOP_K, TRANSPOSE};
-use rxt_tf_spec::{DType, Op, Rule, TensorKind, Value};
+use rxt_tf_spec::ops::{
+    ADD, ERFC, EXP, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM, MINIMUM, MUL, NEG, POW,
+    REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE, SQUARED_DIFFERENCE, SQUEEZE,
+    SUB, TANH, TOP_K, TRANSPOSE, WHERE,
+};
+use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value};
 
 use crate::eager::{malformed, Call};
 use crate::error::Result;
@@ -11,18 +17,25 @@ use crate::ops::dispatch::Outputs;
 use crate::ops::execute::{run_row, run_row_many, Input, Number};
 use crate::tensor::Untyped;
 
-/// Runs `row` if its rule is composite (`None` otherwise: one TensorFlow
-/// op runs it).
+/// Runs `row` if it is composed of several TensorFlow ops (`None`
+/// otherwise: its own op runs it).
 pub(crate) fn run<O: Outputs>(
     row: &'static Op,
     inputs: &[Input<'_>],
     keywords: &[Value],
 ) -> Option<Result<O>> {
-    match row.rule {
-        Rule::Clip => Some(clip(row, inputs)),
-        Rule::Sort => Some(sort(row, inputs, keywords)),
-        Rule::Eye => Some(eye(row, inputs, keywords)),
-        _ => None,
+    match row.steps {
+        Steps::One => None,
+        Steps::Clip => Some(clip(row, inputs)),
+        Steps::Sort => Some(sort(row, inputs, keywords)),
+        Steps::Eye => Some(eye(row, inputs, keywords)),
+        Steps::Gelu => Some(gelu(row, inputs, keywords)),
+        Steps::Silu => Some(silu(row, inputs)),
+        Steps::Moments => Some(moments(row, inputs, keywords)),
+        Steps::Variance => Some(variance(row, inputs, keywords)),
+        Steps::Std => Some(std(row, inputs, keywords)),
+        Steps::LogSumExp => Some(log_sum_exp(row, inputs, keywords)),
+        Steps::L2Normalize => Some(l2_normalize(row, inputs, keywords)),
     }
 }
 
@@ -145,4 +158,213 @@ fn eye<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -
         &[Input::Tensor(&diagonal, diagonal_kind)],
         &defaults,
     )
+}
+
+/// The single tensor operand of `row` and its kind.
+fn tensor_operand<'a>(row: &'static Op, inputs: &[Input<'a>]) -> Result<(Input<'a>, TensorKind)> {
+    match inputs {
+        [x @ Input::Tensor(_, kind)] => Ok((*x, *kind)),
+        _ => Err(malformed(row)),
+    }
+}
+
+/// A constant as `math_ops.cast(c, dtype)` makes it from a Python float:
+/// a float32 first, then cast (so a float64 holds the float32's value).
+fn cast_constant(value: f64, dtype: DType) -> Input<'static> {
+    #[allow(clippy::cast_possible_truncation)]
+    let single = f64::from(value as f32);
+    Input::Scalar(dtype, Number::Float(single))
+}
+
+/// A Python float beside a tensor: it takes the tensor's type.
+fn literal(value: f64) -> Input<'static> {
+    Input::Literal(Number::Float(value))
+}
+
+/// `tf.nn.gelu(x, approximate)`: `0.5 * x * erfc(-x * cast(√½))`, or
+/// `0.5 * x * (1 + tanh(0.7978845608028654 * (x + cast(0.044715) * x³)))`.
+fn gelu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let [Value::Bool(approximate)] = keywords else {
+        return Err(malformed(row));
+    };
+    let step = |op: &'static Op, operands: &[Input<'_>]| run_row(op, operands, &[], kind);
+    let half = step(&MUL, &[literal(0.5), x])?;
+    let half = Input::Tensor(&half, kind);
+    if !*approximate {
+        let negative = step(&NEG, &[x])?;
+        // `0.7071067811865476` in `tf.nn.gelu`: the same double.
+        let root_half = cast_constant(std::f64::consts::FRAC_1_SQRT_2, kind.dtype);
+        let scaled = step(&MUL, &[Input::Tensor(&negative, kind), root_half])?;
+        let erfc = step(&ERFC, &[Input::Tensor(&scaled, kind)])?;
+        return O::run(&MUL, &[half, Input::Tensor(&erfc, kind)], &[]);
+    }
+    let cube = step(&POW, &[x, Input::Literal(Number::Int(3))])?;
+    let coefficient = cast_constant(0.044_715, kind.dtype);
+    let scaled_cube = step(&MUL, &[coefficient, Input::Tensor(&cube, kind)])?;
+    let inner = step(&ADD, &[x, Input::Tensor(&scaled_cube, kind)])?;
+    let scale = literal(0.797_884_560_802_865_4);
+    let scaled = step(&MUL, &[scale, Input::Tensor(&inner, kind)])?;
+    let tanh = step(&TANH, &[Input::Tensor(&scaled, kind)])?;
+    let one_plus = step(&ADD, &[literal(1.0), Input::Tensor(&tanh, kind)])?;
+    O::run(&MUL, &[half, Input::Tensor(&one_plus, kind)], &[])
+}
+
+/// `tf.nn.silu(x)`: `x * sigmoid(beta * x)` with `beta` a tensor of 1.
+fn silu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let beta = Input::Scalar(kind.dtype, Number::Float(1.0));
+    let scaled = run_row(&MUL, &[beta, x], &[], kind)?;
+    let sigmoid = run_row(&SIGMOID, &[Input::Tensor(&scaled, kind)], &[], kind)?;
+    O::run(&MUL, &[x, Input::Tensor(&sigmoid, kind)], &[])
+}
+
+/// The axes keyword (first) and `keepdims` (second) of a reduction-like
+/// row, and the number of axes.
+fn axes_and_keepdims(row: &'static Op, keywords: &[Value]) -> Result<(Value, bool, u8)> {
+    let (Some(axes), Some(Value::Bool(keepdims))) = (keywords.first(), keywords.get(1)) else {
+        return Err(malformed(row));
+    };
+    let count = match axes {
+        Value::Int(_) => 1,
+        Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row))?,
+        _ => return Err(malformed(row)),
+    };
+    Ok((*axes, *keepdims, count))
+}
+
+/// `kind` with `count` axes reduced, unless they are kept.
+fn reduced(kind: TensorKind, count: u8, keepdims: bool) -> TensorKind {
+    let rank = match keepdims {
+        true => kind.rank,
+        false => kind.rank.saturating_sub(count),
+    };
+    TensorKind { rank, ..kind }
+}
+
+/// A reduction row (`Mean`, `Sum`, `Max`) of `x` (of `kind`) over `axes`.
+fn reduce(
+    op: &'static Op,
+    x: Input<'_>,
+    axes: Value,
+    keepdims: bool,
+    kind: TensorKind,
+    count: u8,
+) -> Result<Untyped> {
+    let keywords = [axes, Value::Bool(keepdims)];
+    run_row(op, &[x], &keywords, reduced(kind, count, keepdims))
+}
+
+/// `t` (of `kind`, the reduced axes kept) without those `axes`.
+fn squeezed(t: &Untyped, axes: Value, kind: TensorKind, count: u8) -> Result<Untyped> {
+    let result = reduced(kind, count, false);
+    run_row(&SQUEEZE, &[Input::Tensor(t, kind)], &[axes], result)
+}
+
+/// `tf.nn.moments(x, axes, keepdims)`: `mean = reduce_mean(x, axes, True)`,
+/// `variance = reduce_mean(squared_difference(x, mean), axes, True)`, both
+/// squeezed unless `keepdims` (`tf.nn.moments`' `stop_gradient`, an
+/// identity here, is left out).
+fn moments<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
+    let mean = reduce(&REDUCE_MEAN, x, axes, true, kind, count)?;
+    let pair = [x, Input::Tensor(&mean, kind)];
+    let deviations = run_row(&SQUARED_DIFFERENCE, &pair, &[], kind)?;
+    let deviations = Input::Tensor(&deviations, kind);
+    let variance = reduce(&REDUCE_MEAN, deviations, axes, true, kind, count)?;
+    if keepdims {
+        return O::from_cores(row, vec![mean, variance]);
+    }
+    let mean = squeezed(&mean, axes, kind, count)?;
+    let variance = squeezed(&variance, axes, kind, count)?;
+    O::from_cores(row, vec![mean, variance])
+}
+
+/// `tf.math.reduce_variance`: `reduce_mean(square(x - reduce_mean(x, axis,
+/// True)), axis, keepdims)`; the result and its kind.
+fn variance_of(
+    row: &'static Op,
+    inputs: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<(Untyped, TensorKind)> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
+    let mean = reduce(&REDUCE_MEAN, x, axes, true, kind, count)?;
+    let deviation = run_row(&SUB, &[x, Input::Tensor(&mean, kind)], &[], kind)?;
+    let squared = run_row(&SQUARE, &[Input::Tensor(&deviation, kind)], &[], kind)?;
+    let squared = Input::Tensor(&squared, kind);
+    let variance = reduce(&REDUCE_MEAN, squared, axes, keepdims, kind, count)?;
+    Ok((variance, reduced(kind, count, keepdims)))
+}
+
+/// `reduce_variance`, as [`variance_of`].
+fn variance<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+    let (variance, _) = variance_of(row, inputs, keywords)?;
+    O::from_cores(row, vec![variance])
+}
+
+/// `tf.math.reduce_std`: `sqrt(reduce_variance(x, axis, keepdims))`.
+fn std<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+    let (variance, kind) = variance_of(row, inputs, keywords)?;
+    O::run(&SQRT, &[Input::Tensor(&variance, kind)], &[])
+}
+
+/// `tf.math.reduce_logsumexp`: the maximum (kept dims) where finite, else
+/// 0, taken out; `log(reduce_sum(exp(x - max), axis, keepdims))`; the
+/// maximum added back (squeezed unless `keepdims`, where TensorFlow
+/// reshapes it to the same shape).
+fn log_sum_exp<O: Outputs>(
+    row: &'static Op,
+    inputs: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
+    let raw_max = reduce(&REDUCE_MAX, x, axes, true, kind, count)?;
+    let raw_max = Input::Tensor(&raw_max, kind);
+    let flags = TensorKind {
+        dtype: DType::Bool,
+        ..kind
+    };
+    let finite = run_row(&IS_FINITE, &[raw_max], &[], flags)?;
+    let zero = Input::Literal(Number::Int(0));
+    let choice = [Input::Tensor(&finite, flags), raw_max, zero];
+    let max = run_row(&WHERE, &choice, &[], kind)?;
+    let shifted = run_row(&SUB, &[x, Input::Tensor(&max, kind)], &[], kind)?;
+    let exp = run_row(&EXP, &[Input::Tensor(&shifted, kind)], &[], kind)?;
+    let exp = Input::Tensor(&exp, kind);
+    let sum = reduce(&REDUCE_SUM, exp, axes, keepdims, kind, count)?;
+    let result = reduced(kind, count, keepdims);
+    let log = run_row(&LOG, &[Input::Tensor(&sum, result)], &[], result)?;
+    let max = match keepdims {
+        true => max,
+        false => squeezed(&max, axes, kind, count)?,
+    };
+    let parts = [Input::Tensor(&log, result), Input::Tensor(&max, result)];
+    O::run(&ADD, &parts, &[])
+}
+
+/// `tf.math.l2_normalize(x, axis, epsilon)`: `x * rsqrt(maximum(
+/// reduce_sum(square(x), axis, True), epsilon))`.
+fn l2_normalize<O: Outputs>(
+    row: &'static Op,
+    inputs: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let [axes, Value::Float(epsilon)] = keywords else {
+        return Err(malformed(row));
+    };
+    let count = match axes {
+        Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row))?,
+        _ => 1,
+    };
+    let squared = run_row(&SQUARE, &[x], &[], kind)?;
+    let squared = Input::Tensor(&squared, kind);
+    let sum = reduce(&REDUCE_SUM, squared, *axes, true, kind, count)?;
+    let floor = [Input::Tensor(&sum, kind), literal(*epsilon)];
+    let floor = run_row(&MAXIMUM, &floor, &[], kind)?;
+    let inverse = run_row(&RSQRT, &[Input::Tensor(&floor, kind)], &[], kind)?;
+    O::run(&MUL, &[x, Input::Tensor(&inverse, kind)], &[])
 }

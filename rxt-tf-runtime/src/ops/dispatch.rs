@@ -202,17 +202,9 @@ impl<X: TensorType, const N: usize> Outputs for [X; N] {
     }
 }
 
-impl<A: Element, B: Element, const RA: usize, const RB: usize> Outputs
-    for (Tensor<A, RA>, Tensor<B, RB>)
-where
-    Rank<RA>: SupportedRank,
-    Rank<RB>: SupportedRank,
-{
+impl<A: TensorType, B: TensorType> Outputs for (A, B) {
     fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
-        let kinds = [
-            <Tensor<A, RA> as TensorType>::KIND,
-            <Tensor<B, RB> as TensorType>::KIND,
-        ];
+        let kinds = [A::KIND, B::KIND];
         Self::from_cores(row, run_row_many(row, inputs, keywords, &kinds)?)
     }
 

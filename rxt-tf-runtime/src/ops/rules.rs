@@ -74,6 +74,8 @@ pub struct Clip;
 pub struct Sort;
 /// A new identity matrix (`eye`).
 pub struct Eye;
+/// The mean and the variance over axes (`moments`).
+pub struct Moments;
 
 /// What a scalar operand says of its element type: known (a tensor or
 /// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
@@ -709,6 +711,19 @@ where
     Rank<R>: SupportedRank,
 {
     type Output = Tensor<<T as ResultOf<Op>>::Element, R>;
+}
+
+impl<Op, T, const R: usize, const N: usize, const FITS: u8, const KEEP: bool>
+    Signature<Op, (Tensor<T, R>,), (Axes<N, FITS>, Flag<KEEP>)> for Moments
+where
+    T: Element,
+    Axes<N, FITS>: AxesFit<R>,
+    Rank<R>: ReduceBy<N, KEEP>,
+{
+    type Output = (
+        <Rank<R> as ReduceBy<N, KEEP>>::Output<T>,
+        <Rank<R> as ReduceBy<N, KEEP>>::Output<T>,
+    );
 }
 
 impl<Op, U: Element> Signature<Op, (Size,), (U,)> for Eye {

@@ -1,0 +1,139 @@
+//! The activations and statistics model layers use (`gelu`, `silu`,
+//! `selu`, `softsign`, `erfc`, `moments`, `reduce_variance`,
+//! `reduce_std`, `reduce_logsumexp`, `l2_normalize`) against eager
+//! TensorFlow, bit for bit, at both float types and every rank they take,
+//! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
+//! again with every op fused (`RXT_TF_TEST_FUSED=1`).
+
+#[macro_use]
+mod common;
+
+use common::{input, named_inputs, names, with_python};
+use pyo3::prelude::*;
+use rxt_tf::tf;
+
+/// The inputs, as Python code: `name = expression`, one per line.
+const INPUTS: &str = "
+f0 = tf.constant(-0.75)
+f1 = tf.constant([1.5, -0.0, float('nan'), float('inf'), -3.0, float('-inf'), 1e-30, 30.0])
+f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
+f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
+f4 = tf.reshape(tf.range(-24.0, 24.0), (2, 2, 3, 4)) / 7.0
+h2 = tf.constant([[float('inf'), 1.0], [float('-inf'), float('-inf')], [float('nan'), 0.0]])
+z3 = tf.zeros((2, 0, 4))
+d0 = tf.constant(0.5, tf.float64)
+d2 = tf.reshape(tf.range(-6.0, 6.0, dtype=tf.float64), (3, 4)) / 7.0
+d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
+d4 = tf.reshape(tf.range(-24.0, 24.0, dtype=tf.float64), (2, 2, 3, 4)) / 9.0
+";
+
+#[test]
+fn activations_match_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, z3) = (input::<f32, 4>(&i, "f4"), input::<f32, 3>(&i, "z3"));
+        let (d0, d2) = (input::<f64, 0>(&i, "d0"), input::<f64, 2>(&i, "d2"));
+        let (d3, d4) = (input::<f64, 3>(&i, "d3"), input::<f64, 4>(&i, "d4"));
+        same!(py, &names(&i),
+            "tf.nn.gelu(f1)" => tf!(gelu(f1)),
+            "tf.nn.gelu(f2, approximate=True)" => tf!(gelu(f2, approximate = true)),
+            "tf.nn.gelu(f1, True)" => tf!(gelu(f1, true)),
+            "tf.nn.gelu(f0)" => tf!(gelu(f0)),
+            "tf.nn.gelu(f4, approximate=False)" => tf!(gelu(f4, approximate = false)),
+            "tf.nn.gelu(z3)" => tf!(gelu(z3)),
+            "tf.nn.gelu(d2)" => tf!(gelu(d2)),
+            "tf.nn.gelu(d3, approximate=True)" => tf!(gelu(d3, approximate = true)),
+            "tf.nn.gelu(d0, approximate=True)" => rxt_tf::ops::gelu(&d0, true),
+            "tf.nn.silu(f1)" => tf!(silu(f1)),
+            "tf.nn.silu(f3)" => tf!(silu(f3)),
+            "tf.nn.silu(d4)" => tf!(silu(d4)),
+            "tf.nn.swish(f2)" => tf!(swish(f2)),
+            "tf.nn.swish(d0)" => rxt_tf::ops::swish(&d0),
+            "tf.nn.selu(f1)" => tf!(selu(f1)),
+            "tf.nn.selu(d3)" => tf!(selu(d3)),
+            "tf.nn.softsign(f1)" => tf!(softsign(f1)),
+            "tf.nn.softsign(d2)" => tf!(softsign(d2)),
+            "tf.math.erfc(f1)" => tf!(erfc(f1)),
+            "tf.math.erfc(d4)" => tf!(erfc(d4)),
+            "tf.math.erfc(z3)" => tf!(erfc(z3)),
+        );
+    });
+}
+
+#[test]
+fn statistics_match_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f1 = input::<f32, 1>(&i, "f1");
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, z3) = (input::<f32, 4>(&i, "f4"), input::<f32, 3>(&i, "z3"));
+        let (h2, d2) = (input::<f32, 2>(&i, "h2"), input::<f64, 2>(&i, "d2"));
+        let (d3, d4) = (input::<f64, 3>(&i, "d3"), input::<f64, 4>(&i, "d4"));
+        same!(py, &names(&i),
+            "tf.math.reduce_variance(f2, axis=1)" => tf!(reduce_variance(f2, axis = 1)),
+            "tf.math.reduce_variance(f3, axis=[0, 2], keepdims=True)" =>
+                tf!(reduce_variance(f3, axis = [0, 2], keepdims = true)),
+            "tf.math.reduce_variance(f1, axis=0)" => tf!(reduce_variance(f1, axis = 0)),
+            "tf.math.reduce_variance(d4, axis=-1)" => tf!(reduce_variance(d4, axis = -1)),
+            "tf.math.reduce_variance(z3, axis=1)" => tf!(reduce_variance(z3, axis = 1)),
+            "tf.math.reduce_std(f4, axis=[1, 3])" => tf!(reduce_std(f4, axis = [1, 3])),
+            "tf.math.reduce_std(d2, axis=0, keepdims=True)" =>
+                tf!(reduce_std(d2, axis = 0, keepdims = true)),
+            "tf.math.reduce_logsumexp(f2, axis=1)" => tf!(reduce_logsumexp(f2, axis = 1)),
+            "tf.math.reduce_logsumexp(h2, axis=1)" => tf!(reduce_logsumexp(h2, axis = 1)),
+            "tf.math.reduce_logsumexp(h2, axis=0, keepdims=True)" =>
+                tf!(reduce_logsumexp(h2, axis = 0, keepdims = true)),
+            "tf.math.reduce_logsumexp(f1, axis=0)" => tf!(reduce_logsumexp(f1, axis = 0)),
+            "tf.math.reduce_logsumexp(d3, axis=[0, 1])" => tf!(reduce_logsumexp(d3, axis = [0, 1])),
+            "tf.math.reduce_logsumexp(z3, axis=1)" => tf!(reduce_logsumexp(z3, axis = 1)),
+            "tf.math.l2_normalize(f2, axis=1)" => tf!(l2_normalize(f2, axis = 1)),
+            "tf.math.l2_normalize(f3, axis=[1, 2], epsilon=0.5)" =>
+                tf!(l2_normalize(f3, axis = [1, 2], epsilon = 0.5)),
+            "tf.math.l2_normalize(f1, axis=0)" => tf!(l2_normalize(f1, axis = 0)),
+            "tf.math.l2_normalize(d4, axis=-1, epsilon=1e-6)" =>
+                tf!(l2_normalize(d4, axis = -1, epsilon = 1e-6)),
+            "tf.math.l2_normalize(z3, axis=0)" => tf!(l2_normalize(z3, axis = 0)),
+            "tf.math.reduce_variance(f3, axis=[1, 2])" =>
+                rxt_tf::ops::reduce_variance::<2, false, _>(&f3, [1, 2]),
+        );
+        let names = names(&i);
+        let pair = |what: &str, (mean, variance): (Bound<'_, PyAny>, Bound<'_, PyAny>)| {
+            let eager = common::eval_with(py, what, &names);
+            let (eager_mean, eager_variance) = (
+                eager.get_item(0).expect("mean"),
+                eager.get_item(1).expect("variance"),
+            );
+            common::assert_matches_eager(py, what, &mean, &eager_mean);
+            common::assert_matches_eager(py, what, &variance, &eager_variance);
+        };
+        macro_rules! moments {
+            ($what:literal => $result:expr) => {{
+                let (mean, variance) = $result.unwrap_or_else(|err| panic!("{}: {err}", $what));
+                pair(
+                    $what,
+                    (
+                        mean.into_pyobject(py).expect("mean"),
+                        variance.into_pyobject(py).expect("variance"),
+                    ),
+                );
+            }};
+        }
+        moments!("tf.nn.moments(f2, axes=[1])" => tf!(moments(f2, axes = [1])));
+        moments!("tf.nn.moments(f3, axes=[0, 2], keepdims=True)" =>
+            tf!(moments(f3, axes = [0, 2], keepdims = true)));
+        moments!("tf.nn.moments(f4, axes=[-1])" => tf!(moments(f4, axes = -1)));
+        moments!("tf.nn.moments(f1, axes=[0])" => tf!(moments(f1, axes = 0)));
+        moments!("tf.nn.moments(h2, axes=[0])" => tf!(moments(h2, axes = 0)));
+        moments!("tf.nn.moments(d3, axes=[0, 1, 2])" => tf!(moments(d3, axes = [0, 1, 2])));
+        moments!("tf.nn.moments(z3, axes=[1])" => tf!(moments(z3, axes = [1])));
+        // After pending ops of a fused body.
+        let h = tf!(f2 * 2.0).expect("recorded");
+        moments!("tf.nn.moments(f2 * 2.0, axes=[0], keepdims=True)" =>
+            tf!(moments(h, axes = [0], keepdims = true)));
+        // A plain function's axis out of range: a keyword error before running.
+        let err = rxt_tf::ops::reduce_std::<1, false, _>(&f2, [2]).expect_err("out of range");
+        assert!(err.to_string().contains("does not fit"), "{err}");
+    });
+}
