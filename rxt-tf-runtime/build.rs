@@ -269,6 +269,8 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Sort => "Sort",
         Rule::Eye => "Eye",
         Rule::Moments => "Moments",
+        Rule::Conv { .. } => "Conv",
+        Rule::Pool { .. } => "Pool",
     }
 }
 
@@ -398,7 +400,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     values.push(format!("rxt_tf_spec::Value::Int({param} as i64)"));
                     format!("the const parameter `{param}`")
                 }
-                ValueKind::Float | ValueKind::Str | ValueKind::Number => {
+                ValueKind::Float | ValueKind::Str | ValueKind::Number | ValueKind::Spatial => {
                     return Err(format!(
                         "{name}.{}: a {:?} keyword cannot be typed",
                         keyword.name, keyword.kind
@@ -410,6 +412,8 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     ValueKind::Bool => ("bool", "Bool"),
                     ValueKind::Int | ValueKind::Count => ("i64", "Int"),
                     ValueKind::Str => ("&'static str", "Str"),
+                    // One size for both spatial axes, or one per axis.
+                    ValueKind::Spatial => ("&'static [i64]", "Ints"),
                     // An integral value also fills an integer tensor.
                     ValueKind::Number => ("f64", "Float"),
                     ValueKind::Float => ("f64", "Float"),

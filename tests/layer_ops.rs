@@ -1,6 +1,7 @@
-//! The activations and statistics model layers use (`gelu`, `silu`,
-//! `selu`, `softsign`, `erfc`, `moments`, `reduce_variance`,
-//! `reduce_std`, `reduce_logsumexp`, `l2_normalize`) against eager
+//! The ops model layers use (the activations `gelu`, `silu`, `selu`,
+//! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
+//! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
+//! pools, with both paddings, strides and dilations) against eager
 //! TensorFlow, bit for bit, at both float types and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
@@ -25,6 +26,15 @@ d0 = tf.constant(0.5, tf.float64)
 d2 = tf.reshape(tf.range(-6.0, 6.0, dtype=tf.float64), (3, 4)) / 7.0
 d3 = tf.reshape(tf.range(-12.0, 12.0, dtype=tf.float64), (2, 3, 4)) / 7.0
 d4 = tf.reshape(tf.range(-24.0, 24.0, dtype=tf.float64), (2, 2, 3, 4)) / 9.0
+img = tf.reshape(tf.sin(tf.range(0.0, 2 * 7 * 6 * 3)), (2, 7, 6, 3))
+dimg = tf.cast(img, tf.float64)
+k33 = tf.reshape(tf.cos(tf.range(0.0, 3 * 3 * 3 * 4)), (3, 3, 3, 4)) / 3.0
+dk33 = tf.cast(k33, tf.float64)
+k21 = tf.reshape(tf.cos(tf.range(0.0, 2 * 1 * 3 * 2)), (2, 1, 3, 2))
+dw = tf.reshape(tf.cos(tf.range(0.0, 3 * 3 * 3 * 2)), (3, 3, 3, 2))
+seq = tf.reshape(tf.sin(tf.range(0.0, 2 * 9 * 3)), (2, 9, 3))
+k1 = tf.reshape(tf.cos(tf.range(0.0, 3 * 3 * 5)), (3, 3, 5))
+wide = tf.ones((1, 7, 6, 5))
 ";
 
 #[test]
@@ -135,5 +145,70 @@ fn statistics_match_eager() {
         // A plain function's axis out of range: a keyword error before running.
         let err = rxt_tf::ops::reduce_std::<1, false, _>(&f2, [2]).expect_err("out of range");
         assert!(err.to_string().contains("does not fit"), "{err}");
+    });
+}
+
+#[test]
+fn convolutions_and_pools_match_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (img, dimg) = (input::<f32, 4>(&i, "img"), input::<f64, 4>(&i, "dimg"));
+        let (k33, dk33) = (input::<f32, 4>(&i, "k33"), input::<f64, 4>(&i, "dk33"));
+        let (k21, dw) = (input::<f32, 4>(&i, "k21"), input::<f32, 4>(&i, "dw"));
+        let (seq, k1) = (input::<f32, 3>(&i, "seq"), input::<f32, 3>(&i, "k1"));
+        let wide = input::<f32, 4>(&i, "wide");
+        same!(py, &names(&i),
+            "tf.nn.conv2d(img, k33, 1, 'SAME')" => tf!(conv2d(img, k33, padding = "SAME")),
+            "tf.nn.conv2d(img, k33, 2, 'VALID')" =>
+                tf!(conv2d(img, k33, strides = 2, padding = "VALID")),
+            "tf.nn.conv2d(img, k33, [2, 1], 'SAME')" =>
+                tf!(conv2d(img, k33, strides = [2, 1], padding = "SAME")),
+            "tf.nn.conv2d(img, k33, 1, 'SAME', dilations=2)" =>
+                tf!(conv2d(img, k33, padding = "SAME", dilations = 2)),
+            "tf.nn.conv2d(img, k33, 1, 'VALID', dilations=[2, 1])" =>
+                tf!(conv2d(img, k33, padding = "VALID", dilations = [2, 1])),
+            "tf.nn.conv2d(img, k21, 3, 'SAME')" =>
+                tf!(conv2d(img, k21, strides = 3, padding = "SAME")),
+            "tf.nn.conv2d(dimg, dk33, 1, 'SAME')" => tf!(conv2d(dimg, dk33, padding = "SAME")),
+            "tf.nn.depthwise_conv2d(img, dw, [1, 1, 1, 1], 'SAME')" =>
+                tf!(depthwise_conv2d(img, dw, padding = "SAME")),
+            "tf.nn.depthwise_conv2d(img, dw, [1, 2, 2, 1], 'VALID')" =>
+                tf!(depthwise_conv2d(img, dw, strides = 2, padding = "VALID")),
+            "tf.nn.conv1d(seq, k1, 1, 'SAME')" => tf!(conv1d(seq, k1, padding = "SAME")),
+            "tf.nn.conv1d(seq, k1, 2, 'VALID')" =>
+                tf!(conv1d(seq, k1, stride = 2, padding = "VALID")),
+            "tf.nn.conv1d(seq, k1, 1, 'SAME', dilations=2)" =>
+                tf!(conv1d(seq, k1, padding = "SAME", dilations = 2)),
+            "tf.nn.max_pool2d(img, 2, 2, 'VALID')" =>
+                tf!(max_pool2d(img, ksize = 2, strides = 2, padding = "VALID")),
+            "tf.nn.max_pool2d(img, [3, 2], 1, 'SAME')" =>
+                tf!(max_pool2d(img, ksize = [3, 2], strides = 1, padding = "SAME")),
+            "tf.nn.avg_pool2d(img, 3, 2, 'SAME')" =>
+                tf!(avg_pool2d(img, ksize = 3, strides = 2, padding = "SAME")),
+            "tf.nn.avg_pool2d(dimg, 2, [1, 2], 'VALID')" =>
+                tf!(avg_pool2d(dimg, ksize = 2, strides = [1, 2], padding = "VALID")),
+            "tf.nn.max_pool1d(seq, 2, 2, 'VALID')" =>
+                tf!(max_pool1d(seq, ksize = 2, strides = 2, padding = "VALID")),
+            "tf.nn.avg_pool1d(seq, 3, 1, 'SAME')" =>
+                tf!(avg_pool1d(seq, ksize = 3, strides = 1, padding = "SAME")),
+            "tf.nn.conv2d(img, k33, [1, 2], 'SAME')" =>
+                rxt_tf::ops::conv2d(&img, &k33, &[1, 2], "SAME", &[1]),
+            "tf.nn.avg_pool1d(seq, 2, 2, 'SAME')" => rxt_tf::ops::avg_pool1d(&seq, 2, 2, "SAME"),
+        );
+        // Filters whose input depth is not the image's: eager's class, per
+        // op and fused (the 1-D form names its own op).
+        let failed = tf!(conv2d(wide, k33, padding = "SAME")).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("depth")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: conv2d failed: "), "{message}");
+        // A window larger than a VALID image: eager's class.
+        let failed = tf!(max_pool2d(img, ksize = 8, strides = 1, padding = "VALID"))
+            .and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("window")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: max_pool2d failed: "),
+            "{message}"
+        );
     });
 }

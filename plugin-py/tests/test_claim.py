@@ -515,6 +515,43 @@ ACCEPTED = [
         "rxt-tf/l2-normalize-cpu",
         D3,
     ),
+    # Convolutions and pools: the image's type.
+    (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("SAME")), "rxt-tf/conv2d-cpu", T4),
+    (
+        call(
+            "tensorflow.nn.conv2d",
+            D4,
+            D4,
+            keywords=(kw("strides", (2, 1)), kw("padding", "VALID"), kw("dilations", 1)),
+        ),
+        "rxt-tf/conv2d-cpu",
+        D4,
+    ),
+    (call("tensorflow.nn.conv1d", T3, T3, lit(2), lit("VALID")), "rxt-tf/conv1d-cpu", T3),
+    (
+        call("tensorflow.nn.max_pool2d", T4, lit(2), lit(2), lit("VALID")),
+        "rxt-tf/max-pool2d-cpu",
+        T4,
+    ),
+    (
+        call(
+            "tensorflow.nn.avg_pool2d",
+            D4,
+            keywords=(kw("ksize", (3, 2)), kw("strides", 1), kw("padding", "SAME")),
+        ),
+        "rxt-tf/avg-pool2d-cpu",
+        D4,
+    ),
+    (
+        call("tensorflow.nn.max_pool1d", T3, lit(2), lit(1), lit("SAME")),
+        "rxt-tf/max-pool1d-cpu",
+        T3,
+    ),
+    (
+        call("tensorflow.nn.avg_pool1d", T3, lit(3), lit(3), lit("VALID")),
+        "rxt-tf/avg-pool1d-cpu",
+        T3,
+    ),
     # sort: the tensor's type; argsort: int32 of its rank.
     (call("tensorflow.sort", T3), "rxt-tf/sort-cpu", T3),
     (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), "rxt-tf/sort-cpu", I64_4),
@@ -638,10 +675,18 @@ REJECTED = [
     (call("tensorflow.math.l2_normalize", T2, lit(2)), "RXTP-RXTTF-090", "does not fit"),
     # Rextio passes no float literal: epsilon must be omitted.
     (
-        call("tensorflow.math.l2_normalize", T2, keywords=(kw("axis", 1), kw("epsilon", literal=False))),
+        call(
+            "tensorflow.math.l2_normalize",
+            T2,
+            keywords=(kw("axis", 1), kw("epsilon", literal=False)),
+        ),
         "RXTP-RXTTF-090",
         "`epsilon` = a float literal",
     ),
+    # Image ops: rank-4 NHWC images (rank 3 for the 1-D forms), known paddings.
+    (call("tensorflow.nn.conv2d", T3, T4, lit(1), lit("SAME")), "RXTP-RXTTF-097", "rank-3"),
+    (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("FULL")), "RXTP-RXTTF-097", "'VALID'"),
+    (call("tensorflow.nn.max_pool2d", T4, lit(0), lit(1), lit("SAME")), "RXTP-RXTTF-099", "ksize"),
     # sort and argsort: numbers of rank 1 to 4, a known direction, an axis in range.
     (call("tensorflow.sort", B2), "RXTP-RXTTF-085", "got bool rank-2"),
     (call("tensorflow.sort", T0), "RXTP-RXTTF-085", "got float32 rank-0"),
@@ -1221,7 +1266,7 @@ RECEIVER = ReceiverMeta(arg_type=T2, expr_kind="name", is_safe=True)
 NOT_COVERED = [
     # Symbols and operators rxt-tf does not cover.
     call("tensorflow.math.atan", T2),
-    call("tensorflow.nn.conv2d", T4, T4),
+    call("tensorflow.nn.conv3d", T4, T4),
     call("tensorflow.einsum", T2, T2),
     call("numpy.matmul", T2, T2),
     binop("%", T2, T2),

@@ -46,10 +46,15 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
 def test_result_ranks_are_the_crates(
     rule: str, ranks: tuple[int, ...], axes: int, keepdims: bool, result: int | None
 ) -> None:
-    row = ROW_OF_RULE[rule]
-    assert len(ranks) == len(row.ranks)
-    for rank, (low, high) in zip(ranks, row.ranks, strict=True):
-        assert low <= rank <= high
+    # The first op of the rule taking these ranks (`conv` has rank-4 and
+    # rank-3 ops).
+    row = next(
+        row
+        for row in spec.OPS
+        if row.rule == rule
+        and len(ranks) == len(row.ranks)
+        and all(low <= rank <= high for rank, (low, high) in zip(ranks, row.ranks, strict=True))
+    )
     typed = RULES[rule](ranks, keywords_for(row, ranks, axes, keepdims))
     assert isinstance(typed, Typed), typed
     assert typed.rank == result

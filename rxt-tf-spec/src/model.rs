@@ -186,6 +186,9 @@ pub enum ValueKind {
     /// A number literal, integer or float (`constant_values = 0.5`): it
     /// becomes the call's element type.
     Number,
+    /// A positive integer literal or a list of one or two (`strides = 2`,
+    /// `strides = [2, 1]`): a size along the spatial axes of an image.
+    Spatial,
 }
 
 impl ValueKind {
@@ -201,6 +204,7 @@ impl ValueKind {
             ValueKind::Count => "a non-negative integer literal",
             ValueKind::Str => "a string literal",
             ValueKind::Number => "a number literal",
+            ValueKind::Spatial => "a positive integer literal or a pair of them",
         }
     }
 }
@@ -223,6 +227,9 @@ pub enum Becomes {
     Typing,
     /// A scalar constant input of the call's element type.
     ElementInput,
+    /// The list attribute of this name of an NHWC image op, `[1, h, w, 1]`,
+    /// from a [`ValueKind::Spatial`] value (one integer for both axes).
+    Spatial(&'static CStr),
 }
 
 /// A keyword argument of an op: `tf!(op(x, name = literal))`.
@@ -257,7 +264,13 @@ impl Keyword {
                 | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
                 | (ValueKind::Str, Value::Str(_))
                 | (ValueKind::Number, Value::Int(_) | Value::Float(_))
-        ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0);
+        ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0)
+            || matches!((self.kind, value), (ValueKind::Spatial, Value::Int(size)) if *size >= 1)
+            || matches!(
+                (self.kind, value),
+                (ValueKind::Spatial, Value::Ints(sizes))
+                    if (1..=2).contains(&sizes.len()) && sizes.iter().all(|size| *size >= 1)
+            );
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
 
@@ -415,6 +428,18 @@ pub enum Rule {
     /// role), of the element type of the typed keyword `dtype`: rank 2, as
     /// `tf.eye` makes it (ones on the diagonal by `MatrixDiagV3`).
     Eye,
+    /// An image (`rank` 4, NHWC; 3 for the 1-D forms, NWC) and filters of
+    /// the same rank and element type: the result has the image's type.
+    Conv {
+        /// The rank of both operands.
+        rank: u8,
+    },
+    /// A window over an image (`rank` 4, NHWC; 3 for the 1-D forms, NWC):
+    /// the result has its type.
+    Pool {
+        /// The image's rank.
+        rank: u8,
+    },
     /// The mean and the variance of a tensor of rank 1 to `MAX_RANK` over
     /// the typed keyword `axes`: a pair of tensors of its type, each losing
     /// those axes unless the typed keyword `keepdims` is `true`.
@@ -473,7 +498,8 @@ impl Rule {
             | Rule::BiasAdd
             | Rule::Reshape
             | Rule::PerAxis
-            | Rule::Gather => 2,
+            | Rule::Gather
+            | Rule::Conv { .. } => 2,
             Rule::Window => 3,
             Rule::Index => 4,
             _ => 1,
@@ -503,6 +529,7 @@ impl Rule {
             (Rule::Clip, 0) => (0, MAX_RANK),
             (Rule::Clip, _) => (0, 0),
             (Rule::Sort | Rule::Moments, _) => (1, MAX_RANK),
+            (Rule::Conv { rank } | Rule::Pool { rank }, _) => (rank, rank),
             (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
@@ -626,6 +653,8 @@ impl Rule {
             Rule::Sort => "sort",
             Rule::Eye => "eye",
             Rule::Moments => "moments",
+            Rule::Conv { .. } => "conv",
+            Rule::Pool { .. } => "pool",
         }
     }
 
@@ -670,6 +699,10 @@ impl Rule {
             Rule::Clip => format!("{ranks} and two scalar bounds: r → r"),
             Rule::Sort => format!("{ranks}: r → r along `axis` (`argsort`: int32 indices)"),
             Rule::Eye => "a size n: → 2 (n × n), of `dtype`".to_owned(),
+            Rule::Conv { .. } => format!(
+                "{ranks} (NHWC; NWC at rank 3) × filters of its rank: → its rank"
+            ),
+            Rule::Pool { .. } => format!("{ranks} (NHWC; NWC at rank 3): → its rank"),
             Rule::Moments => format!(
                 "{ranks}: r → (mean, variance), each r − n for n axes (r with `keepdims = true`)"
             ),
@@ -718,7 +751,7 @@ impl Rule {
             // `axes` is the number of sizes.
             Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::Sequence => Some(1),
-            Rule::Clip | Rule::Sort => Some(first),
+            Rule::Clip | Rule::Sort | Rule::Conv { .. } | Rule::Pool { .. } => Some(first),
             Rule::Eye => Some(2),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
@@ -845,7 +878,7 @@ pub enum Work {
 /// as TensorFlow's Python layer composes them (the same kernels in the same
 /// order, so results are bitwise eager's). A composed op's `tf_op` names
 /// its main kernel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Steps {
     /// The row's TensorFlow op.
     One,
@@ -873,13 +906,23 @@ pub enum Steps {
     LogSumExp,
     /// `tf.math.l2_normalize`: `x * rsqrt(max(sum(x²), epsilon))`.
     L2Normalize,
+    /// A 1-D op run as this 2-D row on its input widened to height 1, the
+    /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
+    /// `ExpandDims`, the 2-D op (each size `s` as `[1, s]`), `Squeeze`.
+    Widened(&'static Op),
 }
 
 impl Steps {
     /// The TensorFlow ops it runs, for tables (`None`: the row's own op).
-    pub const fn ops(self) -> Option<&'static str> {
-        match self {
-            Steps::One => None,
+    pub fn ops(self) -> Option<String> {
+        let text = match self {
+            Steps::One => return None,
+            Steps::Widened(op) => {
+                return Some(format!(
+                    "`ExpandDims`, `{}`, `Squeeze`",
+                    op.tf_op.to_string_lossy()
+                ))
+            }
             Steps::Clip => Some("`Minimum`, `Maximum`"),
             Steps::Sort => Some("`TopKV2` (with `Neg`, `Sub` and `Transpose`, as `tf.sort`)"),
             Steps::Eye => Some("`Fill`, `MatrixDiagV3`"),
@@ -892,7 +935,8 @@ impl Steps {
                 Some("`Max`, `IsFinite`, `SelectV2`, `Sub`, `Exp`, `Sum`, `Log`, `AddV2`")
             }
             Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
-        }
+        };
+        text.map(str::to_owned)
     }
 }
 

@@ -2765,6 +2765,246 @@ pub const L2_NORMALIZE: Op = Op {
     }],
 };
 
+/// The keywords of `padding` for image ops: `"SAME"` or `"VALID"`.
+const PADDING: Keyword = Keyword {
+    name: "padding",
+    kind: ValueKind::Str,
+    allowed: &[Value::Str("SAME"), Value::Str("VALID")],
+    default: None,
+    becomes: Becomes::Attr(c"padding"),
+    typed: false,
+};
+
+/// A spatial list attribute of an image op (`strides`, `dilations`,
+/// `ksize`): one size for both axes, or a pair; 1 unless given.
+const fn spatial(name: &'static str, attr: &'static CStr, default: Option<Value>) -> Keyword {
+    Keyword {
+        name,
+        kind: ValueKind::Spatial,
+        allowed: &[],
+        default,
+        becomes: Becomes::Spatial(attr),
+        typed: false,
+    }
+}
+
+/// `data_format = "NHWC"`: the layout of every image op here.
+const NHWC: Attr = Attr {
+    name: c"data_format",
+    value: AttrValue::Fixed(Value::Str("NHWC")),
+};
+
+/// `conv2d(x, filters, strides = s | [sh, sw], padding = …, dilations = …)`
+/// on an NHWC image with `[h, w, in, out]` filters, as `tf.nn.conv2d`.
+pub const CONV2D: Op = Op {
+    name: "conv2d",
+    operator: None,
+    summary: "2-D convolution of an NHWC image by `[h, w, in, out]` filters",
+    tf_op: c"Conv2D",
+    rule: Rule::Conv { rank: 4 },
+    dtypes: FLOATS,
+    keywords: &[
+        spatial("strides", c"strides", Some(Value::Int(1))),
+        PADDING,
+        spatial("dilations", c"dilations", Some(Value::Int(1))),
+    ],
+    attrs: &[
+        T,
+        NHWC,
+        Attr {
+            name: c"use_cudnn_on_gpu",
+            value: AttrValue::Fixed(Value::Bool(true)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::One,
+    python: &[PythonRule {
+        positional: &["strides", "padding"],
+        ..calls(
+            &["tensorflow.nn.conv2d"],
+            "rxt-tf/conv2d-cpu",
+            97,
+            "a CPU float tensor of rank 4 (NHWC) and rank-4 filters of its type; strides and \
+             dilations a positive int literal or a tuple of two, padding 'SAME' or 'VALID'",
+        )
+    }],
+};
+
+/// `depthwise_conv2d(x, filters, strides = …, padding = …)` with
+/// `[h, w, in, multiplier]` filters, as `tf.nn.depthwise_conv2d`.
+pub const DEPTHWISE_CONV2D: Op = Op {
+    name: "depthwise_conv2d",
+    summary: "depthwise 2-D convolution of an NHWC image by `[h, w, in, multiplier]` filters",
+    tf_op: c"DepthwiseConv2dNative",
+    keywords: &[spatial("strides", c"strides", Some(Value::Int(1))), PADDING],
+    attrs: &[T, NHWC],
+    // `tf.nn.depthwise_conv2d` takes four strides, a list Rextio offers
+    // no rule for here: it stays on Python.
+    python: &[],
+    ..CONV2D
+};
+
+/// `conv1d(x, filters, stride = s, padding = …, dilations = d)` on an NWC
+/// sequence with `[w, in, out]` filters, as `tf.nn.conv1d` runs it.
+pub const CONV1D: Op = Op {
+    name: "conv1d",
+    summary: "1-D convolution of an NWC sequence by `[w, in, out]` filters (`Conv2D` at height 1)",
+    rule: Rule::Conv { rank: 3 },
+    keywords: &[
+        Keyword {
+            name: "stride",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(1)),
+            becomes: Becomes::Typing,
+            typed: false,
+        },
+        PADDING,
+        Keyword {
+            name: "dilations",
+            kind: ValueKind::Int,
+            allowed: &[],
+            default: Some(Value::Int(1)),
+            becomes: Becomes::Typing,
+            typed: false,
+        },
+    ],
+    steps: Steps::Widened(&CONV2D),
+    python: &[PythonRule {
+        positional: &["stride", "padding"],
+        ..calls(
+            &["tensorflow.nn.conv1d"],
+            "rxt-tf/conv1d-cpu",
+            98,
+            "a CPU float tensor of rank 3 (NWC) and rank-3 filters of its type; stride and \
+             dilations int literals, padding 'SAME' or 'VALID'",
+        )
+    }],
+    ..CONV2D
+};
+
+/// `max_pool2d(x, ksize = k | [kh, kw], strides = …, padding = …)` on an
+/// NHWC image, as `tf.nn.max_pool2d`.
+pub const MAX_POOL2D: Op = Op {
+    name: "max_pool2d",
+    operator: None,
+    summary: "the maximum of each window of an NHWC image",
+    tf_op: c"MaxPool",
+    rule: Rule::Pool { rank: 4 },
+    dtypes: FLOATS,
+    keywords: &[
+        spatial("ksize", c"ksize", None),
+        spatial("strides", c"strides", None),
+        PADDING,
+    ],
+    attrs: &[T, NHWC],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::One,
+    python: &[PythonRule {
+        positional: &["ksize", "strides", "padding"],
+        ..calls(
+            &["tensorflow.nn.max_pool2d"],
+            "rxt-tf/max-pool2d-cpu",
+            99,
+            POOL_CONSTRAINT,
+        )
+    }],
+};
+
+const POOL_CONSTRAINT: &str = "a CPU float tensor of rank 4 (NHWC; rank 3, NWC, for the 1-D \
+                               forms); ksize and strides a positive int literal or a tuple of \
+                               one or two, padding 'SAME' or 'VALID'";
+
+/// `avg_pool2d(x, ksize = …, strides = …, padding = …)`, as
+/// `tf.nn.avg_pool2d`.
+pub const AVG_POOL2D: Op = Op {
+    name: "avg_pool2d",
+    summary: "the mean of each window of an NHWC image",
+    tf_op: c"AvgPool",
+    python: &[PythonRule {
+        positional: &["ksize", "strides", "padding"],
+        ..calls(
+            &["tensorflow.nn.avg_pool2d"],
+            "rxt-tf/avg-pool2d-cpu",
+            100,
+            POOL_CONSTRAINT,
+        )
+    }],
+    ..MAX_POOL2D
+};
+
+/// The keywords of the 1-D pools: sizes along the one spatial axis.
+const POOL1D_KEYWORDS: [Keyword; 3] = [
+    Keyword {
+        name: "ksize",
+        kind: ValueKind::Int,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Typing,
+        typed: false,
+    },
+    Keyword {
+        name: "strides",
+        kind: ValueKind::Int,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Typing,
+        typed: false,
+    },
+    PADDING,
+];
+
+/// `max_pool1d(x, ksize = k, strides = s, padding = …)` on an NWC
+/// sequence, as `tf.nn.max_pool1d` runs it (`MaxPool` at height 1).
+pub const MAX_POOL1D: Op = Op {
+    name: "max_pool1d",
+    summary: "the maximum of each window of an NWC sequence (`MaxPool` at height 1)",
+    rule: Rule::Pool { rank: 3 },
+    keywords: &POOL1D_KEYWORDS,
+    steps: Steps::Widened(&MAX_POOL2D),
+    python: &[PythonRule {
+        positional: &["ksize", "strides", "padding"],
+        ..calls(
+            &["tensorflow.nn.max_pool1d"],
+            "rxt-tf/max-pool1d-cpu",
+            101,
+            POOL_CONSTRAINT,
+        )
+    }],
+    ..MAX_POOL2D
+};
+
+/// `avg_pool1d(x, ksize = k, strides = s, padding = …)`, as
+/// `tf.nn.avg_pool1d` runs it (`AvgPool` at height 1).
+pub const AVG_POOL1D: Op = Op {
+    name: "avg_pool1d",
+    summary: "the mean of each window of an NWC sequence (`AvgPool` at height 1)",
+    tf_op: c"AvgPool",
+    rule: Rule::Pool { rank: 3 },
+    keywords: &POOL1D_KEYWORDS,
+    steps: Steps::Widened(&AVG_POOL2D),
+    python: &[PythonRule {
+        positional: &["ksize", "strides", "padding"],
+        ..calls(
+            &["tensorflow.nn.avg_pool1d"],
+            "rxt-tf/avg-pool1d-cpu",
+            102,
+            POOL_CONSTRAINT,
+        )
+    }],
+    ..MAX_POOL2D
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -2871,6 +3111,13 @@ pub const OPS: &[&Op] = &[
     &REDUCE_STD,
     &REDUCE_LOGSUMEXP,
     &L2_NORMALIZE,
+    &CONV2D,
+    &DEPTHWISE_CONV2D,
+    &CONV1D,
+    &MAX_POOL2D,
+    &AVG_POOL2D,
+    &MAX_POOL1D,
+    &AVG_POOL1D,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

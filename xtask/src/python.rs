@@ -176,6 +176,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Count => "count",
         ValueKind::Str => "str",
         ValueKind::Number => "number",
+        ValueKind::Spatial => "spatial",
     };
     // A type keyword that lists no values takes every element type.
     let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {

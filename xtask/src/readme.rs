@@ -68,7 +68,7 @@ fn forms(op: &Op) -> String {
 /// with a promotion, what is cast first (`` (int32 and int64 cast to float64 first) ``).
 fn tf_ops(op: &Op) -> String {
     if let Some(ops) = op.steps.ops() {
-        return ops.to_owned();
+        return ops;
     }
     let own = format!("`{}`", op.tf_op.to_string_lossy());
     let own = match op.batched {

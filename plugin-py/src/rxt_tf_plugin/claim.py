@@ -368,6 +368,7 @@ _EXAMPLES: dict[str, Literal] = {
     "number": 0,
     "float": 1.0,
     "ints": (1, 0),
+    "spatial": 2,
 }
 """A value of each keyword kind for suggestions, where the keyword lists none."""
 

@@ -17,6 +17,7 @@ _KIND_TEXT = {
     "count": "a non-negative int literal",
     "str": "a string literal",
     "number": "an int or float literal",
+    "spatial": "a positive int literal or a tuple of one or two",
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -56,6 +57,15 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "count": _is_count,
     "str": lambda value: type(value) is str,
     "number": lambda value: type(value) in (int, float),
+    "spatial": lambda value: (
+        (_is_int(value) and isinstance(value, int) and value >= 1)
+        or (
+            _is_ints(value)
+            and isinstance(value, tuple)
+            and 1 <= len(value) <= 2
+            and all(item >= 1 for item in value)
+        )
+    ),
 }
 """Whether a Python value is of each keyword kind (an element type is checked
 by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""

@@ -368,5 +368,7 @@ RULES: dict[str, RuleFunction] = {
     "sort": along_axis,
     "eye": eye,
     "moments": moments,
+    "conv": same_rank,
+    "pool": same_rank,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -521,6 +521,7 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Count => "1".to_owned(),
             ValueKind::Str => "\"CONSTANT\"".to_owned(),
             ValueKind::Number => "0".to_owned(),
+            ValueKind::Spatial => "2".to_owned(),
         },
     }
 }
@@ -612,7 +613,7 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
     }
     let parsed = match keyword.kind {
         ValueKind::Ints => int_list(value).map(|ints| Value::Ints(leak(ints))),
-        ValueKind::Axes => match int_list(value) {
+        ValueKind::Axes | ValueKind::Spatial => match int_list(value) {
             Some(ints) => Some(Value::Ints(leak(ints))),
             None => literal(ValueKind::Int, value),
         },

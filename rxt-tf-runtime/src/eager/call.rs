@@ -282,6 +282,7 @@ impl Call {
                     renames.get(index).copied().unwrap_or(attr),
                     list_attr(keyword, *value),
                 )),
+                Becomes::Spatial(attr) => Some((attr, spatial_attr(*value))),
                 _ => None,
             });
         fixed.chain(keyword)
@@ -518,6 +519,35 @@ fn swapped(rank: u8, axis: usize) -> &'static [i64] {
 /// The permutation reversing `rank` axes.
 fn reversed(rank: u8) -> &'static [i64] {
     swapped(rank, usize::from(rank))
+}
+
+/// A spatial keyword's value (one size for both axes, or a pair) as the
+/// NHWC list attribute `[1, h, w, 1]`; a value of another shape is passed
+/// on for TensorFlow to refuse.
+fn spatial_attr(value: Value) -> Value {
+    let (height, width) = match value {
+        Value::Int(size) => (size, size),
+        Value::Ints(&[size]) => (size, size),
+        Value::Ints(&[height, width]) => (height, width),
+        other => return other,
+    };
+    Value::Ints(kept(&[1, height, width, 1]))
+}
+
+/// `list`, kept for the life of the process, each distinct list once: the
+/// sizes of image ops (a program uses a few strides and window sizes).
+pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = known.iter().find(|known| **known == list) {
+        return found;
+    }
+    let kept: &'static [i64] = Box::leak(list.to_vec().into_boxed_slice());
+    known.push(kept);
+    kept
 }
 
 /// An axes keyword's single axis as a list of one, as list attributes

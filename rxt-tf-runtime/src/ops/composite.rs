@@ -5,13 +5,13 @@
 //! `reduce_logsumexp` and `l2_normalize`.
 
 use rxt_tf_spec::ops::{
-    ADD, ERFC, EXP, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM, MINIMUM, MUL, NEG, POW,
-    REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE, SQUARED_DIFFERENCE, SQUEEZE,
-    SUB, TANH, TOP_K, TRANSPOSE, WHERE,
+    ADD, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM, MINIMUM, MUL,
+    NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE,
+    SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, TRANSPOSE, WHERE,
 };
-use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value};
+use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
-use crate::eager::{malformed, Call};
+use crate::eager::{kept, malformed, Call};
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
 use crate::ops::execute::{run_row, run_row_many, Input, Number};
@@ -36,6 +36,7 @@ pub(crate) fn run<O: Outputs>(
         Steps::Std => Some(std(row, inputs, keywords)),
         Steps::LogSumExp => Some(log_sum_exp(row, inputs, keywords)),
         Steps::L2Normalize => Some(l2_normalize(row, inputs, keywords)),
+        Steps::Widened(wide) => Some(widened(row, wide, inputs, keywords)),
     }
 }
 
@@ -367,4 +368,54 @@ fn l2_normalize<O: Outputs>(
     let floor = run_row(&MAXIMUM, &floor, &[], kind)?;
     let inverse = run_row(&RSQRT, &[Input::Tensor(&floor, kind)], &[], kind)?;
     O::run(&MUL, &[x, Input::Tensor(&inverse, kind)], &[])
+}
+
+/// A 1-D op (`conv1d`, `max_pool1d`) as TensorFlow runs it: the NWC input
+/// widened to height 1 (`expand_dims` at axis 1; filters at axis 0), the
+/// 2-D row `wide` with each size `s` as `[1, s]`, the height squeezed out.
+fn widened<O: Outputs>(
+    row: &'static Op,
+    wide: &'static Op,
+    inputs: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<O> {
+    let Some(Input::Tensor(_, kind)) = inputs.first() else {
+        return Err(malformed(row));
+    };
+    let wide_kind = TensorKind {
+        rank: kind.rank + 1,
+        ..*kind
+    };
+    // The image at axis 1 (`-3` in `tf.nn.conv1d`: the same axis), the
+    // filters at axis 0.
+    let mut widened = Vec::with_capacity(inputs.len());
+    for (input, axis) in inputs.iter().zip([1, 0]) {
+        widened.push(run_row(
+            &EXPAND_DIMS,
+            &[*input],
+            &[Value::Int(axis)],
+            wide_kind,
+        )?);
+    }
+    let wide_inputs: Vec<Input<'_>> = widened
+        .iter()
+        .map(|tensor| Input::Tensor(tensor, wide_kind))
+        .collect();
+    if wide_inputs.len() != wide.arity() || keywords.len() != wide.keywords.len() {
+        return Err(malformed(row));
+    }
+    let wide_keywords: Vec<Value> = keywords
+        .iter()
+        .zip(wide.keywords)
+        .map(|(value, keyword)| match (keyword.kind, value) {
+            (ValueKind::Spatial, Value::Int(size)) => Value::Ints(kept(&[1, *size])),
+            _ => *value,
+        })
+        .collect();
+    let result = run_row(wide, &wide_inputs, &wide_keywords, wide_kind)?;
+    O::run(
+        &SQUEEZE,
+        &[Input::Tensor(&result, wide_kind)],
+        &[Value::Int(1)],
+    )
 }

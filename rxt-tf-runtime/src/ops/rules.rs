@@ -76,6 +76,10 @@ pub struct Sort;
 pub struct Eye;
 /// The mean and the variance over axes (`moments`).
 pub struct Moments;
+/// An image and filters of its rank (`conv2d`, `conv1d`).
+pub struct Conv;
+/// A window over an image (`max_pool2d`, `avg_pool1d`).
+pub struct Pool;
 
 /// What a scalar operand says of its element type: known (a tensor or
 /// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
@@ -724,6 +728,20 @@ where
         <Rank<R> as ReduceBy<N, KEEP>>::Output<T>,
         <Rank<R> as ReduceBy<N, KEEP>>::Output<T>,
     );
+}
+
+impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>, Tensor<T, R>), ()> for Conv
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for Pool
+where
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<Op, U: Element> Signature<Op, (Size,), (U,)> for Eye {
