@@ -270,6 +270,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Eye => "Eye",
         Rule::Moments => "Moments",
         Rule::Conv { .. } => "Conv",
+        Rule::Normalize => "Normalize",
         Rule::Pool { .. } => "Pool",
     }
 }

@@ -35,6 +35,9 @@ dw = tf.reshape(tf.cos(tf.range(0.0, 3 * 3 * 3 * 2)), (3, 3, 3, 2))
 seq = tf.reshape(tf.sin(tf.range(0.0, 2 * 9 * 3)), (2, 9, 3))
 k1 = tf.reshape(tf.cos(tf.range(0.0, 3 * 3 * 5)), (3, 3, 5))
 wide = tf.ones((1, 7, 6, 5))
+offset = tf.constant([0.5, -1.0, 0.0, 2.0])
+scale = tf.constant([1.0, 2.0, -0.5, 0.25])
+dscale = tf.constant([1.0, 2.0, -0.5, 0.25], tf.float64)
 ";
 
 #[test]
@@ -138,6 +141,38 @@ fn statistics_match_eager() {
         moments!("tf.nn.moments(h2, axes=[0])" => tf!(moments(h2, axes = 0)));
         moments!("tf.nn.moments(d3, axes=[0, 1, 2])" => tf!(moments(d3, axes = [0, 1, 2])));
         moments!("tf.nn.moments(z3, axes=[1])" => tf!(moments(z3, axes = [1])));
+        // batch_normalization with the statistics of moments (kept dims) and
+        // a per-channel offset and scale, as a layer norm uses them.
+        let (mean, variance) = tf!(moments(f3, axes = [-1], keepdims = true)).expect("moments");
+        let offset = input::<f32, 1>(&i, "offset");
+        let scale = input::<f32, 1>(&i, "scale");
+        let normalized = tf!(batch_normalization(f3, mean, variance, offset, scale, 1e-3));
+        common::assert_matches_eager(
+            py,
+            "batch_normalization",
+            &common::to_python(py, "batch_normalization", normalized),
+            &common::eval_with(
+                py,
+                "tf.nn.batch_normalization(f3, *tf.nn.moments(f3, axes=[-1], keepdims=True), \
+                 offset, scale, 1e-3)",
+                &names,
+            ),
+        );
+        let (mean, variance) = tf!(moments(d4, axes = [0, 1, 2])).expect("moments");
+        let (doffset, dscale) = (input::<f64, 0>(&i, "d0"), input::<f64, 1>(&i, "dscale"));
+        let normalized = tf!(batch_normalization(
+            d4, mean, variance, doffset, dscale, 0.5
+        ));
+        common::assert_matches_eager(
+            py,
+            "batch_normalization of float64",
+            &common::to_python(py, "batch_normalization", normalized),
+            &common::eval_with(
+                py,
+                "tf.nn.batch_normalization(d4, *tf.nn.moments(d4, axes=[0, 1, 2]), d0, dscale, 0.5)",
+                &names,
+            ),
+        );
         // After pending ops of a fused body.
         let h = tf!(f2 * 2.0).expect("recorded");
         moments!("tf.nn.moments(f2 * 2.0, axes=[0], keepdims=True)" =>

@@ -56,6 +56,10 @@ def test_result_ranks_are_the_crates(
         and all(low <= rank <= high for rank, (low, high) in zip(ranks, row.ranks, strict=True))
     )
     typed = RULES[rule](ranks, keywords_for(row, ranks, axes, keepdims))
+    if result is None:
+        # Ranks the crate gives no result for: the plugin refuses them too.
+        assert isinstance(typed, Problem), typed
+        return
     assert isinstance(typed, Typed), typed
     assert typed.rank == result
 

@@ -28,7 +28,7 @@ mod tests {
             let wanted: &[&str] = match op.rule {
                 Rule::Reduce => &["axis", "keepdims"],
                 Rule::Moments => &["axes", "keepdims"],
-                Rule::Conv { .. } | Rule::Pool { .. } => &[],
+                Rule::Conv { .. } | Rule::Pool { .. } | Rule::Normalize => &[],
                 Rule::AlongAxis | Rule::Sort => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],

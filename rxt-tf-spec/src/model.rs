@@ -428,6 +428,10 @@ pub enum Rule {
     /// role), of the element type of the typed keyword `dtype`: rank 2, as
     /// `tf.eye` makes it (ones on the diagonal by `MatrixDiagV3`).
     Eye,
+    /// A tensor of rank 0 to `MAX_RANK` and four statistics of its element
+    /// type (mean, variance, offset, scale) broadcasting into it: the
+    /// result has its type.
+    Normalize,
     /// An image (`rank` 4, NHWC; 3 for the 1-D forms, NWC) and filters of
     /// the same rank and element type: the result has the image's type.
     Conv {
@@ -501,6 +505,7 @@ impl Rule {
             | Rule::Gather
             | Rule::Conv { .. } => 2,
             Rule::Window => 3,
+            Rule::Normalize => 5,
             Rule::Index => 4,
             _ => 1,
         }
@@ -530,6 +535,7 @@ impl Rule {
             (Rule::Clip, _) => (0, 0),
             (Rule::Sort | Rule::Moments, _) => (1, MAX_RANK),
             (Rule::Conv { rank } | Rule::Pool { rank }, _) => (rank, rank),
+            (Rule::Normalize, _) => (0, MAX_RANK),
             (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
@@ -654,6 +660,7 @@ impl Rule {
             Rule::Eye => "eye",
             Rule::Moments => "moments",
             Rule::Conv { .. } => "conv",
+            Rule::Normalize => "normalize",
             Rule::Pool { .. } => "pool",
         }
     }
@@ -703,6 +710,9 @@ impl Rule {
                 "{ranks} (NHWC; NWC at rank 3) × filters of its rank: → its rank"
             ),
             Rule::Pool { .. } => format!("{ranks} (NHWC; NWC at rank 3): → its rank"),
+            Rule::Normalize => format!(
+                "{ranks} and four statistics of ranks up to its own, broadcasting: r → r"
+            ),
             Rule::Moments => format!(
                 "{ranks}: r → (mean, variance), each r − n for n axes (r with `keepdims = true`)"
             ),
@@ -752,6 +762,7 @@ impl Rule {
             Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::Sequence => Some(1),
             Rule::Clip | Rule::Sort | Rule::Conv { .. } | Rule::Pool { .. } => Some(first),
+            Rule::Normalize => ranks.iter().all(|rank| *rank <= first).then_some(first),
             Rule::Eye => Some(2),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
@@ -906,6 +917,9 @@ pub enum Steps {
     LogSumExp,
     /// `tf.math.l2_normalize`: `x * rsqrt(max(sum(x²), epsilon))`.
     L2Normalize,
+    /// `tf.nn.batch_normalization`: `inv = rsqrt(variance + epsilon) *
+    /// scale`, `x * inv + (offset - mean * inv)`.
+    BatchNormalization,
     /// A 1-D op run as this 2-D row on its input widened to height 1, the
     /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
     /// `ExpandDims`, the 2-D op (each size `s` as `[1, s]`), `Squeeze`.
@@ -935,6 +949,7 @@ impl Steps {
                 Some("`Max`, `IsFinite`, `SelectV2`, `Sub`, `Exp`, `Sum`, `Log`, `AddV2`")
             }
             Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
+            Steps::BatchNormalization => Some("`AddV2`, `Rsqrt`, `Mul`, `Sub`"),
         };
         text.map(str::to_owned)
     }

@@ -3005,6 +3005,36 @@ pub const AVG_POOL1D: Op = Op {
     ..MAX_POOL2D
 };
 
+/// `batch_normalization(x, mean, variance, offset, scale, variance_epsilon)`
+/// as `tf.nn.batch_normalization` computes it.
+pub const BATCH_NORMALIZATION: Op = Op {
+    name: "batch_normalization",
+    operator: None,
+    summary: "(x - mean) / √(variance + ε) · scale + offset, as `tf.nn.batch_normalization`",
+    tf_op: c"Rsqrt",
+    rule: Rule::Normalize,
+    dtypes: FLOATS,
+    keywords: &[Keyword {
+        name: "variance_epsilon",
+        kind: ValueKind::Float,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Typing,
+        typed: false,
+    }],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["variance_epsilon"],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::BatchNormalization,
+    // `variance_epsilon` is a float, which Rextio never passes as a
+    // literal: `tf.nn.batch_normalization` stays on Python.
+    python: &[],
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -3111,6 +3141,7 @@ pub const OPS: &[&Op] = &[
     &REDUCE_STD,
     &REDUCE_LOGSUMEXP,
     &L2_NORMALIZE,
+    &BATCH_NORMALIZATION,
     &CONV2D,
     &DEPTHWISE_CONV2D,
     &CONV1D,

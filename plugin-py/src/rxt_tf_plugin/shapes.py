@@ -305,6 +305,17 @@ def top_k(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0])
 
 
+def normalize(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``normalize``: four statistics broadcasting into the tensor; its type."""
+    del keywords
+    if any(rank > ranks[0] for rank in ranks[1:]):
+        return Problem(
+            "a statistic has a larger rank than the tensor",
+            "pass statistics of ranks up to the tensor's (keepdims=True moments)",
+        )
+    return Typed(ranks[0])
+
+
 def eye(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``eye``: a new identity matrix, rank 2 (Rextio offers no site making one)."""
     del ranks, keywords
@@ -370,5 +381,6 @@ RULES: dict[str, RuleFunction] = {
     "moments": moments,
     "conv": same_rank,
     "pool": same_rank,
+    "normalize": normalize,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -37,6 +37,7 @@ pub(crate) fn run<O: Outputs>(
         Steps::LogSumExp => Some(log_sum_exp(row, inputs, keywords)),
         Steps::L2Normalize => Some(l2_normalize(row, inputs, keywords)),
         Steps::Widened(wide) => Some(widened(row, wide, inputs, keywords)),
+        Steps::BatchNormalization => Some(batch_normalization(row, inputs, keywords)),
     }
 }
 
@@ -417,5 +418,67 @@ fn widened<O: Outputs>(
         &SQUEEZE,
         &[Input::Tensor(&result, wide_kind)],
         &[Value::Int(1)],
+    )
+}
+
+/// The kind of a broadcasting op's result on operands of `a` and `b`.
+fn broadcast(a: TensorKind, b: TensorKind) -> TensorKind {
+    TensorKind {
+        rank: a.rank.max(b.rank),
+        ..a
+    }
+}
+
+/// `tf.nn.batch_normalization(x, mean, variance, offset, scale, epsilon)`:
+/// `inv = rsqrt(variance + epsilon) * scale`, then `x * inv + (offset -
+/// mean * inv)` (the casts there are of a type to itself: no op).
+fn batch_normalization<O: Outputs>(
+    row: &'static Op,
+    inputs: &[Input<'_>],
+    keywords: &[Value],
+) -> Result<O> {
+    let (
+        [x @ Input::Tensor(_, x_kind), mean @ Input::Tensor(_, mean_kind), variance @ Input::Tensor(_, variance_kind), offset @ Input::Tensor(_, offset_kind), scale @ Input::Tensor(_, scale_kind)],
+        [Value::Float(epsilon)],
+    ) = (inputs, keywords)
+    else {
+        return Err(malformed(row));
+    };
+    let step = |op: &'static Op, a: Input<'_>, b: Input<'_>, kind: TensorKind| {
+        run_row(op, &[a, b], &[], kind)
+    };
+    let shifted = step(&ADD, *variance, literal(*epsilon), *variance_kind)?;
+    let inverse = run_row(
+        &RSQRT,
+        &[Input::Tensor(&shifted, *variance_kind)],
+        &[],
+        *variance_kind,
+    )?;
+    let inverse_kind = broadcast(*variance_kind, *scale_kind);
+    let inverse = step(
+        &MUL,
+        Input::Tensor(&inverse, *variance_kind),
+        *scale,
+        inverse_kind,
+    )?;
+    let inverse = Input::Tensor(&inverse, inverse_kind);
+    let scaled = step(&MUL, *x, inverse, broadcast(*x_kind, inverse_kind))?;
+    let centre_kind = broadcast(*mean_kind, inverse_kind);
+    let centre = step(&MUL, *mean, inverse, centre_kind)?;
+    let shift_kind = broadcast(*offset_kind, centre_kind);
+    let shift = step(
+        &SUB,
+        *offset,
+        Input::Tensor(&centre, centre_kind),
+        shift_kind,
+    )?;
+    let scaled_kind = broadcast(*x_kind, inverse_kind);
+    O::run(
+        &ADD,
+        &[
+            Input::Tensor(&scaled, scaled_kind),
+            Input::Tensor(&shift, shift_kind),
+        ],
+        &[],
     )
 }

@@ -495,7 +495,7 @@ macro_rules! operand_list {
         }
     )*};
 }
-operand_list!((A), (A, B), (A, B, C), (A, B, C, D));
+operand_list!((A), (A, B), (A, B, C), (A, B, C, D), (A, B, C, D, E));
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the

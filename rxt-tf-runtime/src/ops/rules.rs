@@ -76,6 +76,9 @@ pub struct Sort;
 pub struct Eye;
 /// The mean and the variance over axes (`moments`).
 pub struct Moments;
+/// A tensor and four statistics broadcasting into it
+/// (`batch_normalization`).
+pub struct Normalize;
 /// An image and filters of its rank (`conv2d`, `conv1d`).
 pub struct Conv;
 /// A window over an image (`max_pool2d`, `avg_pool1d`).
@@ -733,6 +736,29 @@ where
 impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>, Tensor<T, R>), ()> for Conv
 where
     Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
+}
+
+impl<Op, T, const R: usize, const M: usize, const V: usize, const O: usize, const S: usize>
+    Signature<
+        Op,
+        (
+            Tensor<T, R>,
+            Tensor<T, M>,
+            Tensor<T, V>,
+            Tensor<T, O>,
+            Tensor<T, S>,
+        ),
+        (),
+    > for Normalize
+where
+    T: Element,
+    Rank<R>: SupportedRank
+        + BroadcastWith<M, Output<T> = Tensor<T, R>>
+        + BroadcastWith<V, Output<T> = Tensor<T, R>>
+        + BroadcastWith<O, Output<T> = Tensor<T, R>>
+        + BroadcastWith<S, Output<T> = Tensor<T, R>>,
 {
     type Output = Tensor<T, R>;
 }
