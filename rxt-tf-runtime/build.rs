@@ -271,6 +271,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Moments => "Moments",
         Rule::Conv { .. } => "Conv",
         Rule::Normalize => "Normalize",
+        Rule::Einsum { .. } => "Einsum",
         Rule::Pool { .. } => "Pool",
     }
 }
@@ -400,6 +401,22 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     variant.push(format!("{DISPATCH}::Count<{param}>"));
                     values.push(format!("rxt_tf_spec::Value::Int({param} as i64)"));
                     format!("the const parameter `{param}`")
+                }
+                ValueKind::Equation => {
+                    // The ranks the subscripts give: the result's, then
+                    // each operand's (checked against the equation when the
+                    // op runs).
+                    let mut ranks = vec!["OUT".to_owned(), "RANK_A".to_owned()];
+                    ranks.push(if op.arity() > 1 { "RANK_B" } else { "0" }.to_owned());
+                    for rank in ranks.iter().filter(|rank| *rank != "0") {
+                        type_params.push(format!("const {rank}: usize"));
+                    }
+                    args.push(format!("{}: &'static str", keyword.name));
+                    variant.push(format!("{DISPATCH}::Equation<{}>", ranks.join(", ")));
+                    values.push(format!("rxt_tf_spec::Value::Str({})", keyword.name));
+                    "with const parameters `OUT` (the result's rank) and `RANK_A`, `RANK_B` \
+                     (the operands'), checked against it when the op runs"
+                        .to_owned()
                 }
                 ValueKind::Float | ValueKind::Str | ValueKind::Number | ValueKind::Spatial => {
                     return Err(format!(

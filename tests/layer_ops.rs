@@ -1,7 +1,8 @@
 //! The ops model layers use (the activations `gelu`, `silu`, `selu`,
 //! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
-//! pools, with both paddings, strides and dilations) against eager
+//! pools, with both paddings, strides and dilations; einsum of one and
+//! two operands) against eager
 //! TensorFlow, bit for bit, at both float types and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
@@ -38,6 +39,12 @@ wide = tf.ones((1, 7, 6, 5))
 offset = tf.constant([0.5, -1.0, 0.0, 2.0])
 scale = tf.constant([1.0, 2.0, -0.5, 0.25])
 dscale = tf.constant([1.0, 2.0, -0.5, 0.25], tf.float64)
+g2 = tf.reshape(tf.range(12.0), (4, 3)) / 4.0
+sq = tf.reshape(tf.range(9.0), (3, 3)) - 4.0
+q4 = tf.reshape(tf.sin(tf.range(0.0, 2 * 3 * 2 * 4)), (2, 3, 2, 4))
+k4 = tf.reshape(tf.cos(tf.range(0.0, 2 * 5 * 2 * 4)), (2, 5, 2, 4))
+v1 = tf.constant([1.0, -2.0, 0.5])
+dg2 = tf.cast(g2, tf.float64)
 ";
 
 #[test]
@@ -245,5 +252,55 @@ fn convolutions_and_pools_match_eager() {
             message.starts_with("rxt-tf: max_pool2d failed: "),
             "{message}"
         );
+    });
+}
+
+#[test]
+fn einsum_matches_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (g2, sq) = (input::<f32, 2>(&i, "g2"), input::<f32, 2>(&i, "sq"));
+        let (q4, k4) = (input::<f32, 4>(&i, "q4"), input::<f32, 4>(&i, "k4"));
+        let (v1, z3) = (input::<f32, 1>(&i, "v1"), input::<f32, 3>(&i, "z3"));
+        let (d2, dg2) = (input::<f64, 2>(&i, "d2"), input::<f64, 2>(&i, "dg2"));
+        same!(py, &names(&i),
+            "tf.einsum('bqhd,bkhd->bhqk', q4, k4)" => tf!(einsum("bqhd,bkhd->bhqk", q4, k4)),
+            "tf.einsum('ij,jk->ik', f2, g2)" => tf!(einsum("ij,jk->ik", f2, g2)),
+            "tf.einsum('ij,jk', f2, g2)" => tf!(einsum("ij,jk", f2, g2)),
+            "tf.einsum('ij, jk -> ki', d2, dg2)" => tf!(einsum("ij, jk -> ki", d2, dg2)),
+            "tf.einsum('ij,ij->i', f2, f2)" => tf!(einsum("ij,ij->i", f2, f2)),
+            "tf.einsum('i,j->ij', v1, v1)" => tf!(einsum("i,j->ij", v1, v1)),
+            "tf.einsum('bij,jk->bik', f3, g2)" => tf!(einsum("bij,jk->bik", f3, g2)),
+            "tf.einsum('ij->ji', f2)" => tf!(einsum("ij->ji", f2)),
+            "tf.einsum('ii->i', sq)" => tf!(einsum("ii->i", sq)),
+            "tf.einsum('ii', sq)" => tf!(einsum("ii", sq)),
+            "tf.einsum('bij->b', f3)" => tf!(einsum("bij->b", f3)),
+            "tf.einsum('bij->bji', z3)" => tf!(einsum("bij->bji", z3)),
+            "tf.einsum('ij,jk->ik', f2, g2)" =>
+                rxt_tf::ops::einsum::<2, 2, 2, _, _>(&f2, &g2, "ij,jk->ik"),
+            "tf.einsum('ij->j', f2)" => rxt_tf::ops::einsum_one::<1, 2, _>(&f2, "ij->j"),
+        );
+        // A plain function whose ranks do not match its equation.
+        let err = rxt_tf::ops::einsum::<3, 2, 2, _, _>(&f2, &g2, "ij,jk->ik")
+            .map(|_| ())
+            .expect_err("result rank");
+        assert!(
+            err.to_string().contains("gives a result of rank 2"),
+            "{err}"
+        );
+        let err = rxt_tf::ops::einsum_one::<1, 2, _>(&f2, "ijk->k")
+            .map(|_| ())
+            .expect_err("operand rank");
+        assert!(
+            err.to_string().contains("gives operands of ranks [3]"),
+            "{err}"
+        );
+        // Sizes that differ along a shared subscript: eager's class, per op
+        // and fused.
+        let failed = tf!(einsum("ij,jk->ik", f2, f2)).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: einsum failed: "), "{message}");
     });
 }

@@ -9,8 +9,8 @@ pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::ops::dispatch::{
-    execute, AsOperand, Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, IntoDim, OpRow,
-    OperandOf, Pairs, Perm, Reversed, Signature, Size, TensorList,
+    execute, AsOperand, Axes, Count, Dims, Equation, Flag, FloatLiteral, IntLiteral, IntoDim,
+    OpRow, OperandOf, Pairs, Perm, Reversed, Signature, Size, TensorList,
 };
 pub use crate::ops::op;
 pub use crate::sys;

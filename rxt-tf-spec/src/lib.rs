@@ -5,6 +5,7 @@
 //! code generator all read the same rows. Not for direct use: depend on
 //! `rxt-tf`, which pins this crate's exact version.
 
+pub mod einsum;
 pub mod model;
 pub mod ops;
 pub mod platform;
@@ -29,6 +30,7 @@ mod tests {
                 Rule::Reduce => &["axis", "keepdims"],
                 Rule::Moments => &["axes", "keepdims"],
                 Rule::Conv { .. } | Rule::Pool { .. } | Rule::Normalize => &[],
+                Rule::Einsum { .. } => &["equation"],
                 Rule::AlongAxis | Rule::Sort => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],
@@ -70,6 +72,13 @@ mod tests {
                 match input {
                     Input::Operand(index) => assert!(*index < op.arity(), "{}", op.name),
                     Input::Keyword(name) => assert!(op.keyword(name).is_some(), "{}", op.name),
+                    Input::Operands(indices) => {
+                        assert!(
+                            indices.iter().all(|index| *index < op.arity()),
+                            "{}",
+                            op.name
+                        )
+                    }
                 }
             }
         }

@@ -189,6 +189,9 @@ pub enum ValueKind {
     /// A positive integer literal or a list of one or two (`strides = 2`,
     /// `strides = [2, 1]`): a size along the spatial axes of an image.
     Spatial,
+    /// An einsum equation, a string literal (`"bqhd,bkhd->bhqk"`, see
+    /// [`crate::einsum`]): typed by the ranks its subscripts give.
+    Equation,
 }
 
 impl ValueKind {
@@ -205,6 +208,7 @@ impl ValueKind {
             ValueKind::Str => "a string literal",
             ValueKind::Number => "a number literal",
             ValueKind::Spatial => "a positive integer literal or a pair of them",
+            ValueKind::Equation => "an einsum equation, a string literal",
         }
     }
 }
@@ -262,7 +266,7 @@ impl Keyword {
                 | (ValueKind::Ints, Value::Ints(_))
                 | (ValueKind::Type, Value::Type(_))
                 | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
-                | (ValueKind::Str, Value::Str(_))
+                | (ValueKind::Str | ValueKind::Equation, Value::Str(_))
                 | (ValueKind::Number, Value::Int(_) | Value::Float(_))
         ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0)
             || matches!((self.kind, value), (ValueKind::Spatial, Value::Int(size)) if *size >= 1)
@@ -428,6 +432,13 @@ pub enum Rule {
     /// role), of the element type of the typed keyword `dtype`: rank 2, as
     /// `tf.eye` makes it (ones on the diagonal by `MatrixDiagV3`).
     Eye,
+    /// `operands` tensors of one element type contracted by the typed
+    /// keyword `equation`, an einsum equation: its subscripts give each
+    /// operand's rank and the result's.
+    Einsum {
+        /// The number of operands.
+        operands: u8,
+    },
     /// A tensor of rank 0 to `MAX_RANK` and four statistics of its element
     /// type (mean, variance, offset, scale) broadcasting into it: the
     /// result has its type.
@@ -506,6 +517,7 @@ impl Rule {
             | Rule::Conv { .. } => 2,
             Rule::Window => 3,
             Rule::Normalize => 5,
+            Rule::Einsum { operands } => operands as usize,
             Rule::Index => 4,
             _ => 1,
         }
@@ -535,7 +547,7 @@ impl Rule {
             (Rule::Clip, _) => (0, 0),
             (Rule::Sort | Rule::Moments, _) => (1, MAX_RANK),
             (Rule::Conv { rank } | Rule::Pool { rank }, _) => (rank, rank),
-            (Rule::Normalize, _) => (0, MAX_RANK),
+            (Rule::Normalize | Rule::Einsum { .. }, _) => (0, MAX_RANK),
             (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
@@ -661,6 +673,7 @@ impl Rule {
             Rule::Moments => "moments",
             Rule::Conv { .. } => "conv",
             Rule::Normalize => "normalize",
+            Rule::Einsum { .. } => "einsum",
             Rule::Pool { .. } => "pool",
         }
     }
@@ -710,6 +723,10 @@ impl Rule {
                 "{ranks} (NHWC; NWC at rank 3) × filters of its rank: → its rank"
             ),
             Rule::Pool { .. } => format!("{ranks} (NHWC; NWC at rank 3): → its rank"),
+            Rule::Einsum { operands } => format!(
+                "{operands} tensor{} of ranks 0–4 and an equation: → the rank its subscripts give",
+                if operands == 1 { "" } else { "s" }
+            ),
             Rule::Normalize => format!(
                 "{ranks} and four statistics of ranks up to its own, broadcasting: r → r"
             ),
@@ -763,6 +780,8 @@ impl Rule {
             Rule::Sequence => Some(1),
             Rule::Clip | Rule::Sort | Rule::Conv { .. } | Rule::Pool { .. } => Some(first),
             Rule::Normalize => ranks.iter().all(|rank| *rank <= first).then_some(first),
+            // The equation gives it.
+            Rule::Einsum { .. } => None,
             Rule::Eye => Some(2),
             Rule::Stack => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             // `axes` is the number of axes dropped; none are added here.
@@ -862,6 +881,8 @@ pub enum Input {
     Operand(usize),
     /// The constant made from this keyword's value (see [`Becomes::Input`]).
     Keyword(&'static str),
+    /// These operands, as one list input (`Einsum`'s `inputs`).
+    Operands(&'static [usize]),
 }
 
 /// An attribute the op always gets, set before any input is added.
@@ -920,6 +941,9 @@ pub enum Steps {
     /// `tf.nn.batch_normalization`: `inv = rsqrt(variance + epsilon) *
     /// scale`, `x * inv + (offset - mean * inv)`.
     BatchNormalization,
+    /// `tf.einsum` of one or two operands: one `Einsum` on the resolved
+    /// equation, after the runtime checks the ranks it gives.
+    Einsum,
     /// A 1-D op run as this 2-D row on its input widened to height 1, the
     /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
     /// `ExpandDims`, the 2-D op (each size `s` as `[1, s]`), `Squeeze`.
@@ -950,6 +974,7 @@ impl Steps {
             }
             Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
             Steps::BatchNormalization => Some("`AddV2`, `Rsqrt`, `Mul`, `Sub`"),
+            Steps::Einsum => Some("`Einsum`"),
         };
         text.map(str::to_owned)
     }

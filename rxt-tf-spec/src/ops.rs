@@ -3035,6 +3035,55 @@ pub const BATCH_NORMALIZATION: Op = Op {
     python: &[],
 };
 
+/// The equation of `einsum`: typed by the ranks its subscripts give.
+const EQUATION: Keyword = Keyword {
+    name: "equation",
+    kind: ValueKind::Equation,
+    allowed: &[],
+    default: None,
+    becomes: Becomes::Attr(c"equation"),
+    typed: true,
+};
+
+/// `einsum("bqhd,bkhd->bhqk", a, b)`: two tensors contracted by an
+/// equation, as `tf.einsum` runs it (one `Einsum`).
+pub const EINSUM: Op = Op {
+    name: "einsum",
+    operator: None,
+    summary: "two tensors contracted by an einsum equation (`einsum(\"ij,jk->ik\", a, b)`)",
+    tf_op: c"Einsum",
+    rule: Rule::Einsum { operands: 2 },
+    dtypes: FLOATS,
+    keywords: &[EQUATION],
+    attrs: &[
+        T,
+        Attr {
+            name: c"N",
+            value: AttrValue::ListLength,
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operands(&[0, 1])],
+    work: Work::FirstInput,
+    steps: Steps::Einsum,
+    // Rextio offers no site with a string before the tensors it types:
+    // `tf.einsum` stays on Python.
+    python: &[],
+};
+
+/// `einsum("ij->ji", x)` in `tf!` (this row's own name is `einsum_one`):
+/// one tensor rearranged, traced or summed by an equation.
+pub const EINSUM_ONE: Op = Op {
+    name: "einsum_one",
+    summary: "one tensor by an einsum equation (`einsum(\"ij->j\", x)` in `tf!`)",
+    rule: Rule::Einsum { operands: 1 },
+    inputs: &[Input::Operands(&[0])],
+    ..EINSUM
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -3142,6 +3191,8 @@ pub const OPS: &[&Op] = &[
     &REDUCE_LOGSUMEXP,
     &L2_NORMALIZE,
     &BATCH_NORMALIZATION,
+    &EINSUM,
+    &EINSUM_ONE,
     &CONV2D,
     &DEPTHWISE_CONV2D,
     &CONV1D,

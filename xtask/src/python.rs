@@ -177,6 +177,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Str => "str",
         ValueKind::Number => "number",
         ValueKind::Spatial => "spatial",
+        ValueKind::Equation => "equation",
     };
     // A type keyword that lists no values takes every element type.
     let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {

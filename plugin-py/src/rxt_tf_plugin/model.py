@@ -18,6 +18,7 @@ _KIND_TEXT = {
     "str": "a string literal",
     "number": "an int or float literal",
     "spatial": "a positive int literal or a tuple of one or two",
+    "equation": "an einsum equation string",
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -57,6 +58,7 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "count": _is_count,
     "str": lambda value: type(value) is str,
     "number": lambda value: type(value) in (int, float),
+    "equation": lambda value: type(value) is str,
     "spatial": lambda value: (
         (_is_int(value) and isinstance(value, int) and value >= 1)
         or (

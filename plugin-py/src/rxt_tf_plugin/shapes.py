@@ -316,6 +316,14 @@ def normalize(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(ranks[0])
 
 
+def einsum(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``einsum``: the equation gives the result's rank (Rextio offers no such site)."""
+    del ranks, keywords
+    return Problem(
+        "`tf.einsum` takes its equation before the tensors", "keep `tf.einsum` on Python"
+    )
+
+
 def eye(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``eye``: a new identity matrix, rank 2 (Rextio offers no site making one)."""
     del ranks, keywords
@@ -382,5 +390,6 @@ RULES: dict[str, RuleFunction] = {
     "conv": same_rank,
     "pool": same_rank,
     "normalize": normalize,
+    "einsum": einsum,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -158,6 +158,20 @@ fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> Token
     };
     match (keyword.kind, value) {
         (_, Value::Bool(flag)) => quote!(#private::Flag<#flag>),
+        (ValueKind::Equation, Value::Str(equation)) => {
+            // Resolved when validated: the ranks its subscripts give.
+            let operands = equation
+                .split("->")
+                .next()
+                .map_or(1, |i| i.split(',').count());
+            let (result, ranks) = match rxt_tf_spec::einsum::parse(equation, operands) {
+                Ok(parsed) => (parsed.result, parsed.operands),
+                Err(_) => (0, Vec::new()),
+            };
+            let result = usize::from(result);
+            let [a, b] = [0, 1].map(|i| usize::from(ranks.get(i).copied().unwrap_or(0)));
+            quote!(#private::Equation<#result, #a, #b>)
+        }
         (ValueKind::Count, Value::Int(count)) => {
             let count = usize::try_from(*count).unwrap_or(usize::MAX);
             quote!(#private::Count<#count>)

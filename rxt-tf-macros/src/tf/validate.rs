@@ -378,6 +378,33 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
             }
         }
     }
+    // `einsum("ij,jk->ik", a, b)`: the equation comes first, as in
+    // `tf.einsum`; it is the keyword `equation`, and one operand is the row
+    // `einsum_one`.
+    let equation_name: Expr = syn::parse_quote!(equation);
+    if op.name == "einsum" {
+        match positional.first() {
+            Some(Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(_), ..
+            })) => {
+                let equation = positional.remove(0);
+                keyword_args.insert(0, (&equation_name, equation));
+            }
+            Some(first) => {
+                errors.push(
+                    first,
+                    "rxt-tf: `einsum` takes its equation first, as a string literal \
+                     (`einsum(\"ij,jk->ik\", a, b)`)",
+                );
+                positional.remove(0);
+            }
+            None => {}
+        }
+    }
+    let op = match (op.name, positional.len()) {
+        ("einsum", 1) => rxt_tf_spec::lookup("einsum_one").unwrap_or(op),
+        _ => op,
+    };
     // `split(x, [2, -1])`: the form with sizes is its own row (`SplitV`).
     let op = match (op.name, positional.get(1)) {
         ("split", Some(Expr::Array(_))) => rxt_tf_spec::lookup("split_v").unwrap_or(op),
@@ -522,6 +549,7 @@ fn example(keyword: &Keyword) -> String {
             ValueKind::Str => "\"CONSTANT\"".to_owned(),
             ValueKind::Number => "0".to_owned(),
             ValueKind::Spatial => "2".to_owned(),
+            ValueKind::Equation => "\"ij,jk->ik\"".to_owned(),
         },
     }
 }
@@ -626,6 +654,19 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
                 lit: Lit::Str(text),
                 ..
             }) => Some(Value::Str(Box::leak(text.value().into_boxed_str()))),
+            _ => None,
+        },
+        ValueKind::Equation => match value {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => match rxt_tf_spec::einsum::parse(&text.value(), op.arity()) {
+                Ok(equation) => Some(Value::Str(Box::leak(equation.resolved.into_boxed_str()))),
+                Err(message) => {
+                    errors.push(value, format!("rxt-tf: `{}`: {message}", op.name));
+                    return None;
+                }
+            },
             _ => None,
         },
         kind => literal(kind, value),

@@ -79,6 +79,8 @@ impl Input<'_> {
 pub(crate) enum Slot {
     /// Operand `n` of the call.
     Operand(usize),
+    /// These operands of the call, as one list input.
+    Operands(&'static [usize]),
     /// A constant of this value and element type (a keyword's).
     Constant(Value, DType),
 }
@@ -156,12 +158,14 @@ impl Call {
                 })
             }
             Some(list) => list.tensors().len(),
-            // A list of integers (`split_v`'s sizes) gives it otherwise.
-            None => operands
-                .iter()
-                .find_map(|input| match input {
-                    Input::Dims(dims) => Some(dims.len()),
-                    _ => None,
+            // Operands taken as one list input (`einsum`'s), or a list of
+            // integers (`split_v`'s sizes).
+            None => operands_list(row)
+                .or_else(|| {
+                    operands.iter().find_map(|input| match input {
+                        Input::Dims(dims) => Some(dims.len()),
+                        _ => None,
+                    })
                 })
                 .unwrap_or(0),
         };
@@ -189,6 +193,9 @@ impl Call {
                 }
                 (_, Value::Ints(perm)) if keyword.kind == rxt_tf_spec::ValueKind::Ints => {
                     check_permutation(row, perm, rank)?;
+                }
+                (_, Value::Str(equation)) if keyword.kind == rxt_tf_spec::ValueKind::Equation => {
+                    check_equation(row, equation, operands)?;
                 }
                 _ => {}
             }
@@ -296,6 +303,7 @@ impl Call {
         let (row, rank, element) = (self.row, self.rank, self.element);
         row.inputs.iter().map(move |input| match *input {
             RowInput::Operand(index) => Ok(Slot::Operand(index)),
+            RowInput::Operands(indices) => Ok(Slot::Operands(indices)),
             RowInput::Keyword(name) => {
                 let index = row
                     .keywords
@@ -431,6 +439,35 @@ fn check_index(row: &'static Op, operands: &[Input<'_>], keywords: &[Value]) -> 
     })
 }
 
+/// The number of operands the row takes as one list input, if any.
+fn operands_list(row: &Op) -> Option<usize> {
+    row.inputs.iter().find_map(|input| match input {
+        RowInput::Operands(indices) => Some(indices.len()),
+        _ => None,
+    })
+}
+
+/// `equation` is an einsum equation of the operands' ranks (the plain
+/// function takes it and the ranks from its caller).
+fn check_equation(row: &'static Op, equation: &str, operands: &[Input<'_>]) -> Result<()> {
+    let parsed =
+        rxt_tf_spec::einsum::parse(equation, operands.len()).map_err(|message| Error::Keyword {
+            op: row.name,
+            message,
+        })?;
+    let ranks: Vec<u8> = operands.iter().map(Input::rank).collect();
+    if parsed.operands == ranks {
+        return Ok(());
+    }
+    Err(Error::Keyword {
+        op: row.name,
+        message: format!(
+            "`{equation}` gives operands of ranks {:?}, got ranks {ranks:?}",
+            parsed.operands
+        ),
+    })
+}
+
 /// The first of `axes`, counted from the front, if they fit `rank`.
 fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
     if !axes_fit(axes, rank) {
@@ -534,6 +571,31 @@ fn spatial_attr(value: Value) -> Value {
     Value::Ints(kept(&[1, height, width, 1]))
 }
 
+/// `equation` as `tf.einsum` passes it to `Einsum` (spaces dropped, the
+/// result's subscripts written out), each distinct one kept once; one that
+/// does not parse is passed on for TensorFlow to refuse.
+fn resolved_equation(equation: &'static str) -> &'static str {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
+    let operands = equation
+        .split("->")
+        .next()
+        .map_or(1, |inputs| inputs.split(',').count());
+    let resolved = match rxt_tf_spec::einsum::parse(equation, operands) {
+        Ok(parsed) if parsed.resolved != equation => parsed.resolved,
+        _ => return equation,
+    };
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, found)) = known.iter().find(|(given, _)| *given == equation) {
+        return found;
+    }
+    let kept: &'static str = Box::leak(resolved.into_boxed_str());
+    known.push((equation, kept));
+    kept
+}
+
 /// `list`, kept for the life of the process, each distinct list once: the
 /// sizes of image ops (a program uses a few strides and window sizes).
 pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
@@ -565,6 +627,10 @@ fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
     };
     static SINGLES: [[i64; 1]; 2 * MAX_RANK as usize + 1] = SINGLE;
     match (keyword.kind, value) {
+        // The equation `tf.einsum` passes on: resolved, kept once.
+        (rxt_tf_spec::ValueKind::Equation, Value::Str(equation)) => {
+            Value::Str(resolved_equation(equation))
+        }
         (rxt_tf_spec::ValueKind::Axes, Value::Int(axis)) => {
             usize::try_from(axis + i64::from(MAX_RANK))
                 .ok()

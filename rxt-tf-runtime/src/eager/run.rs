@@ -151,6 +151,13 @@ impl Prepared {
                     }
                     _ => op.add_input(self.handle_of(call, operands, index)?)?,
                 },
+                Slot::Operands(indices) => {
+                    let handles = indices
+                        .iter()
+                        .map(|index| self.handle_of(call, operands, *index))
+                        .collect::<Result<Vec<_>>>()?;
+                    op.add_input_list(&handles)?;
+                }
                 Slot::Constant(value, dtype) => {
                     op.add_input(&*context.constant(call.row.name, &value, dtype)?)?;
                 }

@@ -180,12 +180,15 @@ fn input_groups<'v, V>(
     let list_length = call.list_length;
     let mut rest = inputs;
     row.inputs.iter().map(move |slot| {
-        let is_list = matches!(
-            slot,
+        let (is_list, take) = match slot {
             rxt_tf_spec::Input::Operand(index)
-                if row.rule.role(*index) == rxt_tf_spec::Role::Tensors
-        );
-        let take = if is_list { list_length } else { 1 };
+                if row.rule.role(*index) == rxt_tf_spec::Role::Tensors =>
+            {
+                (true, list_length)
+            }
+            rxt_tf_spec::Input::Operands(indices) => (true, indices.len()),
+            _ => (false, 1),
+        };
         if rest.len() < take {
             return Err(malformed(row));
         }

@@ -232,6 +232,18 @@ impl Batch {
                         continue;
                     }
                 }
+                Slot::Operands(indices) => {
+                    // One argument each, grouped again when emitted.
+                    for index in indices {
+                        let operand = operands.get(*index).ok_or_else(|| malformed(row))?;
+                        let tensor = operand.tensor().ok_or_else(|| malformed(row))?;
+                        sources.push(match tensor.as_promise() {
+                            Some(promise) if self.made(promise) => Source::Node(promise.index()),
+                            _ => Source::Handle(tensor.shared_handle()?),
+                        });
+                    }
+                    continue;
+                }
                 Slot::Constant(value, dtype) => {
                     Source::Constant(context.constant(row.name, &value, dtype)?)
                 }

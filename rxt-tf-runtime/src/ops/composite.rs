@@ -38,6 +38,7 @@ pub(crate) fn run<O: Outputs>(
         Steps::L2Normalize => Some(l2_normalize(row, inputs, keywords)),
         Steps::Widened(wide) => Some(widened(row, wide, inputs, keywords)),
         Steps::BatchNormalization => Some(batch_normalization(row, inputs, keywords)),
+        Steps::Einsum => Some(einsum(row, inputs, keywords)),
     }
 }
 
@@ -481,4 +482,30 @@ fn batch_normalization<O: Outputs>(
         ],
         &[],
     )
+}
+
+/// `tf.einsum` of one or two operands: one `Einsum` on the resolved
+/// equation, once its subscripts are checked against the operands' ranks
+/// and the result's (the plain function takes those from its caller).
+fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+    let [Value::Str(equation)] = keywords else {
+        return Err(malformed(row));
+    };
+    let parsed = rxt_tf_spec::einsum::parse(equation, inputs.len()).map_err(|message| {
+        crate::Error::Keyword {
+            op: "einsum",
+            message,
+        }
+    })?;
+    let result: Vec<u8> = O::kinds().iter().map(|kind| kind.rank).collect();
+    if result != [parsed.result] {
+        return Err(crate::Error::Keyword {
+            op: "einsum",
+            message: format!(
+                "`{equation}` gives a result of rank {}, not {result:?}",
+                parsed.result
+            ),
+        });
+    }
+    O::run(row, inputs, keywords)
 }

@@ -7,7 +7,7 @@
 //! [`rules`](super::rules). `tf!` expands to one [`execute`] whose operands
 //! are each checked through [`OperandOf`] at their own span.
 
-use rxt_tf_spec::{Op, Value};
+use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::error::Result;
 use crate::ops::execute::{run_row, run_row_many, Input, Number};
@@ -172,6 +172,9 @@ pub trait Outputs: Sized {
     /// Wraps tensors already computed as `row`'s result (the last step of a
     /// composite op): as many as the result holds, of its kinds.
     fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self>;
+
+    /// The kinds of its tensors.
+    fn kinds() -> Vec<TensorKind>;
 }
 
 impl<T: Element, const R: usize> Outputs for Tensor<T, R>
@@ -188,6 +191,10 @@ where
             Err(_) => Err(crate::eager::malformed(row)),
         }
     }
+
+    fn kinds() -> Vec<TensorKind> {
+        vec![<Self as TensorType>::KIND]
+    }
 }
 
 impl<X: TensorType, const N: usize> Outputs for [X; N] {
@@ -199,6 +206,10 @@ impl<X: TensorType, const N: usize> Outputs for [X; N] {
     fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self> {
         let tensors: Vec<X> = cores.into_iter().map(TensorType::from_core).collect();
         tensors.try_into().map_err(|_| crate::eager::malformed(row))
+    }
+
+    fn kinds() -> Vec<TensorKind> {
+        vec![X::KIND; N]
     }
 }
 
@@ -213,6 +224,10 @@ impl<A: TensorType, B: TensorType> Outputs for (A, B) {
             Ok([a, b]) => Ok((TensorType::from_core(a), TensorType::from_core(b))),
             Err(_) => Err(crate::eager::malformed(row)),
         }
+    }
+
+    fn kinds() -> Vec<TensorKind> {
+        vec![A::KIND, B::KIND]
     }
 }
 
@@ -242,6 +257,11 @@ pub struct Perm<const N: usize>;
 
 /// `perm` omitted: the axes reversed.
 pub struct Reversed;
+
+/// The typed value of an einsum `equation`: the ranks its subscripts give
+/// the result (`OUT`) and the operands (`A`, and `B` for a second one; 0
+/// for one operand).
+pub struct Equation<const OUT: usize, const A: usize, const B: usize>;
 
 /// Something `tf!` can take as an operand: an rxt-tf tensor, a literal, a
 /// run-time scalar, or a reference to one (any depth).

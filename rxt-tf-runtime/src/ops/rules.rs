@@ -5,8 +5,8 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 use crate::ops::dispatch::{
-    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Pairs, Perm, ResultOf, Reversed,
-    Scalar, Signature, Size, TensorList,
+    Axes, Count, Dims, Equation, Flag, FloatLiteral, IntLiteral, Outputs, Pairs, Perm, ResultOf,
+    Reversed, Scalar, Signature, Size, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -79,6 +79,8 @@ pub struct Moments;
 /// A tensor and four statistics broadcasting into it
 /// (`batch_normalization`).
 pub struct Normalize;
+/// Tensors contracted by an einsum equation (`einsum`).
+pub struct Einsum;
 /// An image and filters of its rank (`conv2d`, `conv1d`).
 pub struct Conv;
 /// A window over an image (`max_pool2d`, `avg_pool1d`).
@@ -761,6 +763,25 @@ where
         + BroadcastWith<S, Output<T> = Tensor<T, R>>,
 {
     type Output = Tensor<T, R>;
+}
+
+impl<Op, T: Element, const A: usize, const OUT: usize>
+    Signature<Op, (Tensor<T, A>,), (Equation<OUT, A, 0>,)> for Einsum
+where
+    Rank<A>: SupportedRank,
+    Rank<OUT>: SupportedRank,
+{
+    type Output = Tensor<T, OUT>;
+}
+
+impl<Op, T: Element, const A: usize, const B: usize, const OUT: usize>
+    Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Equation<OUT, A, B>,)> for Einsum
+where
+    Rank<A>: SupportedRank,
+    Rank<B>: SupportedRank,
+    Rank<OUT>: SupportedRank,
+{
+    type Output = Tensor<T, OUT>;
 }
 
 impl<Op, T: Element, const R: usize> Signature<Op, (Tensor<T, R>,), ()> for Pool
