@@ -64,7 +64,7 @@ fuzz: setup
 test-python: example
 	@$(ENV) python -m pytest tests/python -q
 	@echo "the example extension again, per op (RXT_TF_FUSE=0):"
-	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py -q
+	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py tests/python/test_models.py -q
 	@$(ENV) python -m pytest plugin-py/tests -q
 
 ## Both halves: rustfmt and clippy, then ruff and mypy.

@@ -25,6 +25,7 @@ mod tests {
     fn every_row_is_consistent() {
         for op in OPS {
             assert!(!op.dtypes.is_empty(), "{}", op.name);
+            assert_eq!(op.operand_names().len(), op.arity(), "{}", op.name);
             let typed: Vec<&str> = op.typed_keywords().map(|k| k.name).collect();
             let wanted: &[&str] = match op.rule {
                 Rule::Reduce => &["axis", "keepdims"],

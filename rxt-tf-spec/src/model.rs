@@ -1128,7 +1128,7 @@ impl Op {
     pub fn operand_names(&self) -> Vec<String> {
         match self.arity() {
             1 => vec!["x".to_owned()],
-            arity => ["a", "b", "c", "d"]
+            arity => ["a", "b", "c", "d", "e"]
                 .iter()
                 .take(arity)
                 .map(|name| (*name).to_owned())

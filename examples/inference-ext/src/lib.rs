@@ -1,6 +1,8 @@
 //! A hand-written PyO3 extension over rxt-tf's macros: the seed's
 //! `inference` chain, a scalar-controlled variant, and each op on its own.
 
+mod models;
+
 use pyo3::prelude::*;
 use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
@@ -297,6 +299,9 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mlp_loop, m)?)?;
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
     m.add_class::<Mlp>()?;
+    m.add_class::<models::EncoderBlock>()?;
+    m.add_class::<models::SmallCnn>()?;
+    m.add_class::<models::TextClassifier>()?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(fused_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(boundary_only, m)?)?;

@@ -1,0 +1,118 @@
+"""`make bench`, second part: the three example models, interleaved.
+
+The models (a transformer encoder block, a small CNN, a text classifier;
+`tests/python/models.py`) run at batch 1 and 32 in one process: our fused
+`#[pyclass]` model, the same math run eagerly op by op, that math as a
+`tf.function`, and the Keras model call `model(x)`.
+
+Each round calls every alternative `CALLS` times in a shuffled order and
+records the mean time per call; the table gives each median over `ROUNDS`
+rounds and the ratios to eager and to Keras. Writes
+bench/results/models.json and bench/results/models.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+
+import tensorflow as tf  # noqa: E402
+
+import models  # noqa: E402
+
+ROUNDS = 15
+CALLS = 20
+BATCHES = (1, 32)
+MODELS = ("encoder", "cnn", "classifier")
+TARGETS = {"encoder": 0.15, "cnn": 0.3, "classifier": 0.1}
+"""The issue's targets at batch 1, fused, as a ratio to eager."""
+
+
+def alternatives(name: str, batch: int) -> tuple[dict[str, Any], Any]:
+    """The callables of one model and its input."""
+    model = getattr(models, f"{name}_keras")()
+    eager = getattr(models, f"{name}_eager")(model)
+    x = getattr(models, f"{name}_input")(batch)
+    graph = tf.function(eager)
+    calls = {
+        "rxt-tf (fused)": getattr(models, f"{name}_native")(model),
+        "eager": eager,
+        "tf.function": graph,
+        "keras model(x)": model,
+    }
+    return calls, x
+
+
+def timed(fn: Any, x: Any) -> float:
+    """Seconds per call over `CALLS` calls."""
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        fn(x)
+    return (time.perf_counter() - start) / CALLS
+
+
+def measure(name: str, batch: int) -> dict[str, float]:
+    """Median seconds per call of each alternative, interleaved."""
+    calls, x = alternatives(name, batch)
+    for fn in calls.values():
+        for _ in range(5):
+            fn(x)
+    samples: dict[str, list[float]] = {label: [] for label in calls}
+    order = list(calls)
+    for _ in range(ROUNDS):
+        random.shuffle(order)
+        for label in order:
+            samples[label].append(timed(calls[label], x))
+    return {label: statistics.median(values) for label, values in samples.items()}
+
+
+def markdown(report: dict[str, dict[str, dict[str, float]]]) -> str:
+    """The table: median µs per call, and our ratios to eager and Keras."""
+    lines = [
+        "| model | batch | rxt-tf (fused) | eager | tf.function | keras model(x) | "
+        "rxt-tf / eager | rxt-tf / keras |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, by_batch in report.items():
+        for batch, medians in by_batch.items():
+            ours = medians["rxt-tf (fused)"]
+            cells = [f"{medians[label] * 1e6:,.0f} µs" for label in medians]
+            lines.append(
+                f"| {name} | {batch} | {' | '.join(cells)} | "
+                f"{ours / medians['eager']:.3f}× | {ours / medians['keras model(x)']:.3f}× |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Measures every model at every batch size; writes and prints the table."""
+    random.seed(0)
+    report: dict[str, dict[str, dict[str, float]]] = {}
+    for name in MODELS:
+        report[name] = {str(batch): measure(name, batch) for batch in BATCHES}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "models.json").write_text(json.dumps(report, indent=2) + "\n")
+    table = markdown(report)
+    (RESULTS / "models.md").write_text(table)
+    print(table)
+    for name, target in TARGETS.items():
+        medians = report[name]["1"]
+        ratio = medians["rxt-tf (fused)"] / medians["eager"]
+        verdict = "met" if ratio <= target else "MISSED"
+        print(f"{name}: batch 1 fused/eager {ratio:.3f}× (target ≤ {target}×: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
