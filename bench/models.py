@@ -8,7 +8,7 @@ The models (a transformer encoder block, a small CNN, a text classifier;
 Each round calls every alternative `CALLS` times in a shuffled order and
 records the mean time per call; the table gives each median over `ROUNDS`
 rounds and the ratios to eager and to Keras. Writes
-bench/results/models.json and bench/results/models.md.
+bench/results/models.json, models.md and models.png.
 """
 
 from __future__ import annotations
@@ -96,6 +96,33 @@ def markdown(report: dict[str, dict[str, dict[str, float]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def plot(report: dict[str, dict[str, dict[str, float]]]) -> None:
+    """Draws models.png: µs per call of each alternative, per model and batch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = [f"{name}\nbatch {batch}" for name, by in report.items() for batch in by]
+    labels = list(next(iter(next(iter(report.values())).values())))
+    fig, ax = plt.subplots(figsize=(10, 5))
+    width = 0.8 / len(labels)
+    for index, label in enumerate(labels):
+        values = [by[batch][label] * 1e6 for by in report.values() for batch in by]
+        positions = [
+            group + (index - (len(labels) - 1) / 2) * width for group in range(len(groups))
+        ]
+        ax.bar(positions, values, width, label=label)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_yscale("log")
+    ax.set_ylabel("µs per call (median)")
+    ax.set_title("rxt-tf models beside eager, tf.function and the Keras call")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(RESULTS / "models.png", dpi=110)
+
+
 def main() -> None:
     """Measures every model at every batch size; writes and prints the table."""
     random.seed(0)
@@ -106,6 +133,7 @@ def main() -> None:
     (RESULTS / "models.json").write_text(json.dumps(report, indent=2) + "\n")
     table = markdown(report)
     (RESULTS / "models.md").write_text(table)
+    plot(report)
     print(table)
     for name, target in TARGETS.items():
         medians = report[name]["1"]

@@ -73,6 +73,39 @@ fn ranks() -> impl Iterator<Item = usize> + Clone {
     0..=usize::from(MAX_RANK)
 }
 
+/// `SubscriptRanks`: the result rank of an einsum equation with `...`
+/// (letters and ellipsis flags per operand, the result's letters) for the
+/// operands' ranks, wherever they fit and the result has at most
+/// `MAX_RANK` axes. (Equations without `...` are typed by their ranks.)
+fn einsum_ranks(out: &mut String) {
+    // One operand's subscripts and rank: (letters, ellipsis, rank).
+    let operand = || {
+        ranks().flat_map(|labels| {
+            let fixed = std::iter::once((labels, false, labels));
+            let broadcast = (labels..=usize::from(MAX_RANK)).map(move |rank| (labels, true, rank));
+            fixed.chain(broadcast)
+        })
+    };
+    // A one-operand equation's second is `(0, false, 0)`, among them.
+    for (la, ea, ra) in operand() {
+        for (lb, eb, rb) in operand() {
+            if !(ea || eb) {
+                continue;
+            }
+            for lo in ranks() {
+                let result = lo + (ra - la).max(rb - lb);
+                if result > usize::from(MAX_RANK) {
+                    continue;
+                }
+                let _ = writeln!(
+                    out,
+                    "impl SubscriptRanks<{ra}, {rb}> for {DISPATCH}::Subscripts<{lo}, {la}, {lb}, {ea}, {eb}> {{ type Output<T: Element> = Tensor<T, {result}>; }}"
+                );
+            }
+        }
+    }
+}
+
 /// The aliases `TensorF32Cpu2D`, … of every element type and rank.
 fn tensors_module() -> String {
     let mut out = String::new();
@@ -128,6 +161,7 @@ fn rules_module() -> String {
             let _ = writeln!(out, "{HIDDEN} impl FromFloatLiteral for {rust} {{}}");
         }
     }
+    einsum_ranks(&mut out);
     for a in ranks() {
         for b in ranks() {
             let _ = writeln!(

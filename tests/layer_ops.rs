@@ -45,6 +45,7 @@ q4 = tf.reshape(tf.sin(tf.range(0.0, 2 * 3 * 2 * 4)), (2, 3, 2, 4))
 k4 = tf.reshape(tf.cos(tf.range(0.0, 2 * 5 * 2 * 4)), (2, 5, 2, 4))
 v1 = tf.constant([1.0, -2.0, 0.5])
 dg2 = tf.cast(g2, tf.float64)
+k43 = tf.reshape(tf.cos(tf.range(0.0, 2 * 4 * 3)), (2, 4, 3))
 ";
 
 #[test]
@@ -263,6 +264,7 @@ fn einsum_matches_eager() {
         let (g2, sq) = (input::<f32, 2>(&i, "g2"), input::<f32, 2>(&i, "sq"));
         let (q4, k4) = (input::<f32, 4>(&i, "q4"), input::<f32, 4>(&i, "k4"));
         let (v1, z3) = (input::<f32, 1>(&i, "v1"), input::<f32, 3>(&i, "z3"));
+        let (f4, k43) = (input::<f32, 4>(&i, "f4"), input::<f32, 3>(&i, "k43"));
         let (d2, dg2) = (input::<f64, 2>(&i, "d2"), input::<f64, 2>(&i, "dg2"));
         same!(py, &names(&i),
             "tf.einsum('bqhd,bkhd->bhqk', q4, k4)" => tf!(einsum("bqhd,bkhd->bhqk", q4, k4)),
@@ -277,6 +279,19 @@ fn einsum_matches_eager() {
             "tf.einsum('ii', sq)" => tf!(einsum("ii", sq)),
             "tf.einsum('bij->b', f3)" => tf!(einsum("bij->b", f3)),
             "tf.einsum('bij->bji', z3)" => tf!(einsum("bij->bji", z3)),
+            // Broadcasting over `...`, in one operand or both.
+            "tf.einsum('...ij,jk->...ik', f3, g2)" => tf!(einsum("...ij,jk->...ik", f3, g2)),
+            "tf.einsum('...ij,jk', f4, g2)" => tf!(einsum("...ij,jk", f4, g2)),
+            "tf.einsum('...ij,...jk->...ik', f3, g2)" =>
+                tf!(einsum("...ij,...jk->...ik", f3, g2)),
+            "tf.einsum('...ij,...jk->...ik', f2, g2)" =>
+                tf!(einsum("...ij,...jk->...ik", f2, g2)),
+            "tf.einsum('b...j,...jk->b...k', q4, k43)" =>
+                tf!(einsum("b...j,...jk->b...k", q4, k43)),
+            "tf.einsum('i...->...i', f3)" => tf!(einsum("i...->...i", f3)),
+            "tf.einsum('...ij->...', f4)" => tf!(einsum("...ij->...", f4)),
+            "tf.einsum('...ij,jk->...ik', f4, g2)" =>
+                rxt_tf::ops::einsum::<4, 4, 2, _, _>(&f4, &g2, "...ij,jk->...ik"),
             "tf.einsum('ij,jk->ik', f2, g2)" =>
                 rxt_tf::ops::einsum::<2, 2, 2, _, _>(&f2, &g2, "ij,jk->ik"),
             "tf.einsum('ij->j', f2)" => rxt_tf::ops::einsum_one::<1, 2, _>(&f2, "ij->j"),
@@ -286,14 +301,15 @@ fn einsum_matches_eager() {
             .map(|_| ())
             .expect_err("result rank");
         assert!(
-            err.to_string().contains("gives a result of rank 2"),
+            err.to_string().contains("gives a result of rank 2, not"),
             "{err}"
         );
         let err = rxt_tf::ops::einsum_one::<1, 2, _>(&f2, "ijk->k")
             .map(|_| ())
             .expect_err("operand rank");
         assert!(
-            err.to_string().contains("gives operands of ranks [3]"),
+            err.to_string()
+                .contains("does not fit operands of ranks [2]"),
             "{err}"
         );
         // Sizes that differ along a shared subscript: eager's class, per op

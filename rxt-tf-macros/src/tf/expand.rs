@@ -159,18 +159,25 @@ fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> Token
     match (keyword.kind, value) {
         (_, Value::Bool(flag)) => quote!(#private::Flag<#flag>),
         (ValueKind::Equation, Value::Str(equation)) => {
-            // Resolved when validated: the ranks its subscripts give.
+            // Resolved when validated: the ranks its subscripts give, or
+            // with `...` its letters.
             let operands = equation
                 .split("->")
                 .next()
                 .map_or(1, |i| i.split(',').count());
-            let (result, ranks) = match rxt_tf_spec::einsum::parse(equation, operands) {
-                Ok(parsed) => (parsed.result, parsed.operands),
-                Err(_) => (0, Vec::new()),
+            let Ok(parsed) = rxt_tf_spec::einsum::parse(equation, operands) else {
+                return quote!(());
             };
-            let result = usize::from(result);
-            let [a, b] = [0, 1].map(|i| usize::from(ranks.get(i).copied().unwrap_or(0)));
-            quote!(#private::Equation<#result, #a, #b>)
+            let letters = |i: usize| parsed.operands.get(i).map_or(0, |s| usize::from(s.labels));
+            let ellipsis = |i: usize| parsed.operands.get(i).is_some_and(|s| s.ellipsis);
+            let (a, b, result) = (letters(0), letters(1), usize::from(parsed.result.labels));
+            match parsed.fixed_ranks() {
+                Some(_) => quote!(#private::Equation<#result, #a, #b>),
+                None => {
+                    let (ea, eb) = (ellipsis(0), ellipsis(1));
+                    quote!(#private::Subscripts<#result, #a, #b, #ea, #eb>)
+                }
+            }
         }
         (ValueKind::Count, Value::Int(count)) => {
             let count = usize::try_from(*count).unwrap_or(usize::MAX);

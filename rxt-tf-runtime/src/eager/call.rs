@@ -456,15 +456,12 @@ fn check_equation(row: &'static Op, equation: &str, operands: &[Input<'_>]) -> R
             message,
         })?;
     let ranks: Vec<u8> = operands.iter().map(Input::rank).collect();
-    if parsed.operands == ranks {
+    if parsed.result_rank(&ranks).is_some() {
         return Ok(());
     }
     Err(Error::Keyword {
         op: row.name,
-        message: format!(
-            "`{equation}` gives operands of ranks {:?}, got ranks {ranks:?}",
-            parsed.operands
-        ),
+        message: format!("`{equation}` does not fit operands of ranks {ranks:?}"),
     })
 }
 

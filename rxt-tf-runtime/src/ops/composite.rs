@@ -497,15 +497,23 @@ fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]
             message,
         }
     })?;
+    let ranks: Vec<u8> = inputs
+        .iter()
+        .map(|input| match input {
+            Input::Tensor(_, kind) => kind.rank,
+            _ => u8::MAX,
+        })
+        .collect();
     let result: Vec<u8> = O::kinds().iter().map(|kind| kind.rank).collect();
-    if result != [parsed.result] {
-        return Err(crate::Error::Keyword {
-            op: "einsum",
-            message: format!(
-                "`{equation}` gives a result of rank {}, not {result:?}",
-                parsed.result
-            ),
-        });
-    }
-    O::run(row, inputs, keywords)
+    let message = match parsed.result_rank(&ranks) {
+        None => format!("`{equation}` does not fit operands of ranks {ranks:?}"),
+        Some(rank) if result != [rank] => {
+            format!("`{equation}` gives a result of rank {rank}, not {result:?}")
+        }
+        Some(_) => return O::run(row, inputs, keywords),
+    };
+    Err(crate::Error::Keyword {
+        op: "einsum",
+        message,
+    })
 }

@@ -263,6 +263,17 @@ pub struct Reversed;
 /// for one operand).
 pub struct Equation<const OUT: usize, const A: usize, const B: usize>;
 
+/// The typed value of an einsum `equation` with `...`: the letters of the
+/// result (`OUT`) and of each operand (`A`, `B`; 0 for one operand), and
+/// whether each operand has `...` (the result then has it too).
+pub struct Subscripts<
+    const OUT: usize,
+    const A: usize,
+    const B: usize,
+    const ELLIPSIS_A: bool,
+    const ELLIPSIS_B: bool,
+>;
+
 /// Something `tf!` can take as an operand: an rxt-tf tensor, a literal, a
 /// run-time scalar, or a reference to one (any depth).
 #[diagnostic::on_unimplemented(

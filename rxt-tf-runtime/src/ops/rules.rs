@@ -6,7 +6,7 @@
 
 use crate::ops::dispatch::{
     Axes, Count, Dims, Equation, Flag, FloatLiteral, IntLiteral, Outputs, Pairs, Perm, ResultOf,
-    Reversed, Scalar, Signature, Size, TensorList,
+    Reversed, Scalar, Signature, Size, Subscripts, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -763,6 +763,46 @@ where
         + BroadcastWith<S, Output<T> = Tensor<T, R>>,
 {
     type Output = Tensor<T, R>;
+}
+
+/// The result of an einsum equation with `...` on operands of ranks `A`
+/// and `B` (0 for one operand): implemented where they fit it.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the equation's subscripts do not fit operands of ranks {A} and {B}",
+    label = "operands of other ranks than the subscripts give",
+    note = "an operand has as many axes as its letters, and with `...` any number more (the \
+            result at most 4)"
+)]
+pub trait SubscriptRanks<const A: usize, const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType + Outputs;
+}
+
+impl<Op, T, const A: usize, const LO: usize, const LA: usize, const EA: bool>
+    Signature<Op, (Tensor<T, A>,), (Subscripts<LO, LA, 0, EA, false>,)> for Einsum
+where
+    T: Element,
+    Subscripts<LO, LA, 0, EA, false>: SubscriptRanks<A, 0>,
+{
+    type Output = <Subscripts<LO, LA, 0, EA, false> as SubscriptRanks<A, 0>>::Output<T>;
+}
+
+impl<
+        Op,
+        T,
+        const A: usize,
+        const B: usize,
+        const LO: usize,
+        const LA: usize,
+        const LB: usize,
+        const EA: bool,
+        const EB: bool,
+    > Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Subscripts<LO, LA, LB, EA, EB>,)> for Einsum
+where
+    T: Element,
+    Subscripts<LO, LA, LB, EA, EB>: SubscriptRanks<A, B>,
+{
+    type Output = <Subscripts<LO, LA, LB, EA, EB> as SubscriptRanks<A, B>>::Output<T>;
 }
 
 impl<Op, T: Element, const A: usize, const OUT: usize>
