@@ -5,22 +5,26 @@
 //! NaN positions, the sign of zero), or both raise the same `tf.errors`
 //! class, rxt-tf's message beginning `rxt-tf: <op> failed: `.
 //!
-//! Every op of the README's op table (`rxt_tf_spec::OPS`) has a line in
-//! the fuzz table below (the test fails naming any op without one). Each
-//! run first draws one case of every form, each op at each element type its
-//! row lists and each rank its rule takes for its first operand, then the
-//! random cases, each op drawn on its element types and ranks:
-//! element-wise ops (float-only, integer and bool ones, `leaky_relu`'s
-//! `alpha`); broadcasting binary ops on two tensors of ranks 0–4 (shapes
-//! compatible most of the time, incompatible sometimes), or on a tensor
-//! beside a run-time `Scalar` or a literal on either side (integer `div`
-//! promoting to float64, comparisons giving bool, integer division by zero
-//! and negative integer powers raising, `i32::MIN` floordiv −1 wrapping);
-//! matmul of ranks 2–4 with broadcasting batches and both transpose flags;
-//! `bias_add`; reductions over random axes (negative, several,
-//! `keepdims`); argmax/argmin with either output type; softmax, log_softmax
-//! and cumsum on any axis; transpose by random permutations; reverse; casts
-//! between every element type; expand_dims; squeeze of axes of size 1 (and,
+//! Every op of the README's op table (`rxt_tf_spec::OPS`) has a line in the
+//! fuzz table below (the test fails naming any op without one). Each run
+//! first draws one case of every form, each op at each element type its row
+//! lists and each rank its rule takes for its first operand, then the
+//! random cases, each op drawn on its element types and ranks: element-wise
+//! ops (float-only, integer and bool ones, `leaky_relu`'s `alpha`, `gelu`
+//! exact or approximate); broadcasting binary ops on two tensors of ranks
+//! 0–4 (shapes compatible most of the time, incompatible sometimes), or on
+//! a tensor beside a run-time `Scalar` or a literal on either side (integer
+//! `div` promoting to float64, comparisons giving bool, integer division by
+//! zero and negative integer powers raising, `i32::MIN` floordiv −1
+//! wrapping); matmul of ranks 2–4 with broadcasting batches and both
+//! transpose flags; `bias_add`; reductions over random axes (negative,
+//! several, `keepdims`), the float ones `reduce_variance`, `reduce_std` and
+//! `reduce_logsumexp` among them; `moments` likewise, giving the mean and
+//! the variance, compared tensor by tensor; `l2_normalize` along one axis
+//! or several distinct ones, `epsilon` 0, 1e-12, 1e-6, 0.5 or 4;
+//! argmax/argmin with either output type; softmax, log_softmax and cumsum
+//! on any axis; transpose by random permutations; reverse; casts between
+//! every element type; expand_dims; squeeze of axes of size 1 (and,
 //! raising, of other sizes); shape.
 //!
 //! The ops that move and make data: `where` with a bool condition of rank
@@ -52,9 +56,27 @@
 //! the wrong way round). Dimensions are 0–4; values include NaN, ±inf, −0.0,
 //! subnormals, extremes, random bit patterns and integer edges.
 //!
+//! The layers, on float32 and float64: `conv2d`, `depthwise_conv2d` and
+//! `conv1d` of NHWC images or NWC sequences (batches and channels 0–4,
+//! spatial dimensions 0–5) by filters of sizes 1–3, of the image's input
+//! depth (now and then not: raising, or a grouped convolution for a
+//! divisor), with strides 1–3 and dilations 1–2, one size or a pair, and
+//! either padding (filters wider than the image raising with `"VALID"`);
+//! `max_pool2d`, `avg_pool2d`, `max_pool1d` and `avg_pool1d` with windows
+//! and strides 1–3 likewise; `batch_normalization` of a tensor of rank 0–4
+//! and a mean, a variance (negative now and then), an offset and a scale
+//! of ranks up to its own (the first two of one rank, the others of one)
+//! broadcasting into it (now and then not: raising, or wider than it),
+//! `variance_epsilon` 0 to 3.
+//!
 //! Left out, each where it is drawn, with why: −0.0 as a scalar or literal
 //! (eager's constant cache mixes up ±0.0); int32 literals past i32 (eager
-//! wraps them, rxt-tf raises). `tf.math.add(2, x)`
+//! wraps them, rxt-tf raises); `"VALID"` filters and max-pool windows wider
+//! than a non-empty axis leaving no output (rather than a negative size,
+//! which raises): TensorFlow's oneDNN kernels, which eager and rxt-tf run,
+//! then give an output of the wrong size with unwritten elements
+//! (`Conv2D`, `DepthwiseConv2dNative`) or raise AbortedError or kill the
+//! process with SIGFPE (`MaxPool`), so those cases pad `"SAME"`. `tf.math.add(2, x)`
 //! raises for `x` not int32 where `2 + x` (and rxt-tf) convert the literal
 //! to `x`'s type, so add, sub, mul and div are written with their operators.
 //! Differences from eager found here and left out where they are drawn:
@@ -102,6 +124,8 @@ enum Family {
     Unary,
     /// One float tensor and `alpha`.
     LeakyRelu,
+    /// One float tensor and `approximate` (`gelu`).
+    Gelu,
     /// Two operands broadcasting: tensors, or a tensor and a scalar or a
     /// literal on either side.
     Binary,
@@ -111,6 +135,11 @@ enum Family {
     BiasAdd,
     /// Axes (one or several) and `keepdims`.
     Reduce,
+    /// Axes (one or several) and `keepdims`: the mean and the variance
+    /// (`moments`).
+    Moments,
+    /// Axes (one or several) and `epsilon` (`l2_normalize`).
+    L2Normalize,
     /// One axis and an index type.
     ArgReduce,
     /// One axis.
@@ -172,6 +201,24 @@ enum Family {
     /// A tensor and two scalar bounds: run-time scalars, rank-0 tensors or
     /// literals (`clip_by_value`).
     Clip,
+    /// An NHWC image, `[h, w, in, out]` filters, strides, padding and
+    /// dilations (`conv2d`).
+    Conv2d,
+    /// An NHWC image, `[h, w, in, multiplier]` filters, strides and padding
+    /// (`depthwise_conv2d`).
+    DepthwiseConv2d,
+    /// An NWC sequence, `[w, in, out]` filters, a stride, padding and a
+    /// dilation (`conv1d`).
+    Conv1d,
+    /// An NHWC image, window sizes, strides and padding (`max_pool2d`,
+    /// `avg_pool2d`).
+    Pool2d,
+    /// An NWC sequence, a window size, a stride and padding (`max_pool1d`,
+    /// `avg_pool1d`).
+    Pool1d,
+    /// A tensor, four statistics broadcasting into it and
+    /// `variance_epsilon` (`batch_normalization`).
+    BatchNorm,
 }
 
 /// One op of the table, as the fuzzer draws it.
@@ -535,6 +582,12 @@ macro_rules! run_family {
             finish!($py, ops::$f(&x, alpha), x)
         })
     }};
+    (Gelu, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Approximate(approximate) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+            finish!($py, ops::$f(&x, approximate), x)
+        })
+    }};
     (Binary, $py:ident, $case:ident, $f:ident, $types:tt) => {
         binary!($py, $case, $f, $types, literals [f32, f64, i32, i64] [f32, f64])
     };
@@ -568,6 +621,27 @@ macro_rules! run_family {
             } else {
                 finish!($py, ops::$f::<N, false, _>(&x, axes), x)
             }
+        }))
+    }};
+    (Moments, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Axes(ref axes, keepdims) = $case.keywords else { unreachable!() };
+        let x = $case.tensor(0);
+        with_type!($case.dtype, $types, |T| with_axes!(x.rank(), axes, |R, N, axes| {
+            let x = tensor!($py, x, T, R);
+            let output = if keepdims {
+                native_pair($py, ops::$f::<N, true, _>(&x, axes))
+            } else {
+                native_pair($py, ops::$f::<N, false, _>(&x, axes))
+            };
+            (output, vec![to_python($py, "an input", Ok(x))])
+        }))
+    }};
+    (L2Normalize, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Epsilon(ref axes, epsilon) = $case.keywords else { unreachable!() };
+        let x = $case.tensor(0);
+        with_type!($case.dtype, $types, |T| with_axes!(x.rank(), axes, |R, N, axes| {
+            let x = tensor!($py, x, T, R);
+            finish!($py, ops::$f::<N, _>(&x, axes, epsilon), x)
         }))
     }};
     (ArgReduce, $py:ident, $case:ident, $f:ident, $types:tt) => {{
@@ -882,6 +956,73 @@ macro_rules! run_family {
             clip!(ints, [i32, i64])
         }
     }};
+    (Conv2d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { strides, padding, dilations, .. } = $case.keywords else {
+            unreachable!()
+        };
+        let (x, filters) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| {
+            let (x, filters) = (tensor!($py, x, T, 4), tensor!($py, filters, T, 4));
+            finish!($py, ops::$f(&x, &filters, strides, padding, dilations), x, filters)
+        })
+    }};
+    (DepthwiseConv2d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { strides, padding, .. } = $case.keywords else { unreachable!() };
+        let (x, filters) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| {
+            let (x, filters) = (tensor!($py, x, T, 4), tensor!($py, filters, T, 4));
+            finish!($py, ops::$f(&x, &filters, strides, padding), x, filters)
+        })
+    }};
+    (Conv1d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { strides, padding, dilations, .. } = $case.keywords else {
+            unreachable!()
+        };
+        let (x, filters) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| {
+            let (x, filters) = (tensor!($py, x, T, 3), tensor!($py, filters, T, 3));
+            let result = ops::$f(&x, &filters, strides[0], padding, dilations[0]);
+            finish!($py, result, x, filters)
+        })
+    }};
+    (Pool2d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { ksize, strides, padding, .. } = $case.keywords else {
+            unreachable!()
+        };
+        with_tensor!($py, $case.tensor(0), $types, [4], |x: T, R| {
+            finish!($py, ops::$f(&x, ksize, strides, padding), x)
+        })
+    }};
+    (Pool1d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { ksize, strides, padding, .. } = $case.keywords else {
+            unreachable!()
+        };
+        with_tensor!($py, $case.tensor(0), $types, [3], |x: T, R| {
+            finish!($py, ops::$f(&x, ksize[0], strides[0], padding), x)
+        })
+    }};
+    (BatchNorm, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::VarianceEpsilon(epsilon) = $case.keywords else { unreachable!() };
+        let [x, mean, variance, offset, scale] = [0, 1, 2, 3, 4].map(|i| $case.tensor(i));
+        with_type!($case.dtype, $types, |T| {
+            // (x's rank, the mean's and the variance's, the offset's and the
+            // scale's): each at most x's.
+            with_combo!((x.rank(), mean.rank(), offset.rank()), [
+                (0 0 0) (1 0 0) (1 0 1) (1 1 0) (1 1 1) (2 0 0) (2 0 1) (2 0 2) (2 1 0) (2 1 1)
+                (2 1 2) (2 2 0) (2 2 1) (2 2 2) (3 0 0) (3 0 1) (3 0 2) (3 0 3) (3 1 0) (3 1 1)
+                (3 1 2) (3 1 3) (3 2 0) (3 2 1) (3 2 2) (3 2 3) (3 3 0) (3 3 1) (3 3 2) (3 3 3)
+                (4 0 0) (4 0 1) (4 0 2) (4 0 3) (4 0 4) (4 1 0) (4 1 1) (4 1 2) (4 1 3) (4 1 4)
+                (4 2 0) (4 2 1) (4 2 2) (4 2 3) (4 2 4) (4 3 0) (4 3 1) (4 3 2) (4 3 3) (4 3 4)
+                (4 4 0) (4 4 1) (4 4 2) (4 4 3) (4 4 4)
+            ], |R, M, O| {
+                let x = tensor!($py, x, T, R);
+                let (mean, variance) = (tensor!($py, mean, T, M), tensor!($py, variance, T, M));
+                let (offset, scale) = (tensor!($py, offset, T, O), tensor!($py, scale, T, O));
+                let result = ops::$f(&x, &mean, &variance, &offset, &scale, epsilon);
+                finish!($py, result, x, mean, variance, offset, scale)
+            })
+        })
+    }};
 }
 
 // The ops fuzzed: one line each (element types as the op table's rows).
@@ -981,6 +1122,26 @@ fuzz_table! {
     SortOp: Sort "tf.sort" => sort [f32, f64, i32, i64];
     ArgsortOp: Sort "tf.argsort" => argsort [f32, f64, i32, i64];
     EyeOp: Eye "tf.eye" => eye [f32, f64, i32, i64, bool];
+    SeluOp: Unary "tf.nn.selu" => selu [f32, f64];
+    SoftsignOp: Unary "tf.nn.softsign" => softsign [f32, f64];
+    ErfcOp: Unary "tf.math.erfc" => erfc [f32, f64];
+    GeluOp: Gelu "tf.nn.gelu" => gelu [f32, f64];
+    SiluOp: Unary "tf.nn.silu" => silu [f32, f64];
+    SwishOp: Unary "tf.nn.swish" => swish [f32, f64];
+    MomentsOp: Moments "tf.nn.moments" => moments [f32, f64];
+    ReduceVarianceOp: Reduce "tf.math.reduce_variance" => reduce_variance [f32, f64];
+    ReduceStdOp: Reduce "tf.math.reduce_std" => reduce_std [f32, f64];
+    ReduceLogsumexpOp: Reduce "tf.math.reduce_logsumexp" => reduce_logsumexp [f32, f64];
+    L2NormalizeOp: L2Normalize "tf.math.l2_normalize" => l2_normalize [f32, f64];
+    BatchNormalizationOp: BatchNorm "tf.nn.batch_normalization"
+        => batch_normalization [f32, f64];
+    Conv2dOp: Conv2d "tf.nn.conv2d" => conv2d [f32, f64];
+    DepthwiseConv2dOp: DepthwiseConv2d "tf.nn.depthwise_conv2d" => depthwise_conv2d [f32, f64];
+    Conv1dOp: Conv1d "tf.nn.conv1d" => conv1d [f32, f64];
+    MaxPool2dOp: Pool2d "tf.nn.max_pool2d" => max_pool2d [f32, f64];
+    AvgPool2dOp: Pool2d "tf.nn.avg_pool2d" => avg_pool2d [f32, f64];
+    MaxPool1dOp: Pool1d "tf.nn.max_pool1d" => max_pool1d [f32, f64];
+    AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
 }
 
 /// The native result, and the case's tensors, as Python objects.
@@ -1011,8 +1172,8 @@ where
     Ok(PyList::new(py, items)?.into_any())
 }
 
-/// An op's pair of results (`top_k`'s values and indices) read into
-/// Python, as a list.
+/// An op's pair of results (`top_k`'s values and indices, `moments`'
+/// mean and variance) read into Python, as a list.
 fn native_pair<'py, A, B>(
     py: Python<'py>,
     result: rxt_tf::Result<(A, B)>,
@@ -1156,10 +1317,14 @@ enum Operand {
 enum Keywords {
     None,
     Alpha(f64),
+    /// `gelu`'s `approximate`.
+    Approximate(bool),
     /// `transpose_a`, `transpose_b`.
     Transpose(bool, bool),
     /// Axes and `keepdims`.
     Axes(Vec<i64>, bool),
+    /// Axes and `epsilon`.
+    Epsilon(Vec<i64>, f64),
     Axis(i64),
     /// `axis`, `exclusive`, `reverse`.
     Cumsum(i64, bool, bool),
@@ -1187,6 +1352,17 @@ enum Keywords {
     /// `begin_mask`, `end_mask`, `ellipsis_mask`, `new_axis_mask` and
     /// `shrink_axis_mask`.
     Masks([i64; 5]),
+    /// The window's sizes (pools), the strides, the padding and the
+    /// dilations (convolutions): one size or a pair each (the 1-D forms:
+    /// one).
+    Spatial {
+        ksize: &'static [i64],
+        strides: &'static [i64],
+        padding: &'static str,
+        dilations: &'static [i64],
+    },
+    /// `variance_epsilon`.
+    VarianceEpsilon(f64),
 }
 
 #[derive(Clone, Debug)]
@@ -1542,6 +1718,7 @@ fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usize) -> Case 
             let alpha = rng.pick(&[0.2, 0.0, 0.1, -0.5, 1.0, 1.5, 3.0, 1e-3, -1e30]);
             (single(rng), Keywords::Alpha(alpha))
         }
+        Family::Gelu => (single(rng), Keywords::Approximate(rng.chance(50))),
         Family::Binary | Family::Logical => (binary_operands(rng, dtype, ranks), Keywords::None),
         Family::MatMul => matmul_operands(rng, dtype, ranks),
         Family::BiasAdd => {
@@ -1554,11 +1731,22 @@ fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usize) -> Case 
             ];
             (operands, Keywords::None)
         }
-        Family::Reduce | Family::Reverse => {
+        Family::Reduce | Family::Moments | Family::Reverse => {
             let n = rng.within(1, rank);
             let axes = distinct_axes(rng, rank, n);
-            let keepdims = op.family == Family::Reduce && rng.chance(50);
+            let keepdims = op.family != Family::Reverse && rng.chance(50);
             (single(rng), Keywords::Axes(axes, keepdims))
+        }
+        Family::L2Normalize => {
+            // One axis half the time, else one or several.
+            let n = if rng.chance(50) {
+                1
+            } else {
+                rng.within(1, rank)
+            };
+            let axes = distinct_axes(rng, rank, n);
+            let epsilon = rng.pick(&[1e-12, 1e-6, 0.5, 0.0, 4.0]);
+            (single(rng), Keywords::Epsilon(axes, epsilon))
         }
         Family::ArgReduce => {
             let index = rng.pick(&[DType::I32, DType::I64]);
@@ -1764,6 +1952,14 @@ fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usize) -> Case 
             operands.extend([lo, hi].map(|value| scalar_operand(rng, dtype, value)));
             (operands, Keywords::None)
         }
+        Family::Conv2d | Family::DepthwiseConv2d | Family::Conv1d => {
+            conv_operands(rng, op.family, dtype)
+        }
+        Family::Pool2d | Family::Pool1d => {
+            let max = op.name.starts_with("max_");
+            pool_operands(rng, op.family == Family::Pool1d, max, dtype)
+        }
+        Family::BatchNorm => batch_norm_operands(rng, dtype, rank),
     };
     let mut case = Case {
         op,
@@ -2391,6 +2587,206 @@ fn scalar_operand(rng: &mut Rng, dtype: DType, value: f64) -> Operand {
     }
 }
 
+/// Sizes along the spatial axes of an image: one (for both axes, or the
+/// one axis of a sequence) or a pair.
+const SPATIAL: &[&[i64]] = &[
+    &[1],
+    &[2],
+    &[3],
+    &[1, 1],
+    &[1, 2],
+    &[1, 3],
+    &[2, 1],
+    &[2, 2],
+    &[2, 3],
+    &[3, 1],
+    &[3, 2],
+    &[3, 3],
+];
+
+/// Spatial sizes of 1 to `most`: one (always, for a sequence) or a pair.
+fn spatial(rng: &mut Rng, most: i64, sequence: bool) -> &'static [i64] {
+    let sizes: Vec<&'static [i64]> = SPATIAL
+        .iter()
+        .copied()
+        .filter(|sizes| sizes.iter().all(|&size| size <= most))
+        .filter(|sizes| !sequence || sizes.len() == 1)
+        .collect();
+    rng.pick(&sizes)
+}
+
+/// A spatial dimension of an image: 0 now and then, else 1–5.
+fn spatial_dim(rng: &mut Rng) -> usize {
+    match rng.below(100) {
+        0..=4 => 0,
+        5..=19 => 1,
+        _ => rng.within(2, 5),
+    }
+}
+
+/// An NHWC image, or an NWC sequence: a batch and channels of 0–4 and
+/// spatial dimensions of 0–5.
+fn image(rng: &mut Rng, sequence: bool) -> Vec<usize> {
+    let axes = if sequence { 1 } else { 2 };
+    let mut shape = vec![dim(rng)];
+    shape.extend((0..axes).map(|_| spatial_dim(rng)));
+    shape.push(dim(rng));
+    shape
+}
+
+/// `"SAME"` or `"VALID"`.
+fn padding(rng: &mut Rng) -> &'static str {
+    rng.pick(&["SAME", "VALID"])
+}
+
+/// The size along spatial axis `axis` (from 0) of `sizes`, one for every
+/// axis or one per axis.
+fn along(sizes: &[i64], axis: usize) -> i64 {
+    sizes[axis.min(sizes.len() - 1)]
+}
+
+/// Whether a `"VALID"` window (or dilated filter) of `size` with `stride`
+/// along an axis of `length` elements is oneDNN's quirk: wider than the
+/// axis, which is not empty, and leaving no output (not a negative size,
+/// which raises): TensorFlow's oneDNN `Conv2D` and `DepthwiseConv2dNative`
+/// then give an output of the wrong size, its elements never written, and
+/// its `MaxPool` raises AbortedError or dies of SIGFPE (its `AvgPool` and
+/// TensorFlow's own kernels give the empty output).
+fn onednn_empty_window(length: usize, size: i64, stride: i64) -> bool {
+    let length = length as i64;
+    length > 0 && size > length && length - size + stride > -stride
+}
+
+/// `padding`, or `"SAME"` for a `"VALID"` one leaving oneDNN's quirk (see
+/// [`onednn_empty_window`]) along an axis of `x` (NHWC or NWC) for
+/// windows of `sizes` (or dilated filters) and `strides`.
+fn avoid_onednn_empty_windows(
+    padding: &'static str,
+    x: &[usize],
+    sizes: &[i64],
+    strides: &[i64],
+) -> &'static str {
+    let axes = x.len() - 2;
+    let quirk = (0..axes)
+        .any(|axis| onednn_empty_window(x[1 + axis], along(sizes, axis), along(strides, axis)));
+    if padding == "VALID" && quirk {
+        "SAME"
+    } else {
+        padding
+    }
+}
+
+/// An image and filters of kernel sizes 1–3 (the filters' input depth the
+/// image's channels, now and then not: raises, but for a divisor of them,
+/// a grouped convolution), strides 1–3 and dilations 1–2, or for
+/// `depthwise_conv2d` strides mostly alike along both axes (TensorFlow's
+/// own kernel takes no others; oneDNN's does) and no dilations. No
+/// `"VALID"` filter leaving oneDNN's quirk (see [`onednn_empty_window`]):
+/// `"SAME"` instead.
+fn conv_operands(rng: &mut Rng, family: Family, dtype: DType) -> (Vec<Operand>, Keywords) {
+    let sequence = family == Family::Conv1d;
+    let x = image(rng, sequence);
+    let channels = x[x.len() - 1];
+    let depth = if rng.chance(10) {
+        rng.pick(&[channels + 1, channels * 2 + 1, channels / 2, 0])
+    } else {
+        channels
+    };
+    let axes = if sequence { 1 } else { 2 };
+    let kernel: Vec<i64> = (0..axes).map(|_| rng.within(1, 3) as i64).collect();
+    let ones: &'static [i64] = if rng.chance(50) { &[1] } else { &[1, 1] };
+    let strides = if rng.chance(40) {
+        if sequence {
+            &[1]
+        } else {
+            ones
+        }
+    } else if family == Family::DepthwiseConv2d && rng.chance(80) {
+        const ALIKE: &[&[i64]] = &[&[2], &[3], &[2, 2], &[3, 3]];
+        rng.pick(ALIKE)
+    } else {
+        spatial(rng, 3, sequence)
+    };
+    let dilations: &'static [i64] = if family == Family::DepthwiseConv2d || rng.chance(50) {
+        &[1]
+    } else {
+        spatial(rng, 2, sequence)
+    };
+    let dilated: Vec<i64> = (0..axes)
+        .map(|axis| (kernel[axis] - 1) * along(dilations, axis) + 1)
+        .collect();
+    let padding = avoid_onednn_empty_windows(padding(rng), &x, &dilated, strides);
+    let mut filters: Vec<usize> = kernel.iter().map(|&k| k as usize).collect();
+    filters.extend([depth, dim(rng)]);
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, x)),
+        Operand::Tensor(input(rng, dtype, filters)),
+    ];
+    let keywords = Keywords::Spatial {
+        ksize: &[],
+        strides,
+        padding,
+        dilations,
+    };
+    (operands, keywords)
+}
+
+/// An image and windows of sizes 1–3 and strides 1–3 (windows wider than
+/// the image raise with `"VALID"`, or give an empty result); for the max
+/// pools no `"VALID"` window leaving oneDNN's quirk (see
+/// [`onednn_empty_window`]): `"SAME"` instead.
+fn pool_operands(
+    rng: &mut Rng,
+    sequence: bool,
+    max: bool,
+    dtype: DType,
+) -> (Vec<Operand>, Keywords) {
+    let x = image(rng, sequence);
+    let (ksize, strides) = (spatial(rng, 3, sequence), spatial(rng, 3, sequence));
+    let mut padding = padding(rng);
+    if max {
+        padding = avoid_onednn_empty_windows(padding, &x, ksize, strides);
+    }
+    let keywords = Keywords::Spatial {
+        ksize,
+        strides,
+        padding,
+        dilations: &[],
+    };
+    (vec![Operand::Tensor(input(rng, dtype, x))], keywords)
+}
+
+/// A tensor of rank `rank` and its mean, variance, offset and scale: the
+/// mean and the variance of one rank, the offset and the scale of one rank,
+/// each at most `rank`, their shapes broadcasting into the tensor's (now
+/// and then not: raises, or broadcasting it wider); a variance that is not
+/// negative mostly; `variance_epsilon` 0, 1e-12, 1e-5, 1e-3, 0.5 or 3.
+fn batch_norm_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let x = shape(rng, rank);
+    let (m, o) = (rng.within(0, rank), rng.within(0, rank));
+    let mut shapes = [m, m, o, o].map(|rank| broadcast_from(rng, &x, rank));
+    if rng.chance(8) {
+        let stat = &mut shapes[rng.below(4)];
+        if !stat.is_empty() {
+            let i = rng.below(stat.len());
+            stat[i] = stat[i] % 4 + 1;
+        }
+    }
+    let mut operands = vec![Operand::Tensor(input(rng, dtype, x))];
+    operands.extend(shapes.map(|shape| Operand::Tensor(input(rng, dtype, shape))));
+    if rng.chance(85) {
+        if let Operand::Tensor(variance) = &mut operands[2] {
+            match &mut variance.values {
+                Values::F32(v) => v.iter_mut().for_each(|x| *x = x.abs()),
+                Values::F64(v) => v.iter_mut().for_each(|x| *x = x.abs()),
+                _ => unreachable!("a float variance"),
+            }
+        }
+    }
+    let epsilon = rng.pick(&[1e-3, 1e-5, 0.0, 1e-12, 0.5, 3.0]);
+    (operands, Keywords::VarianceEpsilon(epsilon))
+}
+
 // ---------------------------------------------------------------------------
 // The eager side.
 
@@ -2424,7 +2820,7 @@ fn eager_call<'py>(
     let names: &[&str] = if case.operands.len() == 1 {
         &["x"]
     } else {
-        &["a", "b", "c", "d"]
+        &["a", "b", "c", "d", "e"]
     };
     let mut bound = Vec::new();
     let mut args = Vec::new();
@@ -2471,6 +2867,9 @@ fn eager_call<'py>(
         Keywords::None if f.len() == 1 => args.replace(", ", &format!(" {f} ")),
         Keywords::None => format!("{f}({args})"),
         Keywords::Alpha(alpha) => format!("{f}({args}, alpha={alpha:?})"),
+        Keywords::Approximate(approximate) => {
+            format!("{f}({args}, approximate={})", python_bool(*approximate))
+        }
         Keywords::Transpose(ta, tb) => format!(
             "{f}({args}, transpose_a={}, transpose_b={})",
             python_bool(*ta),
@@ -2482,7 +2881,19 @@ fn eager_call<'py>(
                 python_bool(*keepdims)
             )
         }
+        // `tf.nn.moments`' tuple, as rxt-tf's pair.
+        Keywords::Axes(axes, keepdims) if case.op.family == Family::Moments => {
+            format!(
+                "list({f}({args}, axes={axes:?}, keepdims={}))",
+                python_bool(*keepdims)
+            )
+        }
         Keywords::Axes(axes, _) => format!("{f}({args}, axis={axes:?})"),
+        // One axis as an integer, several as a list.
+        Keywords::Epsilon(axes, epsilon) => match axes.as_slice() {
+            [axis] => format!("{f}({args}, axis={axis}, epsilon={epsilon:?})"),
+            axes => format!("{f}({args}, axis={axes:?}, epsilon={epsilon:?})"),
+        },
         Keywords::Axis(axis) if case.op.family == Family::ExpandDims => {
             format!("{f}({args}, {axis})")
         }
@@ -2536,6 +2947,36 @@ fn eager_call<'py>(
             "{f}({args}, begin_mask={begin}, end_mask={end}, ellipsis_mask={ellipsis}, \
              new_axis_mask={new_axis}, shrink_axis_mask={shrink_axis})"
         ),
+        Keywords::Spatial {
+            ksize,
+            strides,
+            padding,
+            dilations,
+        } => match case.op.family {
+            Family::Conv2d => format!(
+                "{f}({args}, strides={strides:?}, padding='{padding}', dilations={dilations:?})"
+            ),
+            // `tf.nn.depthwise_conv2d` takes the four strides of NHWC.
+            Family::DepthwiseConv2d => {
+                let (h, w) = (strides[0], strides[strides.len() - 1]);
+                format!("{f}({args}, strides=[1, {h}, {w}, 1], padding='{padding}')")
+            }
+            Family::Conv1d => format!(
+                "{f}({args}, stride={}, padding='{padding}', dilations={})",
+                strides[0], dilations[0]
+            ),
+            Family::Pool2d => {
+                format!("{f}({args}, ksize={ksize:?}, strides={strides:?}, padding='{padding}')")
+            }
+            Family::Pool1d => format!(
+                "{f}({args}, ksize={}, strides={}, padding='{padding}')",
+                ksize[0], strides[0]
+            ),
+            family => unreachable!("spatial keywords of {family:?}"),
+        },
+        Keywords::VarianceEpsilon(epsilon) => {
+            format!("{f}({args}, variance_epsilon={epsilon:?})")
+        }
     };
     (code, bound)
 }
@@ -2574,7 +3015,8 @@ fn check(py: Python<'_>, case: &Case) -> Compared {
     match (native, eager) {
         (Ok(native), Ok(eager)) => {
             match (native.cast::<PyList>(), eager.cast::<PyList>()) {
-                // Several tensors (`split`, `unstack`, `top_k`): each.
+                // Several tensors (`split`, `unstack`, `top_k`, `moments`):
+                // each.
                 (Ok(natives), Ok(eagers)) => {
                     assert_eq!(
                         natives.len(),
@@ -2677,8 +3119,8 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             op.name
         );
     }
-    // Ops of two operands, `where`, `gather` and `strided_slice` have more
-    // forms to cover: drawn twice as often.
+    // Ops of two operands, `where`, `gather`, `strided_slice`, `conv2d` and
+    // `batch_normalization` have more forms to cover: drawn twice as often.
     let weighted: Vec<&'static Op> = OPS
         .iter()
         .flat_map(|op| {
@@ -2688,7 +3130,9 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
                 | Family::MatMul
                 | Family::Select
                 | Family::Gather
-                | Family::Index => 2,
+                | Family::Index
+                | Family::Conv2d
+                | Family::BatchNorm => 2,
                 _ => 1,
             };
             std::iter::repeat_n(op, weight)

@@ -15,8 +15,10 @@ pub(crate) enum Part {
     /// The context the trace runs on (its address: a context outlives
     /// every trace made on it).
     Context(usize),
-    /// A node of this row (by its `tf!` name).
-    Op(&'static str),
+    /// A node of this row: its `tf!` name, and its address, as rows of one
+    /// name run different ops (the steps of a composite op are named after
+    /// it; each row is a static of the table or one made once and kept).
+    Op(&'static str, usize),
     /// One of its keyword values.
     Keyword(KeyValue),
     /// A new input of this dtype and rank (inputs are numbered by first

@@ -424,7 +424,8 @@ impl Recording {
         (sources, perm): (Vec<Source>, Option<Arc<OwnedHandle>>),
     ) -> Result<Untyped> {
         let row = call.row;
-        self.key.push(Part::Op(row.name));
+        self.key
+            .push(Part::Op(row.name, std::ptr::from_ref(row) as usize));
         self.key.extend(
             keywords
                 .iter()
@@ -500,7 +501,10 @@ impl Recording {
         let index = u32::try_from(self.nodes.len()).map_err(|_| malformed(call.row))?;
         let cast = Call::cast(call.operand_element);
         let keywords = call.cast_keywords();
-        self.key.push(Part::Op(cast.row.name));
+        self.key.push(Part::Op(
+            cast.row.name,
+            std::ptr::from_ref(cast.row) as usize,
+        ));
         self.key.push(Part::Keyword(KeyValue::from(&keywords[0])));
         let mut args = [Arg::Input(0); MAX_ARGS];
         args[0] = arg;

@@ -42,6 +42,34 @@ pub(crate) fn run<O: Outputs>(
     }
 }
 
+/// `op`, a step of the composite `row`, under `row`'s name: its errors,
+/// per op and from a fused body, name the op called (`conv1d`, not the
+/// `conv2d` it runs). Each (row, step) pair is made once and kept.
+fn step(row: &'static Op, op: &'static Op) -> &'static Op {
+    use std::sync::Mutex;
+    type Steps = Vec<((usize, usize), &'static Op)>;
+    static KNOWN: Mutex<Steps> = Mutex::new(Vec::new());
+    if op.name == row.name {
+        return op;
+    }
+    let key = (
+        std::ptr::from_ref(row) as usize,
+        std::ptr::from_ref(op) as usize,
+    );
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, found)) = known.iter().find(|(k, _)| *k == key) {
+        return found;
+    }
+    let named: &'static Op = Box::leak(Box::new(Op {
+        name: row.name,
+        ..*op
+    }));
+    known.push((key, named));
+    named
+}
+
 /// `clip_by_value` as `tf.clip_by_value` runs it: `minimum(x, hi)`, then
 /// `maximum(…, lo)` (a `ClipByValue` kernel differs from it on NaN bounds
 /// and on the sign of zero). Both ops are recorded in a fusing scope.
@@ -49,9 +77,9 @@ fn clip<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
     let [x @ Input::Tensor(_, kind), lo, hi] = inputs else {
         return Err(malformed(row));
     };
-    let below = run_row(&MINIMUM, &[*x, *hi], &[], *kind)?;
+    let below = run_row(step(row, &MINIMUM), &[*x, *hi], &[], *kind)?;
     let clipped = [Input::Tensor(&below, *kind), *lo];
-    O::run(&MAXIMUM, &clipped, &[])
+    O::run(step(row, &MAXIMUM), &clipped, &[])
 }
 
 /// `sort` and `argsort` as `tf.sort` and `tf.argsort` run them: `TopKV2`
@@ -83,13 +111,15 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
     let ascending = *direction == "ASCENDING";
     let integer = matches!(kind.dtype, DType::I32 | DType::I64);
     let keys = if ascending {
-        Some(negated(tensor, *kind, integer)?)
+        Some(negated(row, tensor, *kind, integer)?)
     } else {
         None
     };
     let keys = keys.as_ref().map_or(*x, |keys| Input::Tensor(keys, *kind));
     let swap = |input: Input<'_>, kind: TensorKind| match call.swap {
-        Some(perm) => run_row(&TRANSPOSE, &[input], &[Value::Ints(perm)], kind).map(Some),
+        Some(perm) => {
+            run_row(step(row, &TRANSPOSE), &[input], &[Value::Ints(perm)], kind).map(Some)
+        }
         None => Ok(None),
     };
     let moved = swap(keys, *kind)?;
@@ -101,7 +131,7 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
         rank: kind.rank,
     };
     let mut outputs = run_row_many(
-        &TOP_K,
+        step(row, &TOP_K),
         &[moved],
         &[Value::Int(length), Value::Bool(true)],
         &[*kind, indices_kind],
@@ -119,7 +149,7 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
         None => picked,
     };
     let result = if ascending && !argsort {
-        negated(&picked, *kind, integer)?
+        negated(row, &picked, *kind, integer)?
     } else {
         picked
     };
@@ -127,13 +157,18 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
 }
 
 /// `-x`, or `-x - 1` for integers, as `tf.sort` flips the order.
-fn negated(x: &Untyped, kind: TensorKind, integer: bool) -> Result<Untyped> {
-    let negative = run_row(&NEG, &[Input::Tensor(x, kind)], &[], kind)?;
+fn negated(row: &'static Op, x: &Untyped, kind: TensorKind, integer: bool) -> Result<Untyped> {
+    let negative = run_row(step(row, &NEG), &[Input::Tensor(x, kind)], &[], kind)?;
     if !integer {
         return Ok(negative);
     }
     let one = Input::Literal(Number::Int(1));
-    run_row(&SUB, &[Input::Tensor(&negative, kind), one], &[], kind)
+    run_row(
+        step(row, &SUB),
+        &[Input::Tensor(&negative, kind), one],
+        &[],
+        kind,
+    )
 }
 
 /// `eye(n)` as `tf.eye(n)` makes it: `n` ones of the element type on the
@@ -191,35 +226,45 @@ fn gelu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
     let [Value::Bool(approximate)] = keywords else {
         return Err(malformed(row));
     };
-    let step = |op: &'static Op, operands: &[Input<'_>]| run_row(op, operands, &[], kind);
-    let half = step(&MUL, &[literal(0.5), x])?;
+    let apply =
+        |op: &'static Op, operands: &[Input<'_>]| run_row(step(row, op), operands, &[], kind);
+    let half = apply(&MUL, &[literal(0.5), x])?;
     let half = Input::Tensor(&half, kind);
     if !*approximate {
-        let negative = step(&NEG, &[x])?;
+        let negative = apply(&NEG, &[x])?;
         // `0.7071067811865476` in `tf.nn.gelu`: the same double.
         let root_half = cast_constant(std::f64::consts::FRAC_1_SQRT_2, kind.dtype);
-        let scaled = step(&MUL, &[Input::Tensor(&negative, kind), root_half])?;
-        let erfc = step(&ERFC, &[Input::Tensor(&scaled, kind)])?;
-        return O::run(&MUL, &[half, Input::Tensor(&erfc, kind)], &[]);
+        let scaled = apply(&MUL, &[Input::Tensor(&negative, kind), root_half])?;
+        let erfc = apply(&ERFC, &[Input::Tensor(&scaled, kind)])?;
+        return O::run(step(row, &MUL), &[half, Input::Tensor(&erfc, kind)], &[]);
     }
-    let cube = step(&POW, &[x, Input::Literal(Number::Int(3))])?;
+    let cube = apply(&POW, &[x, Input::Literal(Number::Int(3))])?;
     let coefficient = cast_constant(0.044_715, kind.dtype);
-    let scaled_cube = step(&MUL, &[coefficient, Input::Tensor(&cube, kind)])?;
-    let inner = step(&ADD, &[x, Input::Tensor(&scaled_cube, kind)])?;
+    let scaled_cube = apply(&MUL, &[coefficient, Input::Tensor(&cube, kind)])?;
+    let inner = apply(&ADD, &[x, Input::Tensor(&scaled_cube, kind)])?;
     let scale = literal(0.797_884_560_802_865_4);
-    let scaled = step(&MUL, &[scale, Input::Tensor(&inner, kind)])?;
-    let tanh = step(&TANH, &[Input::Tensor(&scaled, kind)])?;
-    let one_plus = step(&ADD, &[literal(1.0), Input::Tensor(&tanh, kind)])?;
-    O::run(&MUL, &[half, Input::Tensor(&one_plus, kind)], &[])
+    let scaled = apply(&MUL, &[scale, Input::Tensor(&inner, kind)])?;
+    let tanh = apply(&TANH, &[Input::Tensor(&scaled, kind)])?;
+    let one_plus = apply(&ADD, &[literal(1.0), Input::Tensor(&tanh, kind)])?;
+    O::run(
+        step(row, &MUL),
+        &[half, Input::Tensor(&one_plus, kind)],
+        &[],
+    )
 }
 
 /// `tf.nn.silu(x)`: `x * sigmoid(beta * x)` with `beta` a tensor of 1.
 fn silu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let beta = Input::Scalar(kind.dtype, Number::Float(1.0));
-    let scaled = run_row(&MUL, &[beta, x], &[], kind)?;
-    let sigmoid = run_row(&SIGMOID, &[Input::Tensor(&scaled, kind)], &[], kind)?;
-    O::run(&MUL, &[x, Input::Tensor(&sigmoid, kind)], &[])
+    let scaled = run_row(step(row, &MUL), &[beta, x], &[], kind)?;
+    let sigmoid = run_row(
+        step(row, &SIGMOID),
+        &[Input::Tensor(&scaled, kind)],
+        &[],
+        kind,
+    )?;
+    O::run(step(row, &MUL), &[x, Input::Tensor(&sigmoid, kind)], &[])
 }
 
 /// The axes keyword (first) and `keepdims` (second) of a reduction-like
@@ -259,9 +304,20 @@ fn reduce(
 }
 
 /// `t` (of `kind`, the reduced axes kept) without those `axes`.
-fn squeezed(t: &Untyped, axes: Value, kind: TensorKind, count: u8) -> Result<Untyped> {
+fn squeezed(
+    row: &'static Op,
+    t: &Untyped,
+    axes: Value,
+    kind: TensorKind,
+    count: u8,
+) -> Result<Untyped> {
     let result = reduced(kind, count, false);
-    run_row(&SQUEEZE, &[Input::Tensor(t, kind)], &[axes], result)
+    run_row(
+        step(row, &SQUEEZE),
+        &[Input::Tensor(t, kind)],
+        &[axes],
+        result,
+    )
 }
 
 /// `tf.nn.moments(x, axes, keepdims)`: `mean = reduce_mean(x, axes, True)`,
@@ -271,16 +327,16 @@ fn squeezed(t: &Untyped, axes: Value, kind: TensorKind, count: u8) -> Result<Unt
 fn moments<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
-    let mean = reduce(&REDUCE_MEAN, x, axes, true, kind, count)?;
+    let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
     let pair = [x, Input::Tensor(&mean, kind)];
-    let deviations = run_row(&SQUARED_DIFFERENCE, &pair, &[], kind)?;
+    let deviations = run_row(step(row, &SQUARED_DIFFERENCE), &pair, &[], kind)?;
     let deviations = Input::Tensor(&deviations, kind);
-    let variance = reduce(&REDUCE_MEAN, deviations, axes, true, kind, count)?;
+    let variance = reduce(step(row, &REDUCE_MEAN), deviations, axes, true, kind, count)?;
     if keepdims {
         return O::from_cores(row, vec![mean, variance]);
     }
-    let mean = squeezed(&mean, axes, kind, count)?;
-    let variance = squeezed(&variance, axes, kind, count)?;
+    let mean = squeezed(row, &mean, axes, kind, count)?;
+    let variance = squeezed(row, &variance, axes, kind, count)?;
     O::from_cores(row, vec![mean, variance])
 }
 
@@ -293,11 +349,23 @@ fn variance_of(
 ) -> Result<(Untyped, TensorKind)> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
-    let mean = reduce(&REDUCE_MEAN, x, axes, true, kind, count)?;
-    let deviation = run_row(&SUB, &[x, Input::Tensor(&mean, kind)], &[], kind)?;
-    let squared = run_row(&SQUARE, &[Input::Tensor(&deviation, kind)], &[], kind)?;
+    let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
+    let deviation = run_row(step(row, &SUB), &[x, Input::Tensor(&mean, kind)], &[], kind)?;
+    let squared = run_row(
+        step(row, &SQUARE),
+        &[Input::Tensor(&deviation, kind)],
+        &[],
+        kind,
+    )?;
     let squared = Input::Tensor(&squared, kind);
-    let variance = reduce(&REDUCE_MEAN, squared, axes, keepdims, kind, count)?;
+    let variance = reduce(
+        step(row, &REDUCE_MEAN),
+        squared,
+        axes,
+        keepdims,
+        kind,
+        count,
+    )?;
     Ok((variance, reduced(kind, count, keepdims)))
 }
 
@@ -310,7 +378,7 @@ fn variance<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Valu
 /// `tf.math.reduce_std`: `sqrt(reduce_variance(x, axis, keepdims))`.
 fn std<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
     let (variance, kind) = variance_of(row, inputs, keywords)?;
-    O::run(&SQRT, &[Input::Tensor(&variance, kind)], &[])
+    O::run(step(row, &SQRT), &[Input::Tensor(&variance, kind)], &[])
 }
 
 /// `tf.math.reduce_logsumexp`: the maximum (kept dims) where finite, else
@@ -324,28 +392,28 @@ fn log_sum_exp<O: Outputs>(
 ) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
-    let raw_max = reduce(&REDUCE_MAX, x, axes, true, kind, count)?;
+    let raw_max = reduce(step(row, &REDUCE_MAX), x, axes, true, kind, count)?;
     let raw_max = Input::Tensor(&raw_max, kind);
     let flags = TensorKind {
         dtype: DType::Bool,
         ..kind
     };
-    let finite = run_row(&IS_FINITE, &[raw_max], &[], flags)?;
+    let finite = run_row(step(row, &IS_FINITE), &[raw_max], &[], flags)?;
     let zero = Input::Literal(Number::Int(0));
     let choice = [Input::Tensor(&finite, flags), raw_max, zero];
-    let max = run_row(&WHERE, &choice, &[], kind)?;
-    let shifted = run_row(&SUB, &[x, Input::Tensor(&max, kind)], &[], kind)?;
-    let exp = run_row(&EXP, &[Input::Tensor(&shifted, kind)], &[], kind)?;
+    let max = run_row(step(row, &WHERE), &choice, &[], kind)?;
+    let shifted = run_row(step(row, &SUB), &[x, Input::Tensor(&max, kind)], &[], kind)?;
+    let exp = run_row(step(row, &EXP), &[Input::Tensor(&shifted, kind)], &[], kind)?;
     let exp = Input::Tensor(&exp, kind);
-    let sum = reduce(&REDUCE_SUM, exp, axes, keepdims, kind, count)?;
+    let sum = reduce(step(row, &REDUCE_SUM), exp, axes, keepdims, kind, count)?;
     let result = reduced(kind, count, keepdims);
-    let log = run_row(&LOG, &[Input::Tensor(&sum, result)], &[], result)?;
+    let log = run_row(step(row, &LOG), &[Input::Tensor(&sum, result)], &[], result)?;
     let max = match keepdims {
         true => max,
-        false => squeezed(&max, axes, kind, count)?,
+        false => squeezed(row, &max, axes, kind, count)?,
     };
     let parts = [Input::Tensor(&log, result), Input::Tensor(&max, result)];
-    O::run(&ADD, &parts, &[])
+    O::run(step(row, &ADD), &parts, &[])
 }
 
 /// `tf.math.l2_normalize(x, axis, epsilon)`: `x * rsqrt(maximum(
@@ -363,13 +431,13 @@ fn l2_normalize<O: Outputs>(
         Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row))?,
         _ => 1,
     };
-    let squared = run_row(&SQUARE, &[x], &[], kind)?;
+    let squared = run_row(step(row, &SQUARE), &[x], &[], kind)?;
     let squared = Input::Tensor(&squared, kind);
-    let sum = reduce(&REDUCE_SUM, squared, *axes, true, kind, count)?;
+    let sum = reduce(step(row, &REDUCE_SUM), squared, *axes, true, kind, count)?;
     let floor = [Input::Tensor(&sum, kind), literal(*epsilon)];
-    let floor = run_row(&MAXIMUM, &floor, &[], kind)?;
-    let inverse = run_row(&RSQRT, &[Input::Tensor(&floor, kind)], &[], kind)?;
-    O::run(&MUL, &[x, Input::Tensor(&inverse, kind)], &[])
+    let floor = run_row(step(row, &MAXIMUM), &floor, &[], kind)?;
+    let inverse = run_row(step(row, &RSQRT), &[Input::Tensor(&floor, kind)], &[], kind)?;
+    O::run(step(row, &MUL), &[x, Input::Tensor(&inverse, kind)], &[])
 }
 
 /// A 1-D op (`conv1d`, `max_pool1d`) as TensorFlow runs it: the NWC input
@@ -414,7 +482,7 @@ fn widened<O: Outputs>(
             _ => *value,
         })
         .collect();
-    let result = run_row(wide, &wide_inputs, &wide_keywords, wide_kind)?;
+    let result = run_row(step(row, wide), &wide_inputs, &wide_keywords, wide_kind)?;
     O::run(
         &SQUEEZE,
         &[Input::Tensor(&result, wide_kind)],
@@ -445,10 +513,10 @@ fn batch_normalization<O: Outputs>(
     else {
         return Err(malformed(row));
     };
-    let step = |op: &'static Op, a: Input<'_>, b: Input<'_>, kind: TensorKind| {
-        run_row(op, &[a, b], &[], kind)
+    let apply = |op: &'static Op, a: Input<'_>, b: Input<'_>, kind: TensorKind| {
+        run_row(step(row, op), &[a, b], &[], kind)
     };
-    let shifted = step(&ADD, *variance, literal(*epsilon), *variance_kind)?;
+    let shifted = apply(&ADD, *variance, literal(*epsilon), *variance_kind)?;
     let inverse = run_row(
         &RSQRT,
         &[Input::Tensor(&shifted, *variance_kind)],
@@ -456,18 +524,18 @@ fn batch_normalization<O: Outputs>(
         *variance_kind,
     )?;
     let inverse_kind = broadcast(*variance_kind, *scale_kind);
-    let inverse = step(
+    let inverse = apply(
         &MUL,
         Input::Tensor(&inverse, *variance_kind),
         *scale,
         inverse_kind,
     )?;
     let inverse = Input::Tensor(&inverse, inverse_kind);
-    let scaled = step(&MUL, *x, inverse, broadcast(*x_kind, inverse_kind))?;
+    let scaled = apply(&MUL, *x, inverse, broadcast(*x_kind, inverse_kind))?;
     let centre_kind = broadcast(*mean_kind, inverse_kind);
-    let centre = step(&MUL, *mean, inverse, centre_kind)?;
+    let centre = apply(&MUL, *mean, inverse, centre_kind)?;
     let shift_kind = broadcast(*offset_kind, centre_kind);
-    let shift = step(
+    let shift = apply(
         &SUB,
         *offset,
         Input::Tensor(&centre, centre_kind),
