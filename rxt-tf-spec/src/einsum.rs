@@ -192,6 +192,9 @@ mod tests {
         assert_eq!(implicit.result_rank(&[4, 2]), Some(4));
         assert!(parse("...ij,jk->ik", 2).is_err());
         assert!(parse("ij,jk->...ik", 2).is_err());
-        assert_eq!(parse("i...j->j...i", 1).expect("inside").result_rank(&[4]), Some(4));
+        assert_eq!(
+            parse("i...j->j...i", 1).expect("inside").result_rank(&[4]),
+            Some(4)
+        );
     }
 }
