@@ -67,7 +67,19 @@
 //! and a mean, a variance (negative now and then), an offset and a scale
 //! of ranks up to its own (the first two of one rank, the others of one)
 //! broadcasting into it (now and then not: raising, or wider than it),
-//! `variance_epsilon` 0 to 3.
+//! `variance_epsilon` 0 to 3; `einsum` of two tensors and `einsum_one` of
+//! one (`tf.einsum(equation, a, b)`), by equations drawn at random or, a
+//! fifth of the time, from common uses (matmuls, attention, traces,
+//! diagonals, transposes): operands of 0–4 letters, each new, repeated in
+//! an operand (diagonals `ii->i`, traces `ii->`) or shared by both
+//! (contractions, `ij,ij->i` reductions, products), outer products and
+//! transposes; the result implicit now and then (no `->`: the letters
+//! appearing once, sorted, upper case first) or any of the letters in any
+//! order; `...` in one operand or both, anywhere in them and in the
+//! result, standing for 0 axes or more, broadcasting (sizes equal or 1;
+//! now and then not, raising); results of rank 4 at most; each letter one
+//! size 0–4 (now and then one axis of a shared or repeated letter of
+//! another size, raising); spaces around `,` and `->` now and then.
 //!
 //! Left out, each where it is drawn, with why: −0.0 as a scalar or literal
 //! (eager's constant cache mixes up ±0.0); int32 literals past i32 (eager
@@ -76,7 +88,12 @@
 //! which raises): TensorFlow's oneDNN kernels, which eager and rxt-tf run,
 //! then give an output of the wrong size with unwritten elements
 //! (`Conv2D`, `DepthwiseConv2dNative`) or raise AbortedError or kill the
-//! process with SIGFPE (`MaxPool`), so those cases pad `"SAME"`. `tf.math.add(2, x)`
+//! process with SIGFPE (`MaxPool`), so those cases pad `"SAME"`. Not left
+//! out, but known: oneDNN's batch matmul is wrong (or crashes) for
+//! `[B ≥ 2, 1, M ≥ 5, K] × [K, N]` (TensorFlow issue 117700, unfixed in
+//! 2.21), which some einsum equations with `...` reach (seed 3, 43,756
+//! cases: `...njl,...j->...njl` on `[4, 3, 1, 3]` and `[1]`); eager and
+//! rxt-tf then give different garbage. `tf.math.add(2, x)`
 //! raises for `x` not int32 where `2 + x` (and rxt-tf) convert the literal
 //! to `x`'s type, so add, sub, mul and div are written with their operators.
 //! Differences from eager found here and left out where they are drawn:
@@ -86,7 +103,10 @@
 //! `batch_dims` (eager's `tf.gather` then drops `batch_dims`);
 //! float literals past float32 in `fill` (eager raises ValueError) and
 //! float literals float32 does not hold in a float64 `range` (eager rounds
-//! them to float32 first).
+//! them to float32 first); an implicit einsum equation with `...` in both
+//! operands (`"...ij,...jk"`: rxt-tf refuses it before running, as the
+//! result would drop `...`; eager runs `...ij,...jk->ik`, which raises
+//! InvalidArgumentError for broadcast axes and runs without them).
 //!
 //! `RXT_TF_FUZZ_CASES` sets the number of cases (default 10 000) and
 //! `RXT_TF_FUZZ_SEED` the seed (decimal or `0x` hex); `RXT_TF_TEST_FUSED=1`
@@ -97,10 +117,10 @@
 mod common;
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::CString;
 use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use common::{assert_matches_eager, python_error, to_python, with_python, Rng};
@@ -219,6 +239,11 @@ enum Family {
     /// A tensor, four statistics broadcasting into it and
     /// `variance_epsilon` (`batch_normalization`).
     BatchNorm,
+    /// An equation and two tensors whose shapes fit its subscripts
+    /// (`einsum`).
+    Einsum,
+    /// An equation and one tensor (`einsum_one`).
+    EinsumOne,
 }
 
 /// One op of the table, as the fuzzer draws it.
@@ -1023,6 +1048,26 @@ macro_rules! run_family {
             })
         })
     }};
+    (Einsum, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
+        let (a, b) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
+            with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
+                with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                    let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
+                    finish!($py, ops::$f::<OUT, RA, RB, _, _>(&a, &b, equation), a, b)
+                })
+            })
+        }))
+    }};
+    (EinsumOne, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+            with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
+                finish!($py, ops::$f::<OUT, R, _>(&x, equation), x)
+            })
+        })
+    }};
 }
 
 // The ops fuzzed: one line each (element types as the op table's rows).
@@ -1142,6 +1187,8 @@ fuzz_table! {
     AvgPool2dOp: Pool2d "tf.nn.avg_pool2d" => avg_pool2d [f32, f64];
     MaxPool1dOp: Pool1d "tf.nn.max_pool1d" => max_pool1d [f32, f64];
     AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
+    EinsumOp: Einsum "tf.einsum" => einsum [f32, f64];
+    EinsumOneOp: EinsumOne "tf.einsum" => einsum_one [f32, f64];
 }
 
 /// The native result, and the case's tensors, as Python objects.
@@ -1363,6 +1410,9 @@ enum Keywords {
     },
     /// `variance_epsilon`.
     VarianceEpsilon(f64),
+    /// An einsum equation (kept for the life of the process, as the plain
+    /// functions take it) and the rank of its result.
+    Equation(&'static str, usize),
 }
 
 #[derive(Clone, Debug)]
@@ -1960,6 +2010,8 @@ fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usize) -> Case 
             pool_operands(rng, op.family == Family::Pool1d, max, dtype)
         }
         Family::BatchNorm => batch_norm_operands(rng, dtype, rank),
+        Family::Einsum => einsum_operands(rng, dtype, rank, 2),
+        Family::EinsumOne => einsum_operands(rng, dtype, rank, 1),
     };
     let mut case = Case {
         op,
@@ -2787,6 +2839,385 @@ fn batch_norm_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand
     (operands, Keywords::VarianceEpsilon(epsilon))
 }
 
+/// The subscripts of an einsum operand or result, as drawn: the letters,
+/// and where `...` stands among them (before the letter of that index).
+#[derive(Clone, Debug)]
+struct Subscripts {
+    letters: Vec<char>,
+    ellipsis: Option<usize>,
+}
+
+impl Subscripts {
+    /// The subscripts written `text` (`"ij"`, `"...ij"`, `"i...j"`).
+    fn parse(text: &str) -> Subscripts {
+        match text.split_once("...") {
+            Some((before, after)) => Subscripts {
+                letters: before.chars().chain(after.chars()).collect(),
+                ellipsis: Some(before.len()),
+            },
+            None => Subscripts {
+                letters: text.chars().collect(),
+                ellipsis: None,
+            },
+        }
+    }
+
+    fn text(&self) -> String {
+        let mut text: String = self.letters.iter().collect();
+        if let Some(at) = self.ellipsis {
+            text.insert_str(at, "...");
+        }
+        text
+    }
+}
+
+/// An einsum equation as drawn: each operand's subscripts and the number
+/// of axes its `...` stands for, and the result's subscripts (`None`:
+/// implicit, no `->`).
+#[derive(Clone, Debug)]
+struct EinsumForm {
+    operands: Vec<Subscripts>,
+    broadcast: Vec<usize>,
+    result: Option<Subscripts>,
+}
+
+impl EinsumForm {
+    /// The result's subscripts; without `->`, as `tf.einsum` makes them:
+    /// the letters appearing once in all the operands, sorted (upper case
+    /// first), after `...` where one operand has it.
+    fn result(&self) -> Subscripts {
+        if let Some(result) = &self.result {
+            return result.clone();
+        }
+        let all: Vec<char> = self
+            .operands
+            .iter()
+            .flat_map(|s| s.letters.clone())
+            .collect();
+        let mut once: Vec<char> = all
+            .iter()
+            .copied()
+            .filter(|c| all.iter().filter(|d| *d == c).count() == 1)
+            .collect();
+        once.sort_unstable();
+        let ellipses = self
+            .operands
+            .iter()
+            .filter(|s| s.ellipsis.is_some())
+            .count();
+        Subscripts {
+            letters: once,
+            ellipsis: (ellipses == 1).then_some(0),
+        }
+    }
+
+    /// The result's rank: its letters, and with `...` the most axes an
+    /// operand's `...` stands for.
+    fn result_rank(&self) -> usize {
+        let result = self.result();
+        let broadcast = self.broadcast.iter().copied().max().unwrap_or(0);
+        result.letters.len()
+            + if result.ellipsis.is_some() {
+                broadcast
+            } else {
+                0
+            }
+    }
+
+    /// The equation, with spaces around `,` and `->` when `spaced`
+    /// (`tf.einsum` drops them).
+    fn text(&self, spaced: bool) -> String {
+        let (comma, arrow) = if spaced { (", ", " -> ") } else { (",", "->") };
+        let inputs: Vec<String> = self.operands.iter().map(Subscripts::text).collect();
+        let mut text = inputs.join(comma);
+        if let Some(result) = &self.result {
+            text.push_str(arrow);
+            text.push_str(&result.text());
+        }
+        text
+    }
+}
+
+/// The labels of random einsum equations, shuffled for each: two upper
+/// case ones among them, which an implicit result sorts first.
+const EINSUM_LABELS: [char; 10] = ['i', 'j', 'k', 'l', 'm', 'n', 'b', 'q', 'A', 'Z'];
+
+/// Equations of common uses of two operands, drawn now and then beside
+/// random ones (the axes each `...` stands for drawn).
+const EINSUM_USES: &[&str] = &[
+    "ij,jk->ik",
+    "ij,jk",
+    "ij,kj->ik",
+    "ji,jk->ki",
+    "bij,bjk->bik",
+    "bqhd,bkhd->bhqk",
+    "bhqk,bkhd->bqhd",
+    "...ij,jk->...ik",
+    "...ij,jk",
+    "...ij,...jk->...ik",
+    "ij,...jk->...ik",
+    "b...j,...jk->b...k",
+    "...i,...i->...",
+    "...,...->...",
+    "ij,ij->i",
+    "ij,ij->",
+    "ij,ij->ij",
+    "bi,bi->b",
+    "i,i->",
+    "i,i",
+    "i,j->ij",
+    "i,j",
+    "ij,k->ijk",
+    ",ij->ij",
+    ",",
+    "ii,i->i",
+];
+
+/// Equations of common uses of one operand: diagonals, traces, transposes,
+/// sums.
+const EINSUM_ONE_USES: &[&str] = &[
+    "ii->i",
+    "ii->",
+    "ii",
+    "iiii->i",
+    "iij->ji",
+    "ij->ji",
+    "ji",
+    "ij->j",
+    "ij->i",
+    "ijk->kji",
+    "ijkl->lkji",
+    "bij->b",
+    "i->",
+    "->",
+    "",
+    "i...->...i",
+    "...ii->...i",
+    "...ij->...ji",
+    "...ij->...",
+    "...",
+    "...->...",
+];
+
+/// One of the common uses of `operands` operands whose first operand fits
+/// `rank`, its other operand's `...` (if any) standing for a drawn number
+/// of axes (`None`: none fits).
+fn einsum_use(rng: &mut Rng, rank: usize, operands: usize) -> Option<EinsumForm> {
+    let uses = if operands == 1 {
+        EINSUM_ONE_USES
+    } else {
+        EINSUM_USES
+    };
+    let fitting: Vec<EinsumForm> = uses
+        .iter()
+        .filter_map(|text| {
+            let (inputs, result) = match text.split_once("->") {
+                Some((inputs, result)) => (inputs, Some(Subscripts::parse(result))),
+                None => (*text, None),
+            };
+            let operands: Vec<Subscripts> = inputs.split(',').map(Subscripts::parse).collect();
+            let letters = operands[0].letters.len();
+            let broadcast = match operands[0].ellipsis {
+                Some(_) => rank.checked_sub(letters)?,
+                None => (rank == letters).then_some(0)?,
+            };
+            let mut form = EinsumForm {
+                broadcast: vec![broadcast; operands.len()],
+                operands,
+                result,
+            };
+            form.broadcast[1..].fill(0);
+            (form.result_rank() <= 4).then_some(form)
+        })
+        .collect();
+    if fitting.is_empty() {
+        return None;
+    }
+    let mut form = fitting[rng.below(fitting.len())].clone();
+    // The second operand's `...`: any number of axes its letters and the
+    // result's leave.
+    if let Some(second) = form.operands.get(1).filter(|s| s.ellipsis.is_some()) {
+        let letters = second.letters.len().max(form.result().letters.len());
+        form.broadcast[1] = rng.within(0, 4 - letters);
+    }
+    Some(form)
+}
+
+/// A random einsum equation of `operands` operands, the first of `rank`:
+/// each operand's letters new, repeated in it (a diagonal, a trace) or,
+/// in the second, shared with the first (a contraction, a product);
+/// `...` in none, one or both, standing for 0 axes or more; the result
+/// implicit now and then, or the letters kept, in any order (a transpose,
+/// an outer product), after, between or before `...`; of rank 4 at most.
+fn random_einsum(rng: &mut Rng, rank: usize, operands: usize) -> EinsumForm {
+    let mut labels = EINSUM_LABELS;
+    shuffle(rng, &mut labels);
+    let mut fresh = labels.into_iter();
+    let ellipses: Vec<bool> = match (rng.chance(30), operands) {
+        (false, _) => vec![false; operands],
+        (true, 1) => vec![true],
+        (true, _) => match rng.below(4) {
+            0 => vec![true, false],
+            1 => vec![false, true],
+            _ => vec![true, true],
+        },
+    };
+    let mut form = EinsumForm {
+        operands: Vec::new(),
+        broadcast: Vec::new(),
+        result: None,
+    };
+    for (k, &ellipsis) in ellipses.iter().enumerate() {
+        let rank = if k == 0 { rank } else { rng.within(0, 4) };
+        let broadcast = if ellipsis { rng.within(0, rank) } else { 0 };
+        let first: Vec<char> = form
+            .operands
+            .first()
+            .map_or_else(Vec::new, |s| s.letters.clone());
+        let mut letters: Vec<char> = Vec::new();
+        for _ in 0..rank - broadcast {
+            let letter = match rng.below(100) {
+                0..=11 if !letters.is_empty() => rng.pick(&letters),
+                12..=61 if !first.is_empty() => rng.pick(&first),
+                _ => fresh.next().expect("a fresh label"),
+            };
+            letters.push(letter);
+        }
+        let at = ellipsis.then(|| {
+            if rng.chance(70) {
+                0
+            } else {
+                rng.within(0, letters.len())
+            }
+        });
+        form.operands.push(Subscripts {
+            letters,
+            ellipsis: at,
+        });
+        form.broadcast.push(broadcast);
+    }
+    let room = 4 - form.broadcast.iter().copied().max().unwrap_or(0);
+    // Implicit: not with `...` in both operands (the result would drop
+    // it, which rxt-tf refuses before running).
+    let both = ellipses.iter().all(|e| *e) && operands == 2;
+    if !both && rng.chance(25) && form.result().letters.len() <= room {
+        return form;
+    }
+    let mut letters: Vec<char> = Vec::new();
+    for s in &form.operands {
+        for &c in &s.letters {
+            if !letters.contains(&c) {
+                letters.push(c);
+            }
+        }
+    }
+    if rng.chance(70) {
+        shuffle(rng, &mut letters);
+    }
+    let keep = if rng.chance(30) {
+        letters.len()
+    } else {
+        rng.within(0, letters.len())
+    };
+    letters.truncate(keep.min(room));
+    let at = ellipses.iter().any(|e| *e).then(|| {
+        if rng.chance(70) {
+            0
+        } else {
+            rng.within(0, letters.len())
+        }
+    });
+    form.result = Some(Subscripts {
+        letters,
+        ellipsis: at,
+    });
+    form
+}
+
+/// An einsum equation of `operands` operands (a common use a fifth of the
+/// time, else random) and tensors of `dtype` whose shapes fit it, the
+/// first of `rank`: each letter one size 0–4, the axes of `...` in two
+/// operands broadcasting (equal or 1; now and then not: raises); now and
+/// then one axis of a letter that appears more than once of another size
+/// (raises). Spaces around `,` and `->` now and then.
+fn einsum_operands(
+    rng: &mut Rng,
+    dtype: DType,
+    rank: usize,
+    operands: usize,
+) -> (Vec<Operand>, Keywords) {
+    let form = match rng.chance(20) {
+        true => einsum_use(rng, rank, operands),
+        false => None,
+    };
+    let form = form.unwrap_or_else(|| random_einsum(rng, rank, operands));
+    let mut sizes: BTreeMap<char, usize> = BTreeMap::new();
+    for s in &form.operands {
+        for &c in &s.letters {
+            sizes.entry(c).or_insert_with(|| dim(rng));
+        }
+    }
+    let broadcast: Vec<Vec<usize>> = match (form.operands.as_slice(), form.broadcast.as_slice()) {
+        ([a, b], &[ea, eb]) if a.ellipsis.is_some() && b.ellipsis.is_some() => {
+            let (a, b) = broadcast_pair(rng, ea, eb);
+            vec![a, b]
+        }
+        (_, counts) => counts.iter().map(|&e| shape(rng, e)).collect(),
+    };
+    let mut shapes: Vec<Vec<usize>> = form
+        .operands
+        .iter()
+        .zip(broadcast)
+        .map(|(s, broadcast)| {
+            let mut shape: Vec<usize> = s.letters.iter().map(|c| sizes[c]).collect();
+            if let Some(at) = s.ellipsis {
+                shape.splice(at..at, broadcast);
+            }
+            shape
+        })
+        .collect();
+    if rng.chance(6) {
+        // The axes of letters that appear more than once.
+        let all: Vec<char> = form
+            .operands
+            .iter()
+            .flat_map(|s| s.letters.clone())
+            .collect();
+        let mut axes: Vec<(usize, usize)> = Vec::new();
+        for (k, s) in form.operands.iter().enumerate() {
+            for (i, c) in s.letters.iter().enumerate() {
+                if all.iter().filter(|d| *d == c).count() > 1 {
+                    let after = s.ellipsis.is_some_and(|at| i >= at);
+                    axes.push((k, if after { i + form.broadcast[k] } else { i }));
+                }
+            }
+        }
+        if !axes.is_empty() {
+            let (k, axis) = axes[rng.below(axes.len())];
+            shapes[k][axis] = (shapes[k][axis] + rng.within(1, 4)) % 5;
+        }
+    }
+    let equation = kept_equation(form.text(rng.chance(5)));
+    let operands = shapes
+        .into_iter()
+        .map(|shape| Operand::Tensor(input(rng, dtype, shape)))
+        .collect();
+    (operands, Keywords::Equation(equation, form.result_rank()))
+}
+
+/// `equation`, kept for the life of the process (the plain functions take
+/// a `&'static str`), each distinct one once.
+fn kept_equation(equation: String) -> &'static str {
+    static KEPT: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut kept = KEPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(found) = kept.get(equation.as_str()) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(equation.into_boxed_str());
+    kept.insert(leaked);
+    leaked
+}
+
 // ---------------------------------------------------------------------------
 // The eager side.
 
@@ -2977,6 +3408,7 @@ fn eager_call<'py>(
         Keywords::VarianceEpsilon(epsilon) => {
             format!("{f}({args}, variance_epsilon={epsilon:?})")
         }
+        Keywords::Equation(equation, _) => format!("{f}({equation:?}, {args})"),
     };
     (code, bound)
 }
@@ -3119,8 +3551,9 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             op.name
         );
     }
-    // Ops of two operands, `where`, `gather`, `strided_slice`, `conv2d` and
-    // `batch_normalization` have more forms to cover: drawn twice as often.
+    // Ops of two operands, `where`, `gather`, `strided_slice`, `conv2d`,
+    // `batch_normalization` and `einsum` have more forms to cover: drawn
+    // twice as often.
     let weighted: Vec<&'static Op> = OPS
         .iter()
         .flat_map(|op| {
@@ -3132,7 +3565,8 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
                 | Family::Gather
                 | Family::Index
                 | Family::Conv2d
-                | Family::BatchNorm => 2,
+                | Family::BatchNorm
+                | Family::Einsum => 2,
                 _ => 1,
             };
             std::iter::repeat_n(op, weight)

@@ -663,7 +663,7 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
             }) => match rxt_tf_spec::einsum::parse(&text.value(), op.arity()) {
                 Ok(equation) => Some(Value::Str(Box::leak(equation.resolved.into_boxed_str()))),
                 Err(message) => {
-                    errors.push(value, format!("rxt-tf: `{}`: {message}", op.name));
+                    errors.push(value, format!("rxt-tf: `einsum`: {message}"));
                     return None;
                 }
             },

@@ -185,14 +185,14 @@ fn eye<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -
     };
     let sizes = [*size];
     let diagonal = run_row(
-        &EYE_DIAGONAL,
+        step(row, &EYE_DIAGONAL),
         &[Input::Dims(&sizes)],
         &[*dtype, Value::Int(1)],
         diagonal_kind,
     )?;
     let defaults = [Value::Int(0), Value::Int(-1), Value::Int(-1), Value::Int(0)];
     O::run(
-        &MATRIX_DIAG,
+        step(row, &MATRIX_DIAG),
         &[Input::Tensor(&diagonal, diagonal_kind)],
         &defaults,
     )
@@ -461,7 +461,7 @@ fn widened<O: Outputs>(
     let mut widened = Vec::with_capacity(inputs.len());
     for (input, axis) in inputs.iter().zip([1, 0]) {
         widened.push(run_row(
-            &EXPAND_DIMS,
+            step(row, &EXPAND_DIMS),
             &[*input],
             &[Value::Int(axis)],
             wide_kind,
@@ -484,7 +484,7 @@ fn widened<O: Outputs>(
         .collect();
     let result = run_row(step(row, wide), &wide_inputs, &wide_keywords, wide_kind)?;
     O::run(
-        &SQUEEZE,
+        step(row, &SQUEEZE),
         &[Input::Tensor(&result, wide_kind)],
         &[Value::Int(1)],
     )
@@ -518,7 +518,7 @@ fn batch_normalization<O: Outputs>(
     };
     let shifted = apply(&ADD, *variance, literal(*epsilon), *variance_kind)?;
     let inverse = run_row(
-        &RSQRT,
+        step(row, &RSQRT),
         &[Input::Tensor(&shifted, *variance_kind)],
         &[],
         *variance_kind,
@@ -543,7 +543,7 @@ fn batch_normalization<O: Outputs>(
     )?;
     let scaled_kind = broadcast(*x_kind, inverse_kind);
     O::run(
-        &ADD,
+        step(row, &ADD),
         &[
             Input::Tensor(&scaled, scaled_kind),
             Input::Tensor(&shift, shift_kind),
@@ -578,7 +578,8 @@ fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]
         Some(rank) if result != [rank] => {
             format!("`{equation}` gives a result of rank {rank}, not {result:?}")
         }
-        Some(_) => return O::run(row, inputs, keywords),
+        // `einsum_one` is `einsum` of one operand: its errors say so.
+        Some(_) => return O::run(step(&rxt_tf_spec::ops::EINSUM, row), inputs, keywords),
     };
     Err(crate::Error::Keyword {
         op: "einsum",
