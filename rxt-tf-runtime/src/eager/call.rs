@@ -194,9 +194,6 @@ impl Call {
                 (_, Value::Ints(perm)) if keyword.kind == rxt_tf_spec::ValueKind::Ints => {
                     check_permutation(row, perm, rank)?;
                 }
-                (_, Value::Str(equation)) if keyword.kind == rxt_tf_spec::ValueKind::Equation => {
-                    check_equation(row, equation, operands)?;
-                }
                 _ => {}
             }
         }
@@ -447,24 +444,6 @@ fn operands_list(row: &Op) -> Option<usize> {
     })
 }
 
-/// `equation` is an einsum equation of the operands' ranks (the plain
-/// function takes it and the ranks from its caller).
-fn check_equation(row: &'static Op, equation: &str, operands: &[Input<'_>]) -> Result<()> {
-    let parsed =
-        rxt_tf_spec::einsum::parse(equation, operands.len()).map_err(|message| Error::Keyword {
-            op: row.name,
-            message,
-        })?;
-    let ranks: Vec<u8> = operands.iter().map(Input::rank).collect();
-    if parsed.result_rank(&ranks).is_some() {
-        return Ok(());
-    }
-    Err(Error::Keyword {
-        op: row.name,
-        message: format!("`{equation}` does not fit operands of ranks {ranks:?}"),
-    })
-}
-
 /// The first of `axes`, counted from the front, if they fit `rank`.
 fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
     if !axes_fit(axes, rank) {
@@ -574,27 +553,27 @@ fn spatial_attr(value: Value) -> Value {
 fn resolved_equation(equation: &'static str) -> &'static str {
     use std::sync::Mutex;
     static KNOWN: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Parsed once per distinct equation, not per call.
+    if let Some((_, found)) = known.iter().find(|(given, _)| *given == equation) {
+        return found;
+    }
     let operands = equation
         .split("->")
         .next()
         .map_or(1, |inputs| inputs.split(',').count());
-    let resolved = match rxt_tf_spec::einsum::parse(equation, operands) {
-        Ok(parsed) if parsed.resolved != equation => parsed.resolved,
-        _ => return equation,
+    let resolved: &'static str = match rxt_tf_spec::einsum::parse(equation, operands) {
+        Ok(parsed) if parsed.resolved != equation => Box::leak(parsed.resolved.into_boxed_str()),
+        _ => equation,
     };
-    let mut known = KNOWN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, found)) = known.iter().find(|(given, _)| *given == equation) {
-        return found;
-    }
-    let kept: &'static str = Box::leak(resolved.into_boxed_str());
-    known.push((equation, kept));
-    kept
+    known.push((equation, resolved));
+    resolved
 }
 
 /// `list`, kept for the life of the process, each distinct list once: the
-/// sizes of image ops (a program uses a few strides and window sizes).
+/// sizes of image ops and run-time axis lists (a program uses a few).
 pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
     use std::sync::Mutex;
     static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());

@@ -273,12 +273,16 @@ fn axes_and_keepdims(row: &'static Op, keywords: &[Value]) -> Result<(Value, boo
     let (Some(axes), Some(Value::Bool(keepdims))) = (keywords.first(), keywords.get(1)) else {
         return Err(malformed(row));
     };
-    let count = match axes {
-        Value::Int(_) => 1,
-        Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row))?,
-        _ => return Err(malformed(row)),
-    };
-    Ok((*axes, *keepdims, count))
+    Ok((*axes, *keepdims, axes_count(row, axes)?))
+}
+
+/// The number of axes an axes value names (one axis, or a list).
+fn axes_count(row: &'static Op, axes: &Value) -> Result<u8> {
+    match axes {
+        Value::Int(_) => Ok(1),
+        Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row)),
+        _ => Err(malformed(row)),
+    }
 }
 
 /// `kind` with `count` axes reduced, unless they are kept.
@@ -427,10 +431,7 @@ fn l2_normalize<O: Outputs>(
     let [axes, Value::Float(epsilon)] = keywords else {
         return Err(malformed(row));
     };
-    let count = match axes {
-        Value::Ints(axes) => u8::try_from(axes.len()).map_err(|_| malformed(row))?,
-        _ => 1,
-    };
+    let count = axes_count(row, axes)?;
     let squared = run_row(step(row, &SQUARE), &[x], &[], kind)?;
     let squared = Input::Tensor(&squared, kind);
     let sum = reduce(step(row, &REDUCE_SUM), squared, *axes, true, kind, count)?;
@@ -554,7 +555,8 @@ fn batch_normalization<O: Outputs>(
 
 /// `tf.einsum` of one or two operands: one `Einsum` on the resolved
 /// equation, once its subscripts are checked against the operands' ranks
-/// and the result's (the plain function takes those from its caller).
+/// and the result's (the plain function takes those from its caller):
+/// the one place the equation is parsed on a call.
 fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
     let [Value::Str(equation)] = keywords else {
         return Err(malformed(row));

@@ -553,8 +553,6 @@ where
 /// one once; at most `MAX_RANK` entries in `-MAX_RANK..MAX_RANK`, so what is
 /// kept stays small and bounded.
 pub fn interned(axes: &[i64]) -> Result<Value> {
-    use std::sync::Mutex;
-    static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());
     let max = i64::from(rxt_tf_spec::MAX_RANK);
     if axes.len() > usize::from(rxt_tf_spec::MAX_RANK)
         || axes.iter().any(|a| !(-max..max).contains(a))
@@ -564,13 +562,5 @@ pub fn interned(axes: &[i64]) -> Result<Value> {
             message: format!("`{axes:?}` is not a list of at most {max} axes in -{max}..{max}"),
         });
     }
-    let mut known = KNOWN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(found) = known.iter().find(|known| **known == axes) {
-        return Ok(Value::Ints(found));
-    }
-    let kept: &'static [i64] = Box::leak(axes.to_vec().into_boxed_slice());
-    known.push(kept);
-    Ok(Value::Ints(kept))
+    Ok(Value::Ints(crate::eager::kept(axes)))
 }
