@@ -5,6 +5,8 @@
 
 use crate::model::MAX_RANK;
 
+pub mod order;
+
 /// The subscripts of one operand or of the result: how many letters, and
 /// whether `...` stands for broadcast axes among them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
