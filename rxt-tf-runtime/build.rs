@@ -73,35 +73,37 @@ fn ranks() -> impl Iterator<Item = usize> + Clone {
     0..=usize::from(MAX_RANK)
 }
 
-/// `SubscriptRanks`: the result rank of an einsum equation with `...`
-/// (letters and ellipsis flags per operand, the result's letters) for the
-/// operands' ranks, wherever they fit and the result has at most
-/// `MAX_RANK` axes. (Equations without `...` are typed by their ranks.)
+/// The rank arithmetic of einsum subscripts with `...`: which ranks an
+/// operand's subscripts fit and how many broadcast axes `...` then stands
+/// for, the widest of two such counts, and the result for the result's
+/// letters and those axes, wherever it has at most `MAX_RANK`. (Equations
+/// without `...` are typed by their ranks.)
 fn einsum_ranks(out: &mut String) {
-    // One operand's subscripts and rank: (letters, ellipsis, rank).
-    let operand = || {
-        ranks().flat_map(|labels| {
-            let fixed = std::iter::once((labels, false, labels));
-            let broadcast = (labels..=usize::from(MAX_RANK)).map(move |rank| (labels, true, rank));
-            fixed.chain(broadcast)
-        })
-    };
-    // A one-operand equation's second is `(0, false, 0)`, among them.
-    for (la, ea, ra) in operand() {
-        for (lb, eb, rb) in operand() {
-            if !(ea || eb) {
-                continue;
-            }
-            for lo in ranks() {
-                let result = lo + (ra - la).max(rb - lb);
-                if result > usize::from(MAX_RANK) {
-                    continue;
-                }
-                let _ = writeln!(
-                    out,
-                    "impl SubscriptRanks<{ra}, {rb}> for {DISPATCH}::Subscripts<{lo}, {la}, {lb}, {ea}, {eb}> {{ type Output<T: Element> = Tensor<T, {result}>; }}"
-                );
-            }
+    for rank in ranks() {
+        let _ = writeln!(
+            out,
+            "{HIDDEN} impl FitsRank<{rank}> for Letters<{rank}, false> {{ type Broadcast = Rank<0>; }}"
+        );
+        for letters in 0..=rank {
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl FitsRank<{rank}> for Letters<{letters}, true> {{ type Broadcast = Rank<{}>; }}",
+                rank - letters
+            );
+        }
+        for other in ranks() {
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl Widest<Rank<{other}>> for Rank<{rank}> {{ type Widest = Rank<{}>; }}",
+                rank.max(other)
+            );
+        }
+        for letters in ranks().filter(|letters| letters + rank <= usize::from(MAX_RANK)) {
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl EinsumResult<{letters}> for Rank<{rank}> {{ type Output<T: Element> = Tensor<T, {}>; }}",
+                letters + rank
+            );
         }
     }
 }
@@ -441,15 +443,17 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     // each operand's (checked against the equation when the
                     // op runs).
                     let mut ranks = vec!["OUT".to_owned(), "RANK_A".to_owned()];
-                    ranks.push(if op.arity() > 1 { "RANK_B" } else { "0" }.to_owned());
+                    for (position, rank) in [(1, "RANK_B"), (2, "RANK_C")] {
+                        ranks.push(if op.arity() > position { rank } else { "0" }.to_owned());
+                    }
                     for rank in ranks.iter().filter(|rank| *rank != "0") {
                         type_params.push(format!("const {rank}: usize"));
                     }
                     args.push(format!("{}: &'static str", keyword.name));
                     variant.push(format!("{DISPATCH}::Equation<{}>", ranks.join(", ")));
                     values.push(format!("rxt_tf_spec::Value::Str({})", keyword.name));
-                    "with const parameters `OUT` (the result's rank) and `RANK_A`, `RANK_B` \
-                     (the operands'), checked against it when the op runs"
+                    "with const parameters `OUT` (the result's rank) and `RANK_A`, `RANK_B`, \
+                     `RANK_C` (the operands'), checked against it when the op runs"
                         .to_owned()
                 }
                 ValueKind::Float | ValueKind::Str | ValueKind::Number | ValueKind::Spatial => {

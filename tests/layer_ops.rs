@@ -46,6 +46,9 @@ k4 = tf.reshape(tf.cos(tf.range(0.0, 2 * 5 * 2 * 4)), (2, 5, 2, 4))
 v1 = tf.constant([1.0, -2.0, 0.5])
 dg2 = tf.cast(g2, tf.float64)
 k43 = tf.reshape(tf.cos(tf.range(0.0, 2 * 4 * 3)), (2, 4, 3))
+wa = tf.reshape(tf.sin(tf.range(0.0, 2 * 30)), (2, 30))
+wb = tf.reshape(tf.cos(tf.range(0.0, 30 * 30)), (30, 30)) / 5.0
+wc = tf.reshape(tf.sin(tf.range(1.0, 30 * 2 + 1)), (30, 2))
 ";
 
 #[test]
@@ -296,6 +299,33 @@ fn einsum_matches_eager() {
                 rxt_tf::ops::einsum::<2, 2, 2, _, _>(&f2, &g2, "ij,jk->ik"),
             "tf.einsum('ij->j', f2)" => rxt_tf::ops::einsum_one::<1, 2, _>(&f2, "ij->j"),
         );
+        // Three operands, contracted pairwise in the order `tf.einsum`
+        // takes for their sizes: the first pair first for `wa, wb, wc`, the
+        // last pair first for `wc, wcᵀ, wb`.
+        let (wa, wb, wc) = (
+            input::<f32, 2>(&i, "wa"),
+            input::<f32, 2>(&i, "wb"),
+            input::<f32, 2>(&i, "wc"),
+        );
+        let (d3, offset) = (input::<f64, 3>(&i, "d3"), input::<f32, 1>(&i, "offset"));
+        let wct = tf!(transpose(wc)).expect("transposed");
+        same!(py, &names(&i),
+            "tf.einsum('ij,jk,kl->il', f2, g2, sq)" => tf!(einsum("ij,jk,kl->il", f2, g2, sq)),
+            "tf.einsum('ij,jk,kl->il', wa, wb, wc)" => tf!(einsum("ij,jk,kl->il", wa, wb, wc)),
+            "tf.einsum('ij,jk,kl->il', wc, tf.transpose(wc), wb)" =>
+                tf!(einsum("ij,jk,kl->il", wc, wct, wb)),
+            "tf.einsum('ij,jk,kl', f2, g2, sq)" => tf!(einsum("ij,jk,kl", f2, g2, sq)),
+            "tf.einsum('bqd,bkd,bkv->bqv', f3, f3, f3)" =>
+                tf!(einsum("bqd,bkd,bkv->bqv", f3, f3, f3)),
+            "tf.einsum('ij,ij,ij->ij', f2, f2, f2)" => tf!(einsum("ij,ij,ij->ij", f2, f2, f2)),
+            "tf.einsum('i,j,ij->', v1, offset, f2)" => tf!(einsum("i,j,ij->", v1, offset, f2)),
+            "tf.einsum('...ij,...jk,kl->...il', f3, g2, sq)" =>
+                tf!(einsum("...ij,...jk,kl->...il", f3, g2, sq)),
+            "tf.einsum('bij,jk,bkl->bil', d3, dg2, d3)" =>
+                tf!(einsum("bij,jk,bkl->bil", d3, dg2, d3)),
+            "tf.einsum('ij,jk,kl->il', f2, g2, sq)" =>
+                rxt_tf::ops::einsum_three::<2, 2, 2, 2, _, _, _>(&f2, &g2, &sq, "ij,jk,kl->il"),
+        );
         // A plain function whose ranks do not match its equation.
         let err = rxt_tf::ops::einsum::<3, 2, 2, _, _>(&f2, &g2, "ij,jk->ik")
             .map(|_| ())
@@ -315,6 +345,11 @@ fn einsum_matches_eager() {
         // Sizes that differ along a shared subscript: eager's class, per op
         // and fused.
         let failed = tf!(einsum("ij,jk->ik", f2, f2)).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(message.starts_with("rxt-tf: einsum failed: "), "{message}");
+        // The same from a pair of a three-operand einsum.
+        let failed = tf!(einsum("ij,jk,kl->il", f2, f2, sq)).and_then(|t| t.to_vec());
         let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(message.starts_with("rxt-tf: einsum failed: "), "{message}");

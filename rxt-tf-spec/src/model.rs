@@ -941,8 +941,10 @@ pub enum Steps {
     /// `tf.nn.batch_normalization`: `inv = rsqrt(variance + epsilon) *
     /// scale`, `x * inv + (offset - mean * inv)`.
     BatchNormalization,
-    /// `tf.einsum` of one or two operands: one `Einsum` on the resolved
-    /// equation, after the runtime checks the ranks it gives.
+    /// `tf.einsum`: for one or two operands one `Einsum` on the resolved
+    /// equation, for three an `Einsum` per pair in the order `tf.einsum`
+    /// takes ([`crate::einsum::order`]); after the runtime checks the ranks
+    /// the equation gives.
     Einsum,
     /// A 1-D op run as this 2-D row on its input widened to height 1, the
     /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
@@ -1099,6 +1101,15 @@ impl Op {
     pub fn result_element(&self, operand: DType) -> DType {
         self.result_type
             .unwrap_or_else(|| self.kernel_element(operand))
+    }
+
+    /// Its name in messages: its name in `tf!`, which picks the rows
+    /// `einsum_one` and `einsum_three` for `einsum` by operand count.
+    pub fn called(&self) -> &'static str {
+        match self.rule {
+            Rule::Einsum { .. } => crate::ops::EINSUM.name,
+            _ => self.name,
+        }
     }
 
     /// The number of operands.

@@ -3084,6 +3084,18 @@ pub const EINSUM_ONE: Op = Op {
     ..EINSUM
 };
 
+/// `einsum("ij,jk,kl->il", a, b, c)` in `tf!` (this row's own name is
+/// `einsum_three`): three tensors contracted pairwise, in the order
+/// `tf.einsum` takes for their sizes ([`crate::einsum::order`]).
+pub const EINSUM_THREE: Op = Op {
+    name: "einsum_three",
+    summary: "three tensors contracted by an einsum equation, pairwise \
+              (`einsum(\"ij,jk,kl->il\", a, b, c)` in `tf!`)",
+    rule: Rule::Einsum { operands: 3 },
+    inputs: &[Input::Operands(&[0, 1, 2])],
+    ..EINSUM
+};
+
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
@@ -3193,6 +3205,7 @@ pub const OPS: &[&Op] = &[
     &BATCH_NORMALIZATION,
     &EINSUM,
     &EINSUM_ONE,
+    &EINSUM_THREE,
     &CONV2D,
     &DEPTHWISE_CONV2D,
     &CONV1D,

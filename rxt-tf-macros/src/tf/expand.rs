@@ -170,12 +170,13 @@ fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> Token
             };
             let letters = |i: usize| parsed.operands.get(i).map_or(0, |s| usize::from(s.labels));
             let ellipsis = |i: usize| parsed.operands.get(i).is_some_and(|s| s.ellipsis);
-            let (a, b, result) = (letters(0), letters(1), usize::from(parsed.result.labels));
+            let (a, b, c) = (letters(0), letters(1), letters(2));
+            let result = usize::from(parsed.result.labels);
             match parsed.fixed_ranks() {
-                Some(_) => quote!(#private::Equation<#result, #a, #b>),
+                Some(_) => quote!(#private::Equation<#result, #a, #b, #c>),
                 None => {
-                    let (ea, eb) = (ellipsis(0), ellipsis(1));
-                    quote!(#private::Subscripts<#result, #a, #b, #ea, #eb>)
+                    let (ea, eb, ec) = (ellipsis(0), ellipsis(1), ellipsis(2));
+                    quote!(#private::Subscripts<#result, #a, #b, #c, #ea, #eb, #ec>)
                 }
             }
         }

@@ -5,7 +5,7 @@
 
 use quote::ToTokens;
 use rxt_tf_spec::{
-    axes_fit, join_or, DType, Keyword, Op, Role, Value, ValueKind, MAX_LIST, MAX_RANK, OPS,
+    axes_fit, join_or, DType, Keyword, Op, Role, Rule, Value, ValueKind, MAX_LIST, MAX_RANK, OPS,
 };
 use syn::spanned::Spanned;
 use syn::{Expr, ExprCall, Lit, UnOp};
@@ -379,8 +379,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         }
     }
     // `einsum("ij,jk->ik", a, b)`: the equation comes first, as in
-    // `tf.einsum`; it is the keyword `equation`, and one operand is the row
-    // `einsum_one`.
+    // `tf.einsum`; it is the keyword `equation`.
     let equation_name: Expr = syn::parse_quote!(equation);
     if op.name == "einsum" {
         match positional.first() {
@@ -401,8 +400,23 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
             None => {}
         }
     }
-    let op = match (op.name, positional.len()) {
-        ("einsum", 1) => rxt_tf_spec::lookup("einsum_one").unwrap_or(op),
+    // One or three operands are the rows `einsum_one` and `einsum_three`.
+    let op = match (op.rule, positional.len()) {
+        (Rule::Einsum { .. }, operands) => {
+            let row = OPS.iter().find(|row| {
+                u8::try_from(operands).is_ok_and(|n| row.rule == Rule::Einsum { operands: n })
+            });
+            let Some(row) = row else {
+                return Err(syn::Error::new_spanned(
+                    call,
+                    format!(
+                        "rxt-tf: `einsum` takes one to three operands after its equation, \
+                         got {operands}"
+                    ),
+                ));
+            };
+            *row
+        }
         _ => op,
     };
     // `split(x, [2, -1])`: the form with sizes is its own row (`SplitV`).

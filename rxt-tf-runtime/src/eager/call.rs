@@ -588,6 +588,22 @@ pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
     kept
 }
 
+/// `text`, kept for the life of the process, each distinct text once: the
+/// pairwise equations of three-operand einsums (a program uses a few).
+pub(crate) fn kept_text(text: &str) -> &'static str {
+    use std::sync::Mutex;
+    static KNOWN: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+    let mut known = KNOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(found) = known.iter().find(|known| **known == text) {
+        return found;
+    }
+    let kept: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    known.push(kept);
+    kept
+}
+
 /// An axes keyword's single axis as a list of one, as list attributes
 /// (`squeeze_dims`) and rank-1 axis inputs take it.
 fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {

@@ -7,7 +7,7 @@ mod call;
 mod run;
 pub(crate) mod work;
 
-pub(crate) use call::{kept, shared_context, Call, Input, Slot};
+pub(crate) use call::{kept, kept_text, shared_context, Call, Input, Slot};
 pub(crate) use run::{operand_handle, run_call, run_call_many, run_op};
 
 use rxt_tf_spec::Op;

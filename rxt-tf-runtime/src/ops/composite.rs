@@ -2,16 +2,17 @@
 //! TensorFlow's Python layer composes them, so results are bitwise eager's:
 //! `clip_by_value`, `sort` and `argsort`, `eye`, the activations `gelu` and
 //! `silu`, and the statistics `moments`, `reduce_variance`, `reduce_std`,
-//! `reduce_logsumexp` and `l2_normalize`.
+//! `reduce_logsumexp` and `l2_normalize`, `batch_normalization`, and
+//! `einsum` (of three operands, pairwise).
 
 use rxt_tf_spec::ops::{
-    ADD, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM, MINIMUM, MUL,
-    NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE,
+    ADD, EINSUM, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM,
+    MINIMUM, MUL, NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE,
     SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, TRANSPOSE, WHERE,
 };
 use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
-use crate::eager::{kept, malformed, Call};
+use crate::eager::{kept, kept_text, malformed, Call};
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
 use crate::ops::execute::{run_row, run_row_many, Input, Number};
@@ -49,7 +50,7 @@ fn step(row: &'static Op, op: &'static Op) -> &'static Op {
     use std::sync::Mutex;
     type Steps = Vec<((usize, usize), &'static Op)>;
     static KNOWN: Mutex<Steps> = Mutex::new(Vec::new());
-    if op.name == row.name {
+    if op.name == row.called() {
         return op;
     }
     let key = (
@@ -63,7 +64,7 @@ fn step(row: &'static Op, op: &'static Op) -> &'static Op {
         return found;
     }
     let named: &'static Op = Box::leak(Box::new(Op {
-        name: row.name,
+        name: row.called(),
         ..*op
     }));
     known.push((key, named));
@@ -553,20 +554,20 @@ fn batch_normalization<O: Outputs>(
     )
 }
 
-/// `tf.einsum` of one or two operands: one `Einsum` on the resolved
-/// equation, once its subscripts are checked against the operands' ranks
-/// and the result's (the plain function takes those from its caller):
-/// the one place the equation is parsed on a call.
+/// `tf.einsum`, once the equation's subscripts are checked against the
+/// operands' ranks and the result's (the plain function takes those from
+/// its caller): the one place the equation is parsed on a call. One or two
+/// operands are one `Einsum` on the resolved equation; three are
+/// contracted pairwise ([`pairwise`]).
 fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
     let [Value::Str(equation)] = keywords else {
         return Err(malformed(row));
     };
-    let parsed = rxt_tf_spec::einsum::parse(equation, inputs.len()).map_err(|message| {
-        crate::Error::Keyword {
-            op: "einsum",
-            message,
-        }
-    })?;
+    let refused = |message| crate::Error::Keyword {
+        op: row.called(),
+        message,
+    };
+    let parsed = rxt_tf_spec::einsum::parse(equation, inputs.len()).map_err(refused)?;
     let ranks: Vec<u8> = inputs
         .iter()
         .map(|input| match input {
@@ -575,16 +576,112 @@ fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]
         })
         .collect();
     let result: Vec<u8> = O::kinds().iter().map(|kind| kind.rank).collect();
-    let message = match parsed.result_rank(&ranks) {
-        None => format!("`{equation}` does not fit operands of ranks {ranks:?}"),
-        Some(rank) if result != [rank] => {
-            format!("`{equation}` gives a result of rank {rank}, not {result:?}")
-        }
-        // `einsum_one` is `einsum` of one operand: its errors say so.
-        Some(_) => return O::run(step(&rxt_tf_spec::ops::EINSUM, row), inputs, keywords),
+    match parsed.result_rank(&ranks) {
+        None => Err(refused(format!(
+            "`{equation}` does not fit operands of ranks {ranks:?}"
+        ))),
+        Some(rank) if result != [rank] => Err(refused(format!(
+            "`{equation}` gives a result of rank {rank}, not {result:?}"
+        ))),
+        Some(_) if inputs.len() > 2 => pairwise(row, &parsed, inputs),
+        // Under the name `einsum`, whichever row runs it.
+        Some(_) => O::run(step(row, row), inputs, keywords),
+    }
+}
+
+/// An operand still to contract: given by the caller, or made by an
+/// earlier contraction (by index).
+#[derive(Clone, Copy)]
+enum Operand {
+    Given(usize),
+    Made(usize),
+}
+
+/// `tf.einsum` of three operands: an `Einsum` per pair, in the order and
+/// on the equations `tf.einsum` takes for the operands' shapes
+/// (`rxt_tf_spec::einsum::order`), so results are bitwise its own. The
+/// order depends on the shapes, which are read: in a fusing scope what was
+/// recorded runs first, and the pairs run per op.
+fn pairwise<O: Outputs>(
+    row: &'static Op,
+    parsed: &rxt_tf_spec::einsum::Equation,
+    inputs: &[Input<'_>],
+) -> Result<O> {
+    let _per_op = crate::fused::Scope::per_op();
+    let mut shapes = Vec::with_capacity(inputs.len());
+    let mut left = Vec::with_capacity(inputs.len());
+    for (index, input) in inputs.iter().enumerate() {
+        let Input::Tensor(tensor, kind) = input else {
+            return Err(malformed(row));
+        };
+        shapes.push(tensor.shape(usize::from(kind.rank))?);
+        left.push((Operand::Given(index), *kind));
+    }
+    let views: Vec<&[i64]> = shapes.iter().map(Vec::as_slice).collect();
+    let order = rxt_tf_spec::einsum::order::contractions(parsed, &views);
+    let Some((last, earlier)) = order.split_last() else {
+        return Err(malformed(row));
     };
-    Err(crate::Error::Keyword {
-        op: "einsum",
-        message,
-    })
+    let einsum = step(row, &EINSUM);
+    let mut made: Vec<Untyped> = Vec::with_capacity(earlier.len());
+    for contraction in earlier {
+        let taken = take(row, &mut left, &contraction.positions)?;
+        let operands = operands(inputs, &made, &taken);
+        let ranks: Vec<u8> = taken.iter().map(|(_, kind)| kind.rank).collect();
+        let rank = rxt_tf_spec::einsum::parse(&contraction.equation, taken.len())
+            .ok()
+            .and_then(|pair| pair.result_rank(&ranks))
+            .ok_or_else(|| crate::Error::Keyword {
+                op: row.called(),
+                message: format!(
+                    "`{}`: `tf.einsum` contracts `{}` first, whose result would have more \
+                     than {} axes",
+                    parsed.resolved,
+                    contraction.equation,
+                    rxt_tf_spec::MAX_RANK
+                ),
+            })?;
+        let Some((_, first)) = taken.first() else {
+            return Err(malformed(row));
+        };
+        let kind = TensorKind { rank, ..*first };
+        let equation = Value::Str(kept_text(&contraction.equation));
+        let result = run_row(einsum, &operands, &[equation], kind)?;
+        made.push(result);
+        left.push((Operand::Made(made.len() - 1), kind));
+    }
+    let taken = take(row, &mut left, &last.positions)?;
+    let equation = Value::Str(kept_text(&last.equation));
+    O::run(einsum, &operands(inputs, &made, &taken), &[equation])
+}
+
+/// The operands at `positions` of `left`, removed in that order.
+fn take(
+    row: &'static Op,
+    left: &mut Vec<(Operand, TensorKind)>,
+    positions: &[usize],
+) -> Result<Vec<(Operand, TensorKind)>> {
+    positions
+        .iter()
+        .map(|position| {
+            (*position < left.len())
+                .then(|| left.remove(*position))
+                .ok_or_else(|| malformed(row))
+        })
+        .collect()
+}
+
+/// The inputs `taken` stands for.
+fn operands<'a>(
+    inputs: &[Input<'a>],
+    made: &'a [Untyped],
+    taken: &[(Operand, TensorKind)],
+) -> Vec<Input<'a>> {
+    taken
+        .iter()
+        .filter_map(|(operand, kind)| match operand {
+            Operand::Given(index) => inputs.get(*index).copied(),
+            Operand::Made(index) => made.get(*index).map(|tensor| Input::Tensor(tensor, *kind)),
+        })
+        .collect()
 }

@@ -259,19 +259,20 @@ pub struct Perm<const N: usize>;
 pub struct Reversed;
 
 /// The typed value of an einsum `equation`: the ranks its subscripts give
-/// the result (`OUT`) and the operands (`A`, and `B` for a second one; 0
-/// for one operand).
-pub struct Equation<const OUT: usize, const A: usize, const B: usize>;
+/// the result (`OUT`) and the operands (`A`, `B`, `C`; 0 past the last).
+pub struct Equation<const OUT: usize, const A: usize, const B: usize, const C: usize>;
 
 /// The typed value of an einsum `equation` with `...`: the letters of the
-/// result (`OUT`) and of each operand (`A`, `B`; 0 for one operand), and
+/// result (`OUT`) and of each operand (`A`, `B`, `C`; 0 past the last), and
 /// whether each operand has `...` (the result then has it too).
 pub struct Subscripts<
     const OUT: usize,
     const A: usize,
     const B: usize,
+    const C: usize,
     const ELLIPSIS_A: bool,
     const ELLIPSIS_B: bool,
+    const ELLIPSIS_C: bool,
 >;
 
 /// Something `tf!` can take as an operand: an rxt-tf tensor, a literal, a

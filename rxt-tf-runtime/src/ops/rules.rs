@@ -765,27 +765,63 @@ where
     type Output = Tensor<T, R>;
 }
 
-/// The result of an einsum equation with `...` on operands of ranks `A`
-/// and `B` (0 for one operand): implemented where they fit it.
+/// One operand's einsum subscripts: `L` letters, and `...` if `E`.
+pub struct Letters<const L: usize, const E: bool>;
+
+/// Subscripts that fit an operand of rank `R`: as many axes as letters,
+/// and with `...` any number more (`Broadcast`, a `Rank`, counts them).
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: the equation's subscripts do not fit operands of ranks {A} and {B}",
-    label = "operands of other ranks than the subscripts give",
-    note = "an operand has as many axes as its letters, and with `...` any number more (the \
-            result at most 4)"
+    message = "rxt-tf: einsum subscripts `{Self}` do not fit an operand of rank {R}",
+    label = "an operand of another rank than its subscripts give",
+    note = "`Letters<L, E>`: L letters, and `...` if E; an operand has as many axes as its \
+            letters, and with `...` any number more"
 )]
-pub trait SubscriptRanks<const A: usize, const B: usize> {
+pub trait FitsRank<const R: usize> {
+    /// The axes `...` stands for.
+    type Broadcast;
+}
+
+/// The larger of two counts of broadcast axes (`Rank`s): the result keeps
+/// the most any operand has.
+pub trait Widest<Other> {
+    /// The larger.
+    type Widest;
+}
+
+/// The result of an einsum whose result has `LO` letters and `Self`
+/// (a `Rank`) broadcast axes.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the einsum's result would have {LO} letters and `{Self}` broadcast \
+               axes, more than 4",
+    label = "a result of more axes than rxt-tf's tensors have",
+    note = "rxt-tf tensors have ranks 0 to 4"
+)]
+pub trait EinsumResult<const LO: usize> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType + Outputs;
 }
 
 impl<Op, T, const A: usize, const LO: usize, const LA: usize, const EA: bool>
-    Signature<Op, (Tensor<T, A>,), (Subscripts<LO, LA, 0, EA, false>,)> for Einsum
+    Signature<Op, (Tensor<T, A>,), (Subscripts<LO, LA, 0, 0, EA, false, false>,)> for Einsum
 where
     T: Element,
-    Subscripts<LO, LA, 0, EA, false>: SubscriptRanks<A, 0>,
+    Letters<LA, EA>: FitsRank<A>,
+    <Letters<LA, EA> as FitsRank<A>>::Broadcast: EinsumResult<LO>,
 {
-    type Output = <Subscripts<LO, LA, 0, EA, false> as SubscriptRanks<A, 0>>::Output<T>;
+    type Output = <<Letters<LA, EA> as FitsRank<A>>::Broadcast as EinsumResult<LO>>::Output<T>;
 }
+
+/// The broadcast axes of the widest of two operands' subscripts.
+type Widest2<
+    const LA: usize,
+    const EA: bool,
+    const A: usize,
+    const LB: usize,
+    const EB: bool,
+    const B: usize,
+> = <<Letters<LA, EA> as FitsRank<A>>::Broadcast as Widest<
+    <Letters<LB, EB> as FitsRank<B>>::Broadcast,
+>>::Widest;
 
 impl<
         Op,
@@ -797,16 +833,56 @@ impl<
         const LB: usize,
         const EA: bool,
         const EB: bool,
-    > Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Subscripts<LO, LA, LB, EA, EB>,)> for Einsum
+    > Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Subscripts<LO, LA, LB, 0, EA, EB, false>,)>
+    for Einsum
 where
     T: Element,
-    Subscripts<LO, LA, LB, EA, EB>: SubscriptRanks<A, B>,
+    Letters<LA, EA>: FitsRank<A>,
+    Letters<LB, EB>: FitsRank<B>,
+    <Letters<LA, EA> as FitsRank<A>>::Broadcast:
+        Widest<<Letters<LB, EB> as FitsRank<B>>::Broadcast>,
+    Widest2<LA, EA, A, LB, EB, B>: EinsumResult<LO>,
 {
-    type Output = <Subscripts<LO, LA, LB, EA, EB> as SubscriptRanks<A, B>>::Output<T>;
+    type Output = <Widest2<LA, EA, A, LB, EB, B> as EinsumResult<LO>>::Output<T>;
+}
+
+impl<
+        Op,
+        T,
+        const A: usize,
+        const B: usize,
+        const C: usize,
+        const LO: usize,
+        const LA: usize,
+        const LB: usize,
+        const LC: usize,
+        const EA: bool,
+        const EB: bool,
+        const EC: bool,
+    >
+    Signature<
+        Op,
+        (Tensor<T, A>, Tensor<T, B>, Tensor<T, C>),
+        (Subscripts<LO, LA, LB, LC, EA, EB, EC>,),
+    > for Einsum
+where
+    T: Element,
+    Letters<LA, EA>: FitsRank<A>,
+    Letters<LB, EB>: FitsRank<B>,
+    Letters<LC, EC>: FitsRank<C>,
+    <Letters<LA, EA> as FitsRank<A>>::Broadcast:
+        Widest<<Letters<LB, EB> as FitsRank<B>>::Broadcast>,
+    Widest2<LA, EA, A, LB, EB, B>: Widest<<Letters<LC, EC> as FitsRank<C>>::Broadcast>,
+    <Widest2<LA, EA, A, LB, EB, B> as Widest<<Letters<LC, EC> as FitsRank<C>>::Broadcast>>::Widest:
+        EinsumResult<LO>,
+{
+    type Output = <<Widest2<LA, EA, A, LB, EB, B> as Widest<
+        <Letters<LC, EC> as FitsRank<C>>::Broadcast,
+    >>::Widest as EinsumResult<LO>>::Output<T>;
 }
 
 impl<Op, T: Element, const A: usize, const OUT: usize>
-    Signature<Op, (Tensor<T, A>,), (Equation<OUT, A, 0>,)> for Einsum
+    Signature<Op, (Tensor<T, A>,), (Equation<OUT, A, 0, 0>,)> for Einsum
 where
     Rank<A>: SupportedRank,
     Rank<OUT>: SupportedRank,
@@ -815,10 +891,21 @@ where
 }
 
 impl<Op, T: Element, const A: usize, const B: usize, const OUT: usize>
-    Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Equation<OUT, A, B>,)> for Einsum
+    Signature<Op, (Tensor<T, A>, Tensor<T, B>), (Equation<OUT, A, B, 0>,)> for Einsum
 where
     Rank<A>: SupportedRank,
     Rank<B>: SupportedRank,
+    Rank<OUT>: SupportedRank,
+{
+    type Output = Tensor<T, OUT>;
+}
+
+impl<Op, T: Element, const A: usize, const B: usize, const C: usize, const OUT: usize>
+    Signature<Op, (Tensor<T, A>, Tensor<T, B>, Tensor<T, C>), (Equation<OUT, A, B, C>,)> for Einsum
+where
+    Rank<A>: SupportedRank,
+    Rank<B>: SupportedRank,
+    Rank<C>: SupportedRank,
     Rank<OUT>: SupportedRank,
 {
     type Output = Tensor<T, OUT>;

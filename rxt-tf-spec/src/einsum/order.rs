@@ -315,16 +315,14 @@ fn greedy(inputs: &[Labels], output: Labels, sizes: &Sizes) -> Vec<(usize, usize
 fn linear_path(path: &[(usize, usize)]) -> Vec<[usize; 2]> {
     let count = path.len() + 1;
     let mut ids: Vec<usize> = (0..count).collect();
-    let mut next = count;
     let mut linear = Vec::with_capacity(path.len());
-    for (a, b) in path {
+    for (next, (a, b)) in (count..).zip(path) {
         let position = |id: &usize| ids.partition_point(|known| known < id);
         let mut pair = [position(a), position(b)];
         pair.sort_unstable();
         ids.remove(pair[1]);
         ids.remove(pair[0]);
         ids.push(next);
-        next += 1;
         linear.push(pair);
     }
     linear
@@ -341,7 +339,10 @@ fn written(inputs: &[&str], output: &str, path: &[[usize; 2]]) -> Vec<Contractio
         let positions = vec![pair[1], pair[0]];
         let taken: Vec<String> = positions
             .iter()
-            .filter_map(|position| (*position < list.len()).then(|| list.remove(*position)))
+            .filter_map(|position| match *position < list.len() {
+                true => Some(list.remove(*position)),
+                false => None,
+            })
             .collect();
         let result = if step + 1 == path.len() {
             output.to_owned()
