@@ -12,7 +12,9 @@
 
 pub use rxt_tf_macros::inference;
 pub use rxt_tf_runtime::tensor::aliases::*;
-pub use rxt_tf_runtime::{fusion, ops, Element, Error, PassThrough, Result, Tensor};
+pub use rxt_tf_runtime::{
+    fusion, ops, Arguments, Element, Error, Function, PassThrough, Result, Returns, Tensor,
+};
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
 /// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,

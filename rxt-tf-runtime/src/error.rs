@@ -136,6 +136,28 @@ pub enum Error {
         /// The Python exception, as `Type: message`.
         detail: String,
     },
+    /// The value given as a TensorFlow function is not one rxt-tf can
+    /// call (or a `tf.function` it cannot pick a trace of).
+    NotFunction {
+        /// What was given, and what is accepted.
+        message: String,
+    },
+    /// A function's definition cannot be called as resolved.
+    Function {
+        /// What was wrong.
+        message: String,
+    },
+    /// A function call's tensors do not match its signature in count or
+    /// element type, or the caller's result type does not.
+    FunctionArguments {
+        /// Which position, expected and found.
+        message: String,
+    },
+    /// A function call's tensors do not match its signature in rank.
+    FunctionShapes {
+        /// Which position, expected and found.
+        message: String,
+    },
     /// A TensorFlow op returned an error status.
     Op {
         /// The op, as rxt-tf names it (e.g. `matmul`).
@@ -181,6 +203,8 @@ impl fmt::Display for Error {
             Error::ForeignSymbol { expected, found, symbol, .. } => write!(f, "rxt-tf: symbol {symbol} should come from {expected}, but resolves into {found}"),
             Error::Interrupted { detail, step, .. } => write!(f, "rxt-tf: {step} was interrupted: {detail}"),
             Error::Python { detail, step, .. } => write!(f, "rxt-tf: {step} failed: {detail}"),
+            Error::NotFunction { message } | Error::Function { message } => write!(f, "rxt-tf: {message}"),
+            Error::FunctionArguments { message } | Error::FunctionShapes { message } => write!(f, "rxt-tf: function call: {message}"),
             Error::Op { message, op, .. } => write!(f, "rxt-tf: {op} failed: {message}"),
         }
     }
@@ -249,7 +273,11 @@ impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
         let message = err.to_string();
         match err {
-            Error::NotEagerTensor { .. } => PyTypeError::new_err(message),
+            Error::NotEagerTensor { .. }
+            | Error::NotFunction { .. }
+            | Error::FunctionArguments { .. } => PyTypeError::new_err(message),
+            Error::FunctionShapes { .. } => PyValueError::new_err(message),
+            Error::Function { .. } => PyRuntimeError::new_err(message),
             Error::Dtype { .. }
             | Error::Rank { .. }
             | Error::Device { .. }

@@ -14,6 +14,7 @@
 mod binding;
 mod eager;
 mod error;
+mod function;
 mod fused;
 mod gil;
 pub mod ops;
@@ -25,6 +26,7 @@ pub mod sys;
 pub mod tensor;
 
 pub use error::{Error, PassThrough, Result};
+pub use function::{Arguments, Function, Returns};
 
 /// Fused execution: the ops of a call run as one TensorFlow function (see
 /// [`fusion::Scope`]). `#[rxt_tf::inference]` bodies are fused scopes.

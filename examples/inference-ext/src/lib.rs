@@ -1,6 +1,7 @@
 //! A hand-written PyO3 extension over rxt-tf's macros: the seed's
 //! `inference` chain, a scalar-controlled variant, and each op on its own.
 
+mod functions;
 mod models;
 
 use pyo3::prelude::*;
@@ -299,6 +300,15 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mlp_loop, m)?)?;
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
     m.add_class::<Mlp>()?;
+    m.add_class::<functions::Predictor>()?;
+    m.add_function(wrap_pyfunction!(functions::call_one, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_two, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_one_as_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_one_as_int, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_one_as_vector, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_on_vector, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_on_int, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_in_threads, m)?)?;
     m.add_class::<models::EncoderBlock>()?;
     m.add_class::<models::SmallCnn>()?;
     m.add_class::<models::TextClassifier>()?;

@@ -56,6 +56,29 @@ pub(crate) fn extract_on(
     Ok(Untyped::ready(handle, context))
 }
 
+/// A new reference to the tensor behind `obj`, an exact EagerTensor of
+/// any element type (a variable's resource handle, say) on `CPU:0`.
+pub(crate) fn share_handle(obj: &Bound<'_, PyAny>, context: &BoundContext) -> Result<OwnedHandle> {
+    let api = context.wheel().api();
+    // SAFETY: the GIL is held (`obj` is bound) and `obj` is a live object.
+    if !unsafe { (api.EagerTensor_CheckExact)(obj.as_ptr()) } {
+        return Err(Error::NotEagerTensor {
+            type_name: python_type_name(obj),
+        });
+    }
+    // SAFETY: `obj` is an exact EagerTensor and the GIL is held; the
+    // returned handle is borrowed from `obj`, which outlives this function.
+    let borrowed = unsafe { (api.EagerTensor_Handle)(obj.as_ptr()) };
+    if borrowed.is_null() {
+        return Err(crate::safe::handle::null_handle(EXTRACT));
+    }
+    let status = Status::new(api, EXTRACT)?;
+    // SAFETY: `borrowed` is live while `obj` is.
+    let handle = unsafe { OwnedHandle::copy_sharing(api, borrowed, &status, EXTRACT) }?;
+    handle.with_device(&status, EXTRACT, checks::device)??;
+    Ok(handle)
+}
+
 /// Fails closed if an active `tf.GradientTape` or
 /// `tf.autodiff.ForwardAccumulator` watches `obj`: running the op natively
 /// would silently drop its gradient or its JVP. Asks the wheel's own

@@ -1,0 +1,321 @@
+//! Calling a TensorFlow function of Python's context from Rust: a Keras
+//! model, a `tf.function`, a concrete function or a SavedModel signature,
+//! run as one `StatefulPartitionedCall` of its definition, with its
+//! captured inputs (the variables' handles) passed by handle.
+
+mod resolve;
+
+use std::ffi::CString;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use rxt_tf_spec::TensorKind;
+
+use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::error::{Error, Result};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::op::OwnedOp;
+use crate::safe::status::Status;
+use crate::tensor::{TensorType, Untyped};
+
+/// The name of a function call in errors.
+const CALL: &str = "function call";
+
+/// One input or output of a function's signature: its element type (a
+/// `TF_DataType` code) and rank (`None` when unknown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Spec {
+    dtype: i32,
+    rank: Option<u8>,
+}
+
+impl Spec {
+    fn dtype_name(self) -> String {
+        crate::sys::dtype_name(self.dtype)
+    }
+
+    fn rank_text(self) -> String {
+        self.rank
+            .map_or_else(|| "any rank".to_owned(), |rank| format!("rank {rank}"))
+    }
+
+    /// Whether a tensor of `kind` fits it.
+    fn fits(self, kind: TensorKind) -> (bool, bool) {
+        (
+            kind.dtype.code() == self.dtype,
+            self.rank.is_none_or(|rank| rank == kind.rank),
+        )
+    }
+}
+
+/// What a Python object calls, resolved once.
+pub(crate) struct Callee {
+    /// The concrete function: its definition stays in the context while
+    /// it lives.
+    _function: Py<PyAny>,
+    /// The definition's name in the context.
+    name: CString,
+    inputs: Vec<Spec>,
+    outputs: Vec<Spec>,
+    /// The captured inputs (variables' resource handles, constants).
+    captured: Vec<OwnedHandle>,
+    /// Whether it reads trainable variables.
+    trainable: bool,
+    context: Arc<BoundContext>,
+}
+
+/// A TensorFlow function of Python's context, callable from Rust at the
+/// cost of one TensorFlow call: extracted from a Keras model or layer (traced
+/// once with `training=False` for its inputs), a `tf.function` (with an
+/// `input_signature`, or traced exactly once), a concrete function or a
+/// SavedModel signature. Cheap to clone; `Send` and `Sync`.
+///
+/// ```ignore
+/// #[pyfunction]
+/// fn predict(model: rxt_tf::Function, x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+///     model.call((&x,))
+/// }
+/// ```
+#[derive(Clone)]
+pub struct Function {
+    callee: Arc<Callee>,
+}
+
+impl std::fmt::Debug for Function {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Function")
+            .field("name", &self.callee.name)
+            .field("inputs", &self.callee.inputs.len())
+            .field("outputs", &self.callee.outputs.len())
+            .finish()
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Function {
+    type Error = Error;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
+        resolve::callee(&obj).map(|callee| Function { callee })
+    }
+}
+
+impl Function {
+    /// Calls the function on `arguments`, a tuple of tensor references in
+    /// `tf.nest.flatten` order (`(&x,)`, `(&a, &b)`), and returns its
+    /// outputs as `Out`: one tensor type or a tuple of them, in flattened
+    /// order (a dict's values by sorted key). Checks the arguments' count,
+    /// element types and ranks against the function's signature, and the
+    /// outputs' against `Out`, before running anything.
+    pub fn call<Args: Arguments, Out: Returns>(&self, arguments: Args) -> Result<Out> {
+        let callee = &self.callee;
+        let tensors = arguments.tensors();
+        check_arguments(callee, &tensors)?;
+        check_returns(callee, &Out::kinds())?;
+        // Inputs a fused body recorded are computed first; the call runs as
+        // its own TensorFlow call.
+        let _per_op = crate::fused::Scope::per_op();
+        for (tensor, _) in &tensors {
+            if !Arc::ptr_eq(&tensor.context, &callee.context) {
+                return Err(Error::MixedContexts { op: CALL });
+            }
+        }
+        callee.context.ensure_synchronous()?;
+        if callee.trainable {
+            ensure_not_recording()?;
+        }
+        let handles = tensors
+            .iter()
+            .map(|(tensor, _)| tensor.handle())
+            .collect::<Result<Vec<_>>>()?;
+        let outputs = run(callee, &handles)?;
+        let cores = outputs
+            .into_iter()
+            .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
+            .collect();
+        Out::from_cores(cores).ok_or_else(|| crate::safe::handle::null_handle(CALL))
+    }
+}
+
+/// Refuses when an active gradient tape or forward accumulator on this
+/// thread could record the function's reads of trainable variables: Python
+/// calling it would record them, rxt-tf records no gradients.
+fn ensure_not_recording() -> Result<()> {
+    Python::attach(|py| {
+        let python = |err: PyErr| Error::python(py, "checking for an active gradient tape", &err);
+        let recording = py
+            .import("tensorflow.python.eager.record")
+            .and_then(|record| record.call_method0("could_possibly_record"))
+            .and_then(|recording| recording.is_truthy())
+            .map_err(python)?;
+        match recording {
+            true => Err(Error::WatchedByTape),
+            false => Ok(()),
+        }
+    })
+}
+
+fn check_arguments(callee: &Callee, tensors: &[(&Untyped, TensorKind)]) -> Result<()> {
+    if tensors.len() != callee.inputs.len() {
+        return Err(Error::FunctionArguments {
+            message: format!(
+                "the function takes {} input tensors, got {}",
+                callee.inputs.len(),
+                tensors.len()
+            ),
+        });
+    }
+    for (position, ((_, kind), spec)) in tensors.iter().zip(&callee.inputs).enumerate() {
+        match spec.fits(*kind) {
+            (false, _) => {
+                return Err(Error::FunctionArguments {
+                    message: format!(
+                        "input {position}: expected a {} tensor, got a {} tensor",
+                        spec.dtype_name(),
+                        kind.dtype.name()
+                    ),
+                })
+            }
+            (true, false) => {
+                return Err(Error::FunctionShapes {
+                    message: format!(
+                        "input {position}: expected a tensor of {}, got rank {}",
+                        spec.rank_text(),
+                        kind.rank
+                    ),
+                })
+            }
+            (true, true) => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_returns(callee: &Callee, kinds: &[TensorKind]) -> Result<()> {
+    if kinds.len() != callee.outputs.len() {
+        return Err(Error::FunctionArguments {
+            message: format!(
+                "the function returns {} tensors, the caller takes {}",
+                callee.outputs.len(),
+                kinds.len()
+            ),
+        });
+    }
+    for (position, (kind, spec)) in kinds.iter().zip(&callee.outputs).enumerate() {
+        match spec.fits(*kind) {
+            (false, _) => {
+                return Err(Error::FunctionArguments {
+                    message: format!(
+                        "output {position}: the function returns a {} tensor, the caller \
+                         takes a {} tensor",
+                        spec.dtype_name(),
+                        kind.dtype.name()
+                    ),
+                })
+            }
+            (true, false) => {
+                return Err(Error::FunctionShapes {
+                    message: format!(
+                        "output {position}: the function returns a tensor of {}, the \
+                         caller takes rank {}",
+                        spec.rank_text(),
+                        kind.rank
+                    ),
+                })
+            }
+            (true, true) => {}
+        }
+    }
+    Ok(())
+}
+
+/// Runs the definition as one `StatefulPartitionedCall` on `CPU:0`, the
+/// GIL released meanwhile if this thread holds it.
+fn run(callee: &Callee, arguments: &[&OwnedHandle]) -> Result<Vec<OwnedHandle>> {
+    let api = callee.context.wheel().api();
+    let status = Status::new(api, CALL)?;
+    // SAFETY: the context lives while `callee` does, which outlives the op.
+    let mut op = unsafe {
+        OwnedOp::new(
+            api,
+            callee.context.as_ptr(),
+            c"StatefulPartitionedCall",
+            CPU_DEVICE_C,
+            &status,
+            CALL,
+        )
+    }?;
+    let mut input_types: Vec<i32> = callee.inputs.iter().map(|spec| spec.dtype).collect();
+    input_types.extend(callee.captured.iter().map(OwnedHandle::dtype));
+    let output_types: Vec<i32> = callee.outputs.iter().map(|spec| spec.dtype).collect();
+    op.set_type_list(c"Tin", &input_types)?;
+    op.set_type_list(c"Tout", &output_types)?;
+    op.set_function(c"f", &callee.name)?;
+    for input in arguments.iter().copied().chain(&callee.captured) {
+        op.add_input(input)?;
+    }
+    // A whole function: always worth releasing the GIL for.
+    op.execute_many(i64::MAX, output_types.len())
+}
+
+/// The arguments of [`Function::call`]: a tuple of references to rxt-tf
+/// tensors, `(&x,)` or `(&a, &b, …)` (up to eight).
+pub trait Arguments {
+    #[doc(hidden)]
+    fn tensors(&self) -> Vec<(&Untyped, TensorKind)>;
+}
+
+/// What [`Function::call`] returns: one rxt-tf tensor type, or a tuple of
+/// them (up to eight), in the function's flattened output order.
+pub trait Returns: Sized {
+    #[doc(hidden)]
+    fn kinds() -> Vec<TensorKind>;
+    #[doc(hidden)]
+    fn from_cores(cores: Vec<Untyped>) -> Option<Self>;
+}
+
+impl<T: TensorType> Returns for T {
+    fn kinds() -> Vec<TensorKind> {
+        vec![T::KIND]
+    }
+
+    fn from_cores(cores: Vec<Untyped>) -> Option<Self> {
+        let [core] = <[Untyped; 1]>::try_from(cores).ok()?;
+        Some(T::from_core(core))
+    }
+}
+
+macro_rules! tuples {
+    ($( ($($name:ident),+) )+) => {$(
+        impl<$($name: TensorType),+> Arguments for ($(&$name,)+) {
+            #[allow(non_snake_case)]
+            fn tensors(&self) -> Vec<(&Untyped, TensorKind)> {
+                let ($($name,)+) = self;
+                vec![$(($name.core(), $name::KIND)),+]
+            }
+        }
+
+        impl<$($name: TensorType),+> Returns for ($($name,)+) {
+            fn kinds() -> Vec<TensorKind> {
+                vec![$($name::KIND),+]
+            }
+
+            #[allow(non_snake_case)]
+            fn from_cores(cores: Vec<Untyped>) -> Option<Self> {
+                let mut cores = cores.into_iter();
+                $(let $name = $name::from_core(cores.next()?);)+
+                cores.next().is_none().then_some(($($name,)+))
+            }
+        }
+    )+};
+}
+
+tuples! {
+    (A)
+    (A, B)
+    (A, B, C)
+    (A, B, C, D)
+    (A, B, C, D, E)
+    (A, B, C, D, E, F)
+    (A, B, C, D, E, F, G)
+    (A, B, C, D, E, F, G, H)
+}

@@ -1,0 +1,91 @@
+"""What rxt-tf needs to call a TensorFlow function from Rust, found once per
+Python object: the concrete function to keep alive, the name of its
+definition in the eager context, its flattened inputs and outputs (element
+type code and rank, -1 when unknown), its captured inputs and whether it
+reads trainable variables. Raises TypeError for anything else."""
+
+import weakref
+
+import tensorflow as tf
+from tensorflow.python.eager.polymorphic_function import concrete_function
+from tensorflow.python.eager.polymorphic_function import polymorphic_function
+
+EXPECTED = (
+    "rxt-tf: expected a TensorFlow function, a Keras model or a SavedModel "
+    "signature, got "
+)
+
+
+def _keras_layer(obj):
+    try:
+        import keras
+    except ImportError:
+        return False
+    return isinstance(obj, keras.layers.Layer)
+
+
+def _concrete(target):
+    """The concrete function of `target()`. Only `target` (a weak reference
+    where the object has one) is held in frames and closures: TensorFlow may
+    keep the frames that traced a function, and they must not keep a model
+    alive."""
+    if isinstance(target(), concrete_function.ConcreteFunction):
+        return target()
+    if isinstance(target(), polymorphic_function.Function):
+        if target().input_signature is not None:
+            return target().get_concrete_function()
+        traced = target()._list_all_concrete_functions()
+        if len(traced) != 1:
+            raise TypeError(
+                "rxt-tf: this tf.function has no input_signature and has been "
+                f"traced {len(traced)} times; give it an input_signature (or "
+                "trace it exactly once) so rxt-tf knows which one to call"
+            )
+        return traced[0]
+    if _keras_layer(target()):
+        inputs = getattr(target(), "inputs", None)
+        if not inputs:
+            raise TypeError(
+                "rxt-tf: this Keras model or layer has no known inputs; build it "
+                "on keras.Input tensors, or give rxt-tf a tf.function with an "
+                "input_signature that calls it"
+            )
+        specs = [tf.TensorSpec(t.shape, t.dtype) for t in inputs]
+        single = len(specs) == 1
+
+        def call(*xs):
+            return target()(xs[0] if single else list(xs), training=False)
+
+        return tf.function(call, input_signature=specs).get_concrete_function()
+    raise TypeError(EXPECTED + type(target()).__name__)
+
+
+def _spec(tensor):
+    rank = tensor.shape.rank
+    return (tensor.dtype.as_datatype_enum, -1 if rank is None else rank)
+
+
+def resolve(obj):
+    try:
+        target = weakref.ref(obj)
+    except TypeError:
+        target = (lambda kept: lambda: kept)(obj)
+    del obj
+    function = _concrete(target)
+    definition = function.function_def
+    captured = list(function.captured_inputs)
+    arguments = len(definition.signature.input_arg) - len(captured)
+    outputs = list(function.outputs)
+    if arguments < 0 or len(outputs) != len(definition.signature.output_arg):
+        raise TypeError(
+            "rxt-tf: cannot call this function: its definition does not match its "
+            "inputs and outputs"
+        )
+    return (
+        function,
+        definition.signature.name,
+        [_spec(t) for t in function.inputs[:arguments]],
+        [_spec(t) for t in outputs],
+        captured,
+        len(function.trainable_variables) > 0,
+    )

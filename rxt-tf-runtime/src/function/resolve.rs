@@ -1,0 +1,127 @@
+//! Finding what a Python object calls: its concrete function, the name of
+//! that function's definition in the eager context, its signature and its
+//! captured inputs (`resolve.py`, run once per object). Each object's
+//! result is cached without keeping the object alive: extracting the same
+//! model again reuses what was traced.
+
+use std::ffi::CString;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyModule, PyWeakrefReference};
+
+use crate::binding::context::BoundContext;
+use crate::error::{Error, Result};
+use crate::function::{Callee, Spec};
+use crate::python::boundary::share_handle;
+
+/// The resolver's source.
+const RESOLVER: &str = include_str!("resolve.py");
+
+/// Objects resolved at most this many at once are remembered (the least
+/// recently resolved forgotten first).
+const REMEMBERED: usize = 64;
+
+/// A resolved object: a weak reference to it, and what it calls.
+type Known = (Py<PyWeakrefReference>, Arc<Callee>);
+
+static KNOWN: Mutex<Vec<Known>> = Mutex::new(Vec::new());
+
+/// What `obj` calls, resolved once per object (while it lives).
+pub(crate) fn callee(obj: &Bound<'_, PyAny>) -> Result<Arc<Callee>> {
+    let py = obj.py();
+    let context = BoundContext::current(py)?;
+    if let Some(found) = remembered(obj, &context) {
+        return Ok(found);
+    }
+    let callee = Arc::new(resolve(obj, context)?);
+    // An object that cannot be referenced weakly is resolved at each call.
+    if let Ok(weak) = PyWeakrefReference::new(obj) {
+        let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+        known.retain(|(weak, _)| weak.bind(py).upgrade().is_some());
+        if known.len() >= REMEMBERED {
+            known.remove(0);
+        }
+        known.push((weak.unbind(), Arc::clone(&callee)));
+    }
+    Ok(callee)
+}
+
+/// What `obj` was resolved to before, in this context.
+fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc<Callee>> {
+    let py = obj.py();
+    let known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+    known
+        .iter()
+        .find(|(weak, callee)| {
+            weak.bind(py).upgrade().is_some_and(|found| found.is(obj))
+                && Arc::ptr_eq(&callee.context, context)
+        })
+        .map(|(_, callee)| Arc::clone(callee))
+}
+
+/// The resolver module, made once.
+fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static MODULE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let module = MODULE.get_or_try_init(py, || {
+        let code = CString::new(RESOLVER).map_err(|err| {
+            pyo3::exceptions::PyValueError::new_err(format!("resolver source: {err}"))
+        })?;
+        PyModule::from_code(py, &code, c"rxt_tf_resolve.py", c"rxt_tf_resolve")
+            .map(|module| module.into_any().unbind())
+    })?;
+    Ok(module.bind(py))
+}
+
+/// Runs the resolver on `obj` and takes the handles of its captures.
+fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee> {
+    const STEP: &str = "resolving a TensorFlow function";
+    let py = obj.py();
+    let resolved = resolver(py)
+        .and_then(|module| module.call_method1("resolve", (obj,)))
+        .map_err(|err| refused(py, &err))?;
+    type Raw<'py> = (
+        Bound<'py, PyAny>,
+        String,
+        Vec<(i32, i64)>,
+        Vec<(i32, i64)>,
+        Vec<Bound<'py, PyAny>>,
+        bool,
+    );
+    let (function, name, inputs, outputs, captured, trainable): Raw<'_> = resolved
+        .extract()
+        .map_err(|err| Error::python(py, STEP, &err))?;
+    let captured = captured
+        .iter()
+        .map(|capture| share_handle(capture, &context))
+        .collect::<Result<Vec<_>>>()?;
+    let name = CString::new(name).map_err(|_| Error::Function {
+        message: "the function's name holds a NUL byte".to_owned(),
+    })?;
+    let spec = |(dtype, rank): (i32, i64)| Spec {
+        dtype,
+        rank: u8::try_from(rank).ok(),
+    };
+    Ok(Callee {
+        _function: function.unbind(),
+        name,
+        inputs: inputs.into_iter().map(spec).collect(),
+        outputs: outputs.into_iter().map(spec).collect(),
+        captured,
+        trainable,
+        context,
+    })
+}
+
+/// The resolver's `TypeError` as rxt-tf's (its message is rxt-tf's own);
+/// any other failure as a failed step.
+fn refused(py: Python<'_>, err: &PyErr) -> Error {
+    if err.is_instance_of::<pyo3::exceptions::PyTypeError>(py) {
+        let message = err.value(py).to_string();
+        let message = message.strip_prefix("rxt-tf: ").unwrap_or(&message);
+        return Error::NotFunction {
+            message: message.to_owned(),
+        };
+    }
+    Error::python(py, "resolving a TensorFlow function", err)
+}
