@@ -86,7 +86,11 @@ lint-python: setup
 
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.
+## Then the three example models (bench/models.py) and a Keras model called
+## through rxt_tf::Function (bench/functions.py).
 bench: example
 	@$(ENV) python -m pip install --quiet -r bench/requirements.txt
 	@$(ENV) [ -d .venv/bench-published/rextio_tensorflow ] || python -m pip install --quiet --no-deps --target .venv/bench-published rextio-tensorflow==0.1.3
 	@$(ENV) python bench/run.py
+	@$(ENV) python bench/models.py
+	@$(ENV) python bench/functions.py

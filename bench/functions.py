@@ -1,0 +1,153 @@
+"""`make bench`, third part: a Keras model called from Rust, interleaved.
+
+The Keras MLP 16 → 32 → 32 → 4 with softmax runs at batch 1 and 32 in one
+process: `rxt_tf_example.Predictor` (an `rxt_tf::Function` called from a
+`#[pyclass]`), `model(x)`, `model.predict_on_batch(x)`, the `tf.function`
+wrapping the model, its concrete function, and the floor: the same
+definition run as one bare `StatefulPartitionedCall` from Python
+(`execute.execute`, inputs plus the captured variable handles).
+
+Each round calls every alternative `CALLS` times in a shuffled order and
+records the mean time per call; the table gives each median over `ROUNDS`
+rounds and our ratios. Writes bench/results/functions.json and
+functions.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+import keras
+import rxt_tf_example as ext
+import tensorflow as tf
+from tensorflow.python.eager import context, execute
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+ROUNDS = 15
+CALLS = 50
+BATCHES = (1, 32)
+OURS = "rxt-tf Predictor"
+TARGETS = {"keras model(x)": 0.03, "concrete function": 0.25, "bare call (floor)": 1.2}
+"""The issue's targets at batch 1: our ratio to each alternative."""
+
+
+def mlp() -> keras.Model:
+    """The Keras MLP 16 → 32 → 32 → 4 with softmax."""
+    keras.utils.set_random_seed(7)
+    return keras.Sequential(
+        [
+            keras.Input((16,)),
+            keras.layers.Dense(32, activation="relu"),
+            keras.layers.Dense(32, activation="relu"),
+            keras.layers.Dense(4, activation="softmax"),
+        ]
+    )
+
+
+def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
+    """The callables and the input of one batch size."""
+    model = mlp()
+    graph = tf.function(
+        lambda v: model(v, training=False), input_signature=[tf.TensorSpec((None, 16))]
+    )
+    concrete = graph.get_concrete_function()
+    captured = list(concrete.captured_inputs)
+    attrs = (
+        "Tin",
+        [tf.float32.as_datatype_enum] + [c.dtype.as_datatype_enum for c in captured],
+        "Tout",
+        [tf.float32.as_datatype_enum],
+        "f",
+        concrete.function_def.signature.name,
+        "config",
+        "",
+        "config_proto",
+        "",
+        "executor_type",
+        "",
+    )
+    ctx = context.context()
+
+    def bare(x: Any) -> Any:
+        return execute.execute("StatefulPartitionedCall", 1, [x, *captured], attrs, ctx)[0]
+
+    x = tf.random.stateless_normal((batch, 16), seed=(1, 2))
+    calls = {
+        OURS: ext.Predictor(model),
+        "keras model(x)": model,
+        "predict_on_batch": model.predict_on_batch,
+        "tf.function": graph,
+        "concrete function": concrete,
+        "bare call (floor)": bare,
+    }
+    reference = concrete(x).numpy().tobytes()
+    for label in (OURS, "bare call (floor)"):
+        assert calls[label](x).numpy().tobytes() == reference, label
+    return calls, x
+
+
+def timed(fn: Any, x: Any) -> float:
+    """Seconds per call over `CALLS` calls."""
+    start = time.perf_counter()
+    for _ in range(CALLS):
+        fn(x)
+    return (time.perf_counter() - start) / CALLS
+
+
+def measure(batch: int) -> dict[str, float]:
+    """Median seconds per call of each alternative, interleaved."""
+    calls, x = alternatives(batch)
+    for fn in calls.values():
+        for _ in range(5):
+            fn(x)
+    samples: dict[str, list[float]] = {label: [] for label in calls}
+    order = list(calls)
+    for _ in range(ROUNDS):
+        random.shuffle(order)
+        for label in order:
+            samples[label].append(timed(calls[label], x))
+    return {label: statistics.median(values) for label, values in samples.items()}
+
+
+def markdown(report: dict[str, dict[str, float]]) -> str:
+    """The table: median µs per call, and our ratios to the targets' bases."""
+    labels = list(next(iter(report.values())))
+    ratios = list(TARGETS)
+    header = labels + [f"ours / {r}" for r in ratios]
+    lines = [
+        "| batch | " + " | ".join(header) + " |",
+        "| --- " * (1 + len(labels) + len(ratios)) + "|",
+    ]
+    for batch, medians in report.items():
+        cells = [f"{medians[label] * 1e6:,.1f} µs" for label in labels]
+        shares = [f"{medians[OURS] / medians[r]:.3f}×" for r in ratios]
+        lines.append(f"| {batch} | " + " | ".join(cells + shares) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    """Measures both batch sizes; writes and prints the table and verdicts."""
+    random.seed(0)
+    report = {str(batch): measure(batch) for batch in BATCHES}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "functions.json").write_text(json.dumps(report, indent=2) + "\n")
+    table = markdown(report)
+    (RESULTS / "functions.md").write_text(table)
+    print(table)
+    for base, target in TARGETS.items():
+        ratio = report["1"][OURS] / report["1"][base]
+        verdict = "met" if ratio <= target else "MISSED"
+        print(f"batch 1: ours / {base} {ratio:.3f}× (target ≤ {target}×: {verdict})")
+
+
+if __name__ == "__main__":
+    main()
