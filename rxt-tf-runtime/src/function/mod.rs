@@ -5,7 +5,7 @@
 
 mod resolve;
 
-use std::ffi::CString;
+use std::ffi::CStr;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -13,6 +13,7 @@ use rxt_tf_spec::TensorKind;
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::{Error, Result};
+use crate::fused::FunctionStep;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
@@ -50,15 +51,15 @@ impl Spec {
 
 /// What a Python object calls, resolved once.
 pub(crate) struct Callee {
-    /// The concrete function: its definition stays in the context while
-    /// it lives.
-    _function: Py<PyAny>,
-    /// The definition's name in the context.
-    name: CString,
+    /// The definition to call (holding the concrete function), with the
+    /// types of its inputs and first output.
+    step: Arc<FunctionStep>,
+    /// A number never reused: the fused trace key of a call.
+    id: u64,
     inputs: Vec<Spec>,
     outputs: Vec<Spec>,
     /// The captured inputs (variables' resource handles, constants).
-    captured: Vec<OwnedHandle>,
+    captured: Vec<Arc<OwnedHandle>>,
     /// Whether it reads trainable variables.
     trainable: bool,
     context: Arc<BoundContext>,
@@ -84,7 +85,7 @@ pub struct Function {
 impl std::fmt::Debug for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Function")
-            .field("name", &self.callee.name)
+            .field("name", &self.callee.step.name)
             .field("inputs", &self.callee.inputs.len())
             .field("outputs", &self.callee.outputs.len())
             .finish()
@@ -111,9 +112,6 @@ impl Function {
         let tensors = arguments.tensors();
         check_arguments(callee, &tensors)?;
         check_returns(callee, &Out::kinds())?;
-        // Inputs a fused body recorded are computed first; the call runs as
-        // its own TensorFlow call.
-        let _per_op = crate::fused::Scope::per_op();
         for (tensor, _) in &tensors {
             if !Arc::ptr_eq(&tensor.context, &callee.context) {
                 return Err(Error::MixedContexts { op: CALL });
@@ -123,11 +121,34 @@ impl Function {
         if callee.trainable {
             ensure_not_recording()?;
         }
-        let handles = tensors
+        if let [kind] = Out::kinds()[..] {
+            // In a fusing scope: one node of the trace.
+            let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
+            if let Some(recorded) = crate::fused::record_function(
+                &callee.step,
+                callee.id,
+                &arguments,
+                &callee.captured,
+                &callee.context,
+                kind,
+            ) {
+                return Out::from_cores(vec![recorded?])
+                    .ok_or_else(|| crate::safe::handle::null_handle(CALL));
+            }
+        }
+        let mut handles = tensors
             .iter()
             .map(|(tensor, _)| tensor.handle())
             .collect::<Result<Vec<_>>>()?;
-        let outputs = run(callee, &handles)?;
+        handles.extend(callee.captured.iter().map(|handle| &**handle));
+        let output_types: Vec<i32> = callee.outputs.iter().map(|spec| spec.dtype).collect();
+        let outputs = execute(
+            &callee.context,
+            &callee.step.name,
+            &callee.step.input_types,
+            &output_types,
+            &handles,
+        )?;
         let cores = outputs
             .into_iter()
             .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
@@ -228,29 +249,33 @@ fn check_returns(callee: &Callee, kinds: &[TensorKind]) -> Result<()> {
     Ok(())
 }
 
-/// Runs the definition as one `StatefulPartitionedCall` on `CPU:0`, the
-/// GIL released meanwhile if this thread holds it.
-fn run(callee: &Callee, arguments: &[&OwnedHandle]) -> Result<Vec<OwnedHandle>> {
-    let api = callee.context.wheel().api();
+/// Runs the definition `name` as one `StatefulPartitionedCall` on `CPU:0`
+/// on `inputs` (arguments, then captures) of `input_types`, giving outputs
+/// of `output_types`, the GIL released meanwhile if this thread holds it.
+pub(crate) fn execute(
+    context: &Arc<BoundContext>,
+    name: &CStr,
+    input_types: &[i32],
+    output_types: &[i32],
+    inputs: &[&OwnedHandle],
+) -> Result<Vec<OwnedHandle>> {
+    let api = context.wheel().api();
     let status = Status::new(api, CALL)?;
-    // SAFETY: the context lives while `callee` does, which outlives the op.
+    // SAFETY: the context lives while `context` does, which outlives the op.
     let mut op = unsafe {
         OwnedOp::new(
             api,
-            callee.context.as_ptr(),
+            context.as_ptr(),
             c"StatefulPartitionedCall",
             CPU_DEVICE_C,
             &status,
             CALL,
         )
     }?;
-    let mut input_types: Vec<i32> = callee.inputs.iter().map(|spec| spec.dtype).collect();
-    input_types.extend(callee.captured.iter().map(OwnedHandle::dtype));
-    let output_types: Vec<i32> = callee.outputs.iter().map(|spec| spec.dtype).collect();
-    op.set_type_list(c"Tin", &input_types)?;
-    op.set_type_list(c"Tout", &output_types)?;
-    op.set_function(c"f", &callee.name)?;
-    for input in arguments.iter().copied().chain(&callee.captured) {
+    op.set_type_list(c"Tin", input_types)?;
+    op.set_type_list(c"Tout", output_types)?;
+    op.set_function(c"f", name)?;
+    for input in inputs {
         op.add_input(input)?;
     }
     // A whole function: always worth releasing the GIL for.

@@ -13,6 +13,7 @@ use pyo3::types::{PyModule, PyWeakrefReference};
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
 use crate::function::{Callee, Spec};
+use crate::fused::FunctionStep;
 use crate::python::boundary::share_handle;
 
 /// The resolver's source.
@@ -26,6 +27,9 @@ const REMEMBERED: usize = 64;
 type Known = (Py<PyWeakrefReference>, Arc<Callee>);
 
 static KNOWN: Mutex<Vec<Known>> = Mutex::new(Vec::new());
+
+/// The number of the next object resolved.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// What `obj` calls, resolved once per object (while it lives).
 pub(crate) fn callee(obj: &Bound<'_, PyAny>) -> Result<Arc<Callee>> {
@@ -93,7 +97,7 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         .map_err(|err| Error::python(py, STEP, &err))?;
     let captured = captured
         .iter()
-        .map(|capture| share_handle(capture, &context))
+        .map(|capture| share_handle(capture, &context).map(Arc::new))
         .collect::<Result<Vec<_>>>()?;
     let name = CString::new(name).map_err(|_| Error::Function {
         message: "the function's name holds a NUL byte".to_owned(),
@@ -102,11 +106,21 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         dtype,
         rank: u8::try_from(rank).ok(),
     };
-    Ok(Callee {
-        _function: function.unbind(),
+    let inputs: Vec<Spec> = inputs.into_iter().map(spec).collect();
+    let outputs: Vec<Spec> = outputs.into_iter().map(spec).collect();
+    let mut input_types: Vec<i32> = inputs.iter().map(|spec| spec.dtype).collect();
+    input_types.extend(captured.iter().map(|handle| handle.dtype()));
+    let step = FunctionStep {
+        _keep: function.unbind(),
         name,
-        inputs: inputs.into_iter().map(spec).collect(),
-        outputs: outputs.into_iter().map(spec).collect(),
+        input_types,
+        output_type: outputs.first().map_or(0, |spec| spec.dtype),
+    };
+    Ok(Callee {
+        step: Arc::new(step),
+        id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        inputs,
+        outputs,
         captured,
         trainable,
         context,

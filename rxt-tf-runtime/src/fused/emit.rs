@@ -2,6 +2,7 @@
 //! ops one by one (the replay that names a failing op). One walk over the
 //! nodes serves both, so both run the same ops with the same attributes.
 
+use std::ffi::CString;
 use std::sync::Arc;
 
 use rxt_tf_spec::{Op, Value};
@@ -27,10 +28,42 @@ pub(crate) enum Arg {
 /// Inputs of one op at most (operands, the tensors of a list, constants).
 pub(crate) const MAX_ARGS: usize = rxt_tf_spec::MAX_LIST + 2;
 
-/// One recorded op: its planned call, keyword values and inputs in the
-/// op's order.
+/// What a node runs.
+pub(crate) enum Step {
+    /// An op of the table, planned.
+    Op(Call),
+    /// A TensorFlow function of the context (an `rxt_tf::Function` of one
+    /// output) on `args`: the call's arguments, then its captures.
+    Function {
+        function: Arc<FunctionStep>,
+        args: Vec<Arg>,
+    },
+}
+
+/// A TensorFlow function called as one node: one `StatefulPartitionedCall`
+/// of its definition.
+pub(crate) struct FunctionStep {
+    /// The concrete function: its definition stays in the context while
+    /// it lives (dropped where the GIL may be taken).
+    pub(crate) _keep: pyo3::Py<pyo3::PyAny>,
+    /// The definition's name in the context.
+    pub(crate) name: CString,
+    /// The `TF_DataType` codes of its inputs (arguments, then captures).
+    pub(crate) input_types: Vec<i32>,
+    /// The `TF_DataType` code of its one output.
+    pub(crate) output_type: i32,
+}
+
+/// The row errors of a function node name: `function call failed: …`.
+pub(crate) const FUNCTION_CALL: Op = Op {
+    name: "function call",
+    ..rxt_tf_spec::ops::IDENTITY
+};
+
+/// One recorded op: what it runs, keyword values and inputs in the op's
+/// order.
 pub(crate) struct Node {
-    pub(crate) call: Call,
+    pub(crate) step: Step,
     pub(crate) keywords: Vec<Value>,
     /// The first `arg_count` are its inputs.
     pub(crate) args: [Arg; MAX_ARGS],
@@ -40,6 +73,16 @@ pub(crate) struct Node {
     pub(crate) swap: Option<Arg>,
     /// Estimated work, in the units of the GIL policy.
     pub(crate) work: i64,
+}
+
+impl Node {
+    /// The row its errors name.
+    pub(crate) fn row(&self) -> &'static Op {
+        match &self.step {
+            Step::Op(call) => call.row,
+            Step::Function { .. } => &FUNCTION_CALL,
+        }
+    }
 }
 
 /// A sink for nodes: builds (or runs) one op of `call` on `inputs`.
@@ -52,6 +95,15 @@ pub(crate) trait Emitter {
         name: &str,
         call: &Call,
         keywords: &[Value],
+        inputs: &[Self::Value],
+        work: i64,
+    ) -> Result<Self::Value>;
+
+    /// Emits one call of a TensorFlow function.
+    fn call_function(
+        &mut self,
+        name: &str,
+        function: &FunctionStep,
         inputs: &[Self::Value],
         work: i64,
     ) -> Result<Self::Value>;
@@ -68,7 +120,7 @@ pub(crate) fn emit_all<E: Emitter>(
     let mut values: Vec<E::Value> = Vec::with_capacity(nodes.len());
     for (index, node) in nodes.iter().enumerate() {
         let lookup = |arg: &Arg| -> Result<E::Value> {
-            argument(arg, inputs, constants, &values, node.call.row).cloned()
+            argument(arg, inputs, constants, &values, node.row()).cloned()
         };
         let value = emit_node(emitter, index, node, lookup)?;
         values.push(value);
@@ -91,9 +143,9 @@ pub(crate) fn emit_each<E: Emitter>(
             match *arg {
                 Arg::Node(n) => match values.get(n as usize) {
                     Some(result) => result.clone(),
-                    None => Err(malformed(node.call.row)),
+                    None => Err(malformed(node.row())),
                 },
-                _ => argument(arg, inputs, constants, &[], node.call.row).cloned(),
+                _ => argument(arg, inputs, constants, &[], node.row()).cloned(),
             }
         };
         let value = emit_node(emitter, index, node, from_inputs);
@@ -127,17 +179,24 @@ fn emit_node<E: Emitter>(
     node: &Node,
     lookup: impl Fn(&Arg) -> Result<E::Value>,
 ) -> Result<E::Value> {
-    let row = node.call.row;
+    let row = node.row();
+    let name = format!("n{index}_{}", row.name.replace(' ', "_"));
+    let call = match &node.step {
+        Step::Op(call) => call,
+        Step::Function { function, args } => {
+            let args = args.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
+            return emitter.call_function(&name, function, &args, node.work);
+        }
+    };
     let used = node
         .args
         .get(..node.arg_count)
         .ok_or_else(|| malformed(row))?;
     let mut args = used.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
-    let name = format!("n{index}_{}", row.name);
-    match (node.swap, node.call.swap) {
+    match (node.swap, call.swap) {
         (Some(perm_arg), Some(perm)) => {
             let perm_value = lookup(&perm_arg)?;
-            let transpose = Call::transpose(node.call.element, perm);
+            let transpose = Call::transpose(call.element, perm);
             let keywords = [Value::Ints(perm)];
             let first = args.first_mut().ok_or_else(|| malformed(row))?;
             let moved = [first.clone(), perm_value.clone()];
@@ -148,7 +207,7 @@ fn emit_node<E: Emitter>(
                 &moved,
                 node.work,
             )?;
-            let output = emitter.emit(&name, &node.call, &node.keywords, &args, node.work)?;
+            let output = emitter.emit(&name, call, &node.keywords, &args, node.work)?;
             emitter.emit(
                 &format!("{name}_out"),
                 &transpose,
@@ -157,7 +216,7 @@ fn emit_node<E: Emitter>(
                 node.work,
             )
         }
-        _ => emitter.emit(&name, &node.call, &node.keywords, &args, node.work),
+        _ => emitter.emit(&name, call, &node.keywords, &args, node.work),
     }
 }
 
@@ -230,6 +289,22 @@ impl Emitter for GraphEmitter<'_> {
         }
         node.finish(self.status)
     }
+
+    fn call_function(
+        &mut self,
+        name: &str,
+        function: &FunctionStep,
+        inputs: &[GraphOutput],
+        _work: i64,
+    ) -> Result<GraphOutput> {
+        let op = FUNCTION_CALL.name;
+        let mut node = self.graph.node(c"StatefulPartitionedCall", name, op)?;
+        node.set_type_list(c"Tin", &function.input_types)?;
+        node.set_type_list(c"Tout", &[function.output_type])?;
+        node.set_function(c"f", &function.name)?;
+        node.add_input_list(inputs)?;
+        node.finish(self.status)
+    }
 }
 
 /// Runs the nodes as eager ops, one `TFE_Execute` each: the per-op path.
@@ -261,5 +336,25 @@ impl Emitter for EagerEmitter<'_> {
             Ok(())
         })
         .map(Arc::new)
+    }
+
+    fn call_function(
+        &mut self,
+        _name: &str,
+        function: &FunctionStep,
+        inputs: &[Arc<OwnedHandle>],
+        _work: i64,
+    ) -> Result<Arc<OwnedHandle>> {
+        let handles: Vec<&OwnedHandle> = inputs.iter().map(|handle| &**handle).collect();
+        let outputs = crate::function::execute(
+            self.context,
+            &function.name,
+            &function.input_types,
+            &[function.output_type],
+            &handles,
+        )?;
+        let [output] = <[OwnedHandle; 1]>::try_from(outputs)
+            .map_err(|_| crate::safe::handle::null_handle(FUNCTION_CALL.name))?;
+        Ok(Arc::new(output))
     }
 }

@@ -21,9 +21,13 @@ pub(crate) enum Part {
     Op(&'static str, usize),
     /// One of its keyword values.
     Keyword(KeyValue),
-    /// A new input of this dtype and rank (inputs are numbered by first
-    /// use); the ranks decide the kernels and permutations of the nodes.
-    NewInput(DType, u8),
+    /// A new input of this dtype (a `TF_DataType` code) and rank (inputs
+    /// are numbered by first use); the ranks decide the kernels and
+    /// permutations of the nodes.
+    NewInput(i32, u8),
+    /// A node calling the TensorFlow function of this number (numbers are
+    /// never reused, so a trace never outlives the function it calls).
+    Function(u64),
     /// An operand: input `n`.
     Input(u32),
     /// An operand: constant `n` (its value is in the node's keywords).

@@ -144,14 +144,15 @@ fn gate_exclusive() -> RwLockWriteGuard<'static, ()> {
 }
 
 /// The function of the trace `key` (which names its context), built on a
-/// miss from the recorded `nodes` on inputs of `input_types` and
+/// miss from the recorded `nodes` on inputs of `input_types` (`TF_DataType`
+/// codes: a captured variable's is `resource`) and
 /// `constants`, returning the nodes `outputs`. Functions the cache lets go
 /// of are added to `evicted`, for the caller to [`release`] once it holds
 /// no lock.
 pub(crate) fn function(
     context: &Arc<BoundContext>,
     key: &[Part],
-    input_types: &[DType],
+    input_types: &[i32],
     constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
@@ -312,7 +313,7 @@ fn note_wrapper_used(context: &BoundContext, inputs: usize, outputs: usize) {
 /// Builds the graph of `nodes` and adds it to `context` as a new function.
 fn build(
     context: &Arc<BoundContext>,
-    input_types: &[DType],
+    input_types: &[i32],
     constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
@@ -323,7 +324,7 @@ fn build(
     let mut placeholders = Vec::with_capacity(input_types.len());
     for (index, &dtype) in input_types.iter().enumerate() {
         let mut node = graph.node(c"Placeholder", &format!("input{index}"), FUSED)?;
-        node.set_attr(c"dtype", &Value::Type(dtype))?;
+        node.set_type_code(c"dtype", dtype)?;
         placeholders.push(node.finish(&status)?);
     }
     let mut constant_nodes = Vec::with_capacity(constants.len());
@@ -366,7 +367,7 @@ fn build(
     Ok(FusedFunction {
         name,
         context: Arc::downgrade(context),
-        inputs: input_types.iter().map(|dtype| dtype.code()).collect(),
+        inputs: input_types.to_vec(),
         outputs: outputs.iter().map(|&(_, dtype)| dtype.code()).collect(),
     })
 }

@@ -33,6 +33,7 @@ use crate::eager::Input;
 use crate::error::Result;
 use crate::tensor::Untyped;
 
+pub(crate) use emit::FunctionStep;
 pub use library::{stats, Stats, TRACE_CAPACITY};
 
 /// How the ops of the current thread run.
@@ -211,6 +212,51 @@ pub(crate) fn record(
         .ok()
         .flatten()?;
     let recorded = trace::record(&mut batch, &mut spare, row, operands, keywords, kind);
+    let displaced = STATE
+        .try_with(|state| match state.try_borrow_mut() {
+            Ok(mut state) => {
+                let old = (
+                    std::mem::replace(&mut state.batch, batch),
+                    std::mem::replace(&mut state.spare, spare),
+                );
+                Some(old)
+            }
+            Err(_) => Some((batch, spare)),
+        })
+        .ok()
+        .flatten();
+    drop(displaced);
+    Some(recorded)
+}
+
+/// Records a call of `function` (number `id`) on `arguments` and its
+/// `captured` inputs, on `context`, if the thread is fusing: its output,
+/// of `kind`, is promised. `None` otherwise (the caller runs it).
+pub(crate) fn record_function(
+    function: &Arc<FunctionStep>,
+    id: u64,
+    arguments: &[&Untyped],
+    captured: &[Arc<crate::safe::handle::OwnedHandle>],
+    context: &Arc<crate::binding::context::BoundContext>,
+    kind: TensorKind,
+) -> Option<Result<Untyped>> {
+    // As `record`: the batches are out of the thread's state meanwhile.
+    let (mut batch, mut spare) = STATE
+        .try_with(|state| {
+            let mut state = state.try_borrow_mut().ok()?;
+            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
+        })
+        .ok()
+        .flatten()?;
+    let call = trace::FunctionCall {
+        function,
+        id,
+        arguments,
+        captured,
+        context,
+        kind,
+    };
+    let recorded = trace::record_function(&mut batch, &mut spare, &call);
     let displaced = STATE
         .try_with(|state| match state.try_borrow_mut() {
             Ok(mut state) => {

@@ -16,7 +16,9 @@ use crate::binding::context::BoundContext;
 use crate::eager::work::{estimate, output_dims, Dims};
 use crate::eager::{malformed, operand_handle, shared_context, Call, Input, Slot};
 use crate::error::Result;
-use crate::fused::emit::{emit_each, Arg, EagerEmitter, Node, MAX_ARGS};
+use crate::fused::emit::{
+    emit_each, Arg, EagerEmitter, FunctionStep, Node, Step, FUNCTION_CALL, MAX_ARGS,
+};
 use crate::fused::key::{KeyValue, Part};
 use crate::fused::library::{self, FusedFunction};
 use crate::gil::acquire;
@@ -47,7 +49,8 @@ pub(crate) struct Recording {
     inputs: Vec<Arc<OwnedHandle>>,
     /// The keyword constants, each once: `Const` nodes of the function.
     constants: Vec<Arc<OwnedHandle>>,
-    input_types: Vec<DType>,
+    /// `TF_DataType` codes (a captured variable's is `resource`).
+    input_types: Vec<i32>,
     input_dims: Vec<Dims>,
     nodes: Vec<Node>,
     outputs: Vec<Output>,
@@ -71,6 +74,9 @@ struct Output {
 #[derive(Default)]
 struct Garbage {
     evicted: Vec<Arc<FusedFunction>>,
+    /// The functions the batch called (dropping the last reference to one
+    /// releases a Python object).
+    functions: Vec<Arc<FunctionStep>>,
     producers: Vec<Arc<dyn Producer>>,
     promises: Vec<Arc<Promise>>,
 }
@@ -197,6 +203,48 @@ impl Batch {
         Some(pushed)
     }
 
+    /// Records a function call into the batch, or returns `None` if the
+    /// batch ran meanwhile (the caller starts a new one).
+    fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
+        if let Some(failure) = self.inherited.as_ref().filter(|failure| !failure.seen()) {
+            let promise = Promise::fulfilled(Err(Arc::clone(failure)));
+            return Some(Ok(Untyped::promised(
+                Arc::new(promise),
+                Arc::clone(&self.context),
+            )));
+        }
+        let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
+        for tensor in call.arguments {
+            sources.push(match tensor.as_promise() {
+                Some(promise) if self.made(promise) => Source::Node(promise.index()),
+                _ => match tensor.shared_handle() {
+                    Ok(handle) => Source::Handle(handle),
+                    Err(err) => return Some(Err(err)),
+                },
+            });
+        }
+        sources.extend(
+            call.captured
+                .iter()
+                .map(|handle| Source::Handle(Arc::clone(handle))),
+        );
+        let mut recording = self.lock();
+        if recording.done {
+            return None;
+        }
+        let mark = recording.mark();
+        let pushed = recording.push_function(self, call, sources);
+        if pushed.is_err() {
+            recording.rewind(mark);
+        }
+        let full = recording.nodes.len() >= MAX_NODES;
+        drop(recording);
+        if full {
+            let _ = self.flush();
+        }
+        Some(pushed)
+    }
+
     /// The node's inputs in the op's order (operands and constants), then
     /// the permutation when its axis is swapped.
     fn sources(
@@ -295,6 +343,12 @@ impl Batch {
                 }
             }
             garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
+            garbage
+                .functions
+                .extend(recording.nodes.iter().filter_map(|node| match &node.step {
+                    Step::Function { function, .. } => Some(Arc::clone(function)),
+                    Step::Op(_) => None,
+                }));
             // The inputs and nodes are no longer needed (their room is kept
             // for the thread's next call).
             recording.clear(&self.context);
@@ -478,7 +532,7 @@ impl Recording {
         self.work = self.work.saturating_add(work);
         let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
         self.nodes.push(Node {
-            call: *call,
+            step: Step::Op(*call),
             keywords: keywords.to_vec(),
             args,
             arg_count,
@@ -491,6 +545,56 @@ impl Recording {
             promise: Arc::downgrade(&promise),
             dtype: kind.dtype,
             dims: result,
+        });
+        Ok(Untyped::promised(promise, Arc::clone(&batch.context)))
+    }
+
+    /// Adds one function-call node; its output is a promise of `batch`.
+    fn push_function(
+        &mut self,
+        batch: &Arc<Batch>,
+        call: &FunctionCall<'_>,
+        sources: Vec<Source>,
+    ) -> Result<Untyped> {
+        let row: &'static Op = &FUNCTION_CALL;
+        self.key.push(Part::Function(call.id));
+        let mut args = Vec::with_capacity(sources.len());
+        for source in sources {
+            let arg = match source {
+                Source::Node(index) => {
+                    if self.outputs.get(index as usize).is_none() {
+                        return Err(malformed(row));
+                    }
+                    Arg::Node(index)
+                }
+                Source::Handle(handle) => self.input(handle, true, &batch.context, row)?.0,
+                Source::Scalar(_) | Source::Constant(_) => return Err(malformed(row)),
+            };
+            self.key.push(Part::of(arg));
+            args.push(arg);
+        }
+        // A whole function: its work is not estimated; the fused call
+        // releases the GIL.
+        let work = i64::MAX / 4;
+        self.work = self.work.saturating_add(work);
+        let node = u32::try_from(self.nodes.len()).map_err(|_| malformed(row))?;
+        self.nodes.push(Node {
+            step: Step::Function {
+                function: Arc::clone(call.function),
+                args,
+            },
+            keywords: Vec::new(),
+            args: [Arg::Input(0); MAX_ARGS],
+            arg_count: 0,
+            swap: None,
+            work,
+        });
+        let producer: Arc<dyn Producer> = Arc::clone(batch) as Arc<dyn Producer>;
+        let promise = Arc::new(Promise::new(producer, node));
+        self.outputs.push(Output {
+            promise: Arc::downgrade(&promise),
+            dtype: call.kind.dtype,
+            dims: Dims::default(),
         });
         Ok(Untyped::promised(promise, Arc::clone(&batch.context)))
     }
@@ -511,7 +615,7 @@ impl Recording {
         let work = estimate(cast.row, &keywords, &[dims]);
         self.work = self.work.saturating_add(work);
         self.nodes.push(Node {
-            call: cast,
+            step: Step::Op(cast),
             keywords: keywords.to_vec(),
             args,
             arg_count: 1,
@@ -568,7 +672,7 @@ impl Recording {
             return Ok((Arg::Input(index), dims));
         }
         let index = u32::try_from(self.inputs.len()).map_err(|_| malformed(row))?;
-        let dtype = DType::from_code(handle.dtype()).ok_or_else(|| malformed(row))?;
+        let dtype = handle.dtype();
         let status = Status::new(context.wheel().api(), row.name)?;
         let dims = Dims::of(&handle, &status, row.name)?;
         let rank = u8::try_from(dims.rank()).map_err(|_| malformed(row))?;
@@ -610,6 +714,43 @@ pub(crate) fn record(
             }
         };
         if let Some(recorded) = batch.record(&call, operands, keywords, kind) {
+            return recorded;
+        }
+        *current = None;
+    }
+}
+
+/// A call of a TensorFlow function to record.
+pub(crate) struct FunctionCall<'a> {
+    pub(crate) function: &'a Arc<FunctionStep>,
+    /// Its trace key number.
+    pub(crate) id: u64,
+    pub(crate) arguments: &'a [&'a Untyped],
+    pub(crate) captured: &'a [Arc<OwnedHandle>],
+    pub(crate) context: &'a Arc<BoundContext>,
+    /// Its output's element type and rank.
+    pub(crate) kind: TensorKind,
+}
+
+/// Records `call` into the thread's batch (`current`, replaced by a new
+/// batch in the room of `spare` when it cannot take it) and returns its
+/// promised output.
+pub(crate) fn record_function(
+    current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
+    call: &FunctionCall<'_>,
+) -> Result<Untyped> {
+    loop {
+        let batch = match current {
+            Some(batch) if batch.accepts(call.context) => Arc::clone(batch),
+            _ => {
+                let inherited = current.as_ref().and_then(|batch| batch.failure());
+                let batch = Batch::new(call.context, spare.take(), inherited);
+                *current = Some(Arc::clone(&batch));
+                batch
+            }
+        };
+        if let Some(recorded) = batch.record_function(call) {
             return recorded;
         }
         *current = None;

@@ -178,6 +178,40 @@ impl NodeBuilder<'_> {
         Ok(())
     }
 
+    /// Sets the type attribute `attr` to the `TF_DataType` `code` (one of
+    /// any type, such as `resource`).
+    pub(crate) fn set_type_code(&mut self, attr: &CStr, code: i32) -> Result<()> {
+        let node = self.description()?;
+        // SAFETY: `node` is an unfinished description and `attr`
+        // NUL-terminated.
+        unsafe { (self.api.TF_SetAttrType)(node, attr.as_ptr(), code) };
+        Ok(())
+    }
+
+    /// Sets the type-list attribute `attr` to `codes`.
+    pub(crate) fn set_type_list(&mut self, attr: &CStr, codes: &[i32]) -> Result<()> {
+        let node = self.description()?;
+        let count = c_int::try_from(codes.len()).map_err(|_| null_handle(self.op))?;
+        // SAFETY: `node` is an unfinished description, `attr` NUL-terminated
+        // and `codes` holds `count` codes; the setter copies them.
+        unsafe { (self.api.TF_SetAttrTypeList)(node, attr.as_ptr(), codes.as_ptr(), count) };
+        Ok(())
+    }
+
+    /// Sets the function attribute `attr` to the function named `function`
+    /// (of the context the graph's function will run in).
+    pub(crate) fn set_function(&mut self, attr: &CStr, function: &CStr) -> Result<()> {
+        let node = self.description()?;
+        let name = function.to_bytes();
+        // SAFETY: `node` is an unfinished description, `attr`
+        // NUL-terminated and `name` valid for its length; the setter copies
+        // it.
+        unsafe {
+            (self.api.TF_SetAttrFuncName)(node, attr.as_ptr(), name.as_ptr().cast(), name.len())
+        };
+        Ok(())
+    }
+
     /// Sets the tensor attribute `attr` to a copy of the tensor behind `handle`
     /// (a computed host tensor).
     pub(crate) fn set_tensor_attr(

@@ -177,6 +177,8 @@ api_table! {
         TF_SetAttrFloat: fn(*mut TF_OperationDescription, *const c_char, f32);
         TF_SetAttrString: fn(*mut TF_OperationDescription, *const c_char, *const c_void, usize);
         TF_SetAttrTensor: fn(*mut TF_OperationDescription, *const c_char, *mut TF_Tensor, *mut TF_Status);
+        TF_SetAttrTypeList: fn(*mut TF_OperationDescription, *const c_char, *const TF_DataType, c_int);
+        TF_SetAttrFuncName: fn(*mut TF_OperationDescription, *const c_char, *const c_char, usize);
         TF_FinishOperation: fn(*mut TF_OperationDescription, *mut TF_Status) -> *mut TF_Operation;
         TF_GraphToFunction: fn(*const TF_Graph, *const c_char, c_uchar, c_int, *const *const TF_Operation, c_int, *const TF_Output, c_int, *const TF_Output, *const *const c_char, *const TF_FunctionOptions, *const c_char, *mut TF_Status) -> *mut TF_Function;
         TF_DeleteFunction: fn(*mut TF_Function);
