@@ -1,4 +1,4 @@
-//! The ops model layers use (the activations `gelu`, `silu`, `selu`,
+//! The ops model layers use (the activations `gelu`, `silu`, `hard_sigmoid`, `selu`,
 //! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
 //! pools, with both paddings, strides and dilations; einsum of one and
@@ -73,6 +73,11 @@ fn activations_match_eager() {
             "tf.nn.silu(f1)" => tf!(silu(f1)),
             "tf.nn.silu(f3)" => tf!(silu(f3)),
             "tf.nn.silu(d4)" => tf!(silu(d4)),
+            "tf.keras.activations.hard_sigmoid(f1)" => tf!(hard_sigmoid(f1)),
+            "tf.keras.activations.hard_sigmoid(f3)" => tf!(hard_sigmoid(f3)),
+            "tf.keras.activations.hard_sigmoid(d2)" => tf!(hard_sigmoid(d2)),
+            "tf.keras.activations.hard_sigmoid(z3)" => tf!(hard_sigmoid(z3)),
+            "tf.keras.activations.hard_sigmoid(f0)" => rxt_tf::ops::hard_sigmoid(&f0),
             "tf.nn.swish(f2)" => tf!(swish(f2)),
             "tf.nn.swish(d0)" => rxt_tf::ops::swish(&d0),
             "tf.nn.selu(f1)" => tf!(selu(f1)),

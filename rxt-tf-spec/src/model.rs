@@ -926,6 +926,8 @@ pub enum Steps {
     Gelu,
     /// `tf.nn.silu`: `x * sigmoid(1 * x)`.
     Silu,
+    /// Keras's `hard_sigmoid`: `relu6(x + 3) / 6`.
+    HardSigmoid,
     /// `tf.nn.moments`: the mean (kept dims), the mean of the squared
     /// difference from it, both squeezed unless `keepdims`.
     Moments,
@@ -968,6 +970,7 @@ impl Steps {
             Steps::Eye => Some("`Fill`, `MatrixDiagV3`"),
             Steps::Gelu => Some("`Mul`, `Neg`, `Erfc` (approximate: `Pow`, `AddV2`, `Tanh`)"),
             Steps::Silu => Some("`Mul`, `Sigmoid`"),
+            Steps::HardSigmoid => Some("`AddV2`, `Relu6`, `RealDiv`"),
             Steps::Moments => Some("`Mean`, `SquaredDifference` (`Squeeze`)"),
             Steps::Variance => Some("`Mean`, `Sub`, `Square`"),
             Steps::Std => Some("`Mean`, `Sub`, `Square`, `Sqrt`"),

@@ -2634,6 +2634,21 @@ pub const SWISH: Op = Op {
     ..SILU
 };
 
+/// `hard_sigmoid(x)`: `relu6(x + 3) / 6`, as Keras's `hard_sigmoid` (its
+/// TensorFlow backend) computes it.
+pub const HARD_SIGMOID: Op = Op {
+    steps: Steps::HardSigmoid,
+    // Rextio offers Keras's activations as no call site of `tensorflow`:
+    // none is lowered.
+    ..elementwise(
+        "hard_sigmoid",
+        "relu6(x + 3) / 6, as Keras's `hard_sigmoid` computes it",
+        c"Relu6",
+        FLOATS,
+        &[],
+    )
+};
+
 /// `moments(x, axes = [k, …], keepdims = b)`: the mean and the variance
 /// over the axes, as `tf.nn.moments` computes them.
 pub const MOMENTS: Op = Op {
@@ -3197,6 +3212,7 @@ pub const OPS: &[&Op] = &[
     &GELU,
     &SILU,
     &SWISH,
+    &HARD_SIGMOID,
     &MOMENTS,
     &REDUCE_VARIANCE,
     &REDUCE_STD,

@@ -1,14 +1,14 @@
 //! Ops of the table that run as several TensorFlow ops, composed as
 //! TensorFlow's Python layer composes them, so results are bitwise eager's:
-//! `clip_by_value`, `sort` and `argsort`, `eye`, the activations `gelu` and
-//! `silu`, and the statistics `moments`, `reduce_variance`, `reduce_std`,
+//! `clip_by_value`, `sort` and `argsort`, `eye`, the activations `gelu`,
+//! `silu` and `hard_sigmoid`, and the statistics `moments`, `reduce_variance`, `reduce_std`,
 //! `reduce_logsumexp` and `l2_normalize`, `batch_normalization`, and
 //! `einsum` (of three operands, pairwise).
 
 use rxt_tf_spec::ops::{
-    ADD, EINSUM, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM,
-    MINIMUM, MUL, NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SIGMOID, SQRT, SQUARE,
-    SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, TRANSPOSE, WHERE,
+    ADD, DIV, EINSUM, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM,
+    MINIMUM, MUL, NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RELU6, RSQRT, SIGMOID, SQRT,
+    SQUARE, SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, TRANSPOSE, WHERE,
 };
 use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
@@ -32,6 +32,7 @@ pub(crate) fn run<O: Outputs>(
         Steps::Eye => Some(eye(row, inputs, keywords)),
         Steps::Gelu => Some(gelu(row, inputs, keywords)),
         Steps::Silu => Some(silu(row, inputs)),
+        Steps::HardSigmoid => Some(hard_sigmoid(row, inputs)),
         Steps::Moments => Some(moments(row, inputs, keywords)),
         Steps::Variance => Some(variance(row, inputs, keywords)),
         Steps::Std => Some(std(row, inputs, keywords)),
@@ -266,6 +267,22 @@ fn silu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
         kind,
     )?;
     O::run(step(row, &MUL), &[x, Input::Tensor(&sigmoid, kind)], &[])
+}
+
+/// Keras's `hard_sigmoid` as its TensorFlow backend runs it:
+/// `relu6(x + 3) / 6`, the constants of `x`'s element type.
+fn hard_sigmoid<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
+    let (x, kind) = tensor_operand(row, inputs)?;
+    let three = Input::Scalar(kind.dtype, Number::Float(3.0));
+    let shifted = run_row(step(row, &ADD), &[x, three], &[], kind)?;
+    let clipped = run_row(
+        step(row, &RELU6),
+        &[Input::Tensor(&shifted, kind)],
+        &[],
+        kind,
+    )?;
+    let six = Input::Scalar(kind.dtype, Number::Float(6.0));
+    O::run(step(row, &DIV), &[Input::Tensor(&clipped, kind), six], &[])
 }
 
 /// The axes keyword (first) and `keepdims` (second) of a reduction-like
