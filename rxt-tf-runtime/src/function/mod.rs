@@ -82,6 +82,12 @@ pub struct Function {
     callee: Arc<Callee>,
 }
 
+/// `Function` is shared across threads and cloned cheaply.
+const _: () = {
+    const fn shareable<T: Clone + Send + Sync>() {}
+    shareable::<Function>();
+};
+
 impl std::fmt::Debug for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Function")
