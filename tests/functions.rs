@@ -16,6 +16,11 @@ const SETUP: &str = "
 w = tf.Variable(tf.reshape(tf.sin(tf.range(0.0, 16 * 4)), (16, 4)))
 model = tf.function(lambda v: tf.nn.softmax(v @ w), input_signature=[tf.TensorSpec((None, 16))])
 pair = tf.function(lambda v: (v @ w, tf.tanh(v @ w)), input_signature=[tf.TensorSpec((None, 16))])
+counter = tf.Variable(0.0)
+def bump_fn(v):
+    counter.assign_add(1.0)
+    return v * 2.0
+bump = tf.function(bump_fn, input_signature=[tf.TensorSpec((None, 16))])
 x = tf.reshape(tf.cos(tf.range(0.0, 3 * 16)), (3, 16))
 scale = tf.linspace(0.5, 2.0, 16)
 ";
@@ -136,5 +141,33 @@ fn a_failing_call_in_a_fused_body_names_itself() {
             before.replays + 1,
             "replayed per op"
         );
+    });
+}
+
+#[test]
+fn a_stateful_call_runs_once_each_time_in_a_fused_body() {
+    let _serial = serial();
+    with_python(|py| {
+        let globals = run_setup(py);
+        let bump: Function = get(&globals, "bump");
+        let x: TensorF32Cpu2D = get(&globals, "x");
+        let count = |globals: &Bound<'_, pyo3::types::PyDict>| -> f64 {
+            py.eval(c"float(counter.numpy())", Some(globals), None)
+                .and_then(|v| v.extract())
+                .expect("counter")
+        };
+        let start = count(&globals);
+        {
+            let _scope = Scope::fused();
+            for _ in 0..3 {
+                // Results unread: a stateful call runs anyway, once.
+                let _unread: TensorF32Cpu2D = bump.call((&x,)).expect("bump");
+            }
+            // A failing op after it replays the batch; the call is not in it.
+            let doubled: TensorF32Cpu2D = bump.call((&x,)).expect("bump");
+            let wrong = tf!(matmul(doubled, doubled)).and_then(|t| t.to_vec());
+            assert!(wrong.is_err(), "a [3, 16] × [3, 16] matmul fails");
+        }
+        assert_eq!(count(&globals) - start, 4.0, "four calls, each once");
     });
 }

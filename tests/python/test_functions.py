@@ -175,6 +175,18 @@ def test_wrong_inputs_and_outputs(model: keras.Model, x: tf.Tensor) -> None:
         ext.call_one_as_vector(model, x)
 
 
+def test_unknown_ranks_are_checked_when_the_call_returns(x: tf.Tensor) -> None:
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def anything(v):  # type: ignore[no-untyped-def]
+        return v * 2.0
+
+    bitwise(ext.call_one(anything, x), x * 2.0)
+    with pytest.raises(
+        ValueError, match="output 0: the function returned a tensor of rank 2, the caller takes rank 1"
+    ):
+        ext.call_one_as_vector(anything, x)
+
+
 def test_a_tape_fails_closed(model: keras.Model, x: tf.Tensor) -> None:
     with tf.GradientTape() as tape:
         tape.watch(x)

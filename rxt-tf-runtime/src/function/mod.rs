@@ -62,6 +62,10 @@ pub(crate) struct Callee {
     captured: Vec<Arc<OwnedHandle>>,
     /// Whether it reads trainable variables.
     trainable: bool,
+    /// Whether it may join a fused trace: it runs no stateful op but
+    /// variable reads, so running it again (a replay) or not at all (an
+    /// unread result) changes nothing.
+    replayable: bool,
     context: Arc<BoundContext>,
 }
 
@@ -125,36 +129,38 @@ impl Function {
         }
         callee.context.ensure_synchronous()?;
         if callee.trainable {
-            ensure_not_recording()?;
+            ensure_not_recording(&callee.context)?;
         }
-        if let [kind] = Out::kinds()[..] {
-            // In a fusing scope: one node of the trace.
-            let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
-            if let Some(recorded) = crate::fused::record_function(
-                &callee.step,
-                callee.id,
-                &arguments,
-                &callee.captured,
-                &callee.context,
-                kind,
-            ) {
-                return Out::from_cores(vec![recorded?])
-                    .ok_or_else(|| crate::safe::handle::null_handle(CALL));
+        let ranked = |spec: &Spec| spec.rank.is_some();
+        match Out::kinds()[..] {
+            // In a fusing scope, a call that may run again or not at all,
+            // of one output of known rank, is one node of the trace.
+            [kind] if callee.replayable && callee.outputs.iter().all(ranked) => {
+                let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
+                if let Some(recorded) = crate::fused::record_function(
+                    &callee.step,
+                    callee.id,
+                    &arguments,
+                    &callee.captured,
+                    &callee.context,
+                    kind,
+                ) {
+                    return Out::from_cores(vec![recorded?])
+                        .ok_or_else(|| crate::safe::handle::null_handle(CALL));
+                }
             }
+            // Otherwise what a fusing scope recorded runs first, then the
+            // call on its own.
+            _ => {}
         }
+        let _per_op = crate::fused::Scope::per_op();
         let mut handles = tensors
             .iter()
             .map(|(tensor, _)| tensor.handle())
             .collect::<Result<Vec<_>>>()?;
         handles.extend(callee.captured.iter().map(|handle| &**handle));
-        let output_types: Vec<i32> = callee.outputs.iter().map(|spec| spec.dtype).collect();
-        let outputs = execute(
-            &callee.context,
-            &callee.step.name,
-            &callee.step.input_types,
-            &output_types,
-            &handles,
-        )?;
+        let outputs = callee.step.execute(&callee.context, &handles)?;
+        check_ranks(callee, &outputs, &Out::kinds())?;
         let cores = outputs
             .into_iter()
             .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
@@ -165,20 +171,44 @@ impl Function {
 
 /// Refuses when an active gradient tape or forward accumulator on this
 /// thread could record the function's reads of trainable variables: Python
-/// calling it would record them, rxt-tf records no gradients.
-fn ensure_not_recording() -> Result<()> {
-    Python::attach(|py| {
-        let python = |err: PyErr| Error::python(py, "checking for an active gradient tape", &err);
-        let recording = py
-            .import("tensorflow.python.eager.record")
-            .and_then(|record| record.call_method0("could_possibly_record"))
-            .and_then(|recording| recording.is_truthy())
-            .map_err(python)?;
-        match recording {
+/// calling it would record them, rxt-tf records no gradients. A thread
+/// Python never ran on has no tape: it is not asked.
+fn ensure_not_recording(context: &BoundContext) -> Result<()> {
+    // SAFETY: reads this thread's Python thread state pointer, which
+    // needs no GIL (NULL on a thread Python never ran on).
+    if unsafe { pyo3::ffi::PyGILState_GetThisThreadState() }.is_null() {
+        return Ok(());
+    }
+    Python::attach(
+        |py| match crate::python::boundary::tape_active(py, context.wheel())? {
             true => Err(Error::WatchedByTape),
             false => Ok(()),
+        },
+    )
+}
+
+/// Checks the ranks of `outputs` the signature left unknown against the
+/// caller's `kinds`.
+fn check_ranks(callee: &Callee, outputs: &[OwnedHandle], kinds: &[TensorKind]) -> Result<()> {
+    let status = Status::new(callee.context.wheel().api(), CALL)?;
+    for (position, ((output, kind), spec)) in
+        outputs.iter().zip(kinds).zip(&callee.outputs).enumerate()
+    {
+        if spec.rank.is_some() {
+            continue;
         }
-    })
+        let rank = output.rank(&status, CALL)?;
+        if i64::from(kind.rank) != rank {
+            return Err(Error::FunctionShapes {
+                message: format!(
+                    "output {position}: the function returned a tensor of rank {rank}, the \
+                     caller takes rank {}",
+                    kind.rank
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn check_arguments(callee: &Callee, tensors: &[(&Untyped, TensorKind)]) -> Result<()> {

@@ -1,8 +1,9 @@
 """What rxt-tf needs to call a TensorFlow function from Rust, found once per
 Python object: the concrete function to keep alive, the name of its
 definition in the eager context, its flattened inputs and outputs (element
-type code and rank, -1 when unknown), its captured inputs and whether it
-reads trainable variables. Raises TypeError for anything else."""
+type code and rank, -1 when unknown), its captured inputs, whether it
+reads trainable variables, and whether it may join a fused trace (no
+stateful op but variable reads). Raises TypeError for anything else."""
 
 import weakref
 
@@ -60,6 +61,33 @@ def _concrete(target):
     raise TypeError(EXPECTED + type(target()).__name__)
 
 
+# Stateful ops a call may run again, or not at all, unobserved: reading a
+# variable, and calling a function (whose own ops are checked).
+_REPLAYABLE = {"ReadVariableOp", "StatefulPartitionedCall", "PartitionedCall"}
+
+
+def _replayable(function):
+    """Whether running `function` twice, or not at all when its result is
+    unused, changes nothing: its graph and the functions it calls have no
+    stateful op but variable reads (no assignment, no random op)."""
+    from tensorflow.python.framework import op_def_registry
+
+    def stateful(op_type):
+        op_def = op_def_registry.get(op_type)
+        return op_def is None or op_def.is_stateful
+
+    types = {op.type for op in function.graph.get_operations()}
+    library = function.graph.as_graph_def().library
+    called = {f.signature.name for f in library.function}
+    for nested in library.function:
+        types.update(node.op for node in nested.node_def)
+    return all(
+        t in _REPLAYABLE or t in called or not stateful(t)
+        for t in types
+        if t not in ("Placeholder",)
+    )
+
+
 def _spec(tensor):
     rank = tensor.shape.rank
     return (tensor.dtype.as_datatype_enum, -1 if rank is None else rank)
@@ -88,4 +116,5 @@ def resolve(obj):
         [_spec(t) for t in outputs],
         captured,
         len(function.trainable_variables) > 0,
+        _replayable(function),
     )

@@ -41,27 +41,56 @@ pub(crate) fn callee(obj: &Bound<'_, PyAny>) -> Result<Arc<Callee>> {
     let callee = Arc::new(resolve(obj, context)?);
     // An object that cannot be referenced weakly is resolved at each call.
     if let Ok(weak) = PyWeakrefReference::new(obj) {
-        let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
-        known.retain(|(weak, _)| weak.bind(py).upgrade().is_some());
-        if known.len() >= REMEMBERED {
-            known.remove(0);
+        let mut gone = Vec::new();
+        {
+            let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+            // This object's entry of another context, if any, is replaced.
+            gone.extend(take_where(&mut known, |found| found.is(obj)));
+            if known.len() >= REMEMBERED {
+                gone.push(known.remove(0));
+            }
+            known.push((weak.unbind(), Arc::clone(&callee)));
         }
-        known.push((weak.unbind(), Arc::clone(&callee)));
+        // Released with the cache unlocked: a last reference to a concrete
+        // function runs Python code, which may let another thread in.
+        drop(gone);
     }
     Ok(callee)
 }
 
-/// What `obj` was resolved to before, in this context.
+/// Takes out the entries whose object is gone or matches `same`.
+fn take_where(known: &mut Vec<Known>, same: impl Fn(&Bound<'_, PyAny>) -> bool) -> Vec<Known> {
+    let mut taken = Vec::new();
+    let mut index = 0;
+    while let Some((weak, _)) = known.get(index) {
+        let stale = Python::attach(|py| weak.bind(py).upgrade().is_none_or(|found| same(&found)));
+        if stale {
+            taken.push(known.remove(index));
+        } else {
+            index += 1;
+        }
+    }
+    taken
+}
+
+/// What `obj` was resolved to before, in this context; entries of objects
+/// that are gone are let go of on the way.
 fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc<Callee>> {
     let py = obj.py();
-    let known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
-    known
-        .iter()
-        .find(|(weak, callee)| {
-            weak.bind(py).upgrade().is_some_and(|found| found.is(obj))
-                && Arc::ptr_eq(&callee.context, context)
-        })
-        .map(|(_, callee)| Arc::clone(callee))
+    let (found, gone) = {
+        let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
+        let gone = take_where(&mut known, |_| false);
+        let found = known
+            .iter()
+            .find(|(weak, callee)| {
+                weak.bind(py).upgrade().is_some_and(|found| found.is(obj))
+                    && Arc::ptr_eq(&callee.context, context)
+            })
+            .map(|(_, callee)| Arc::clone(callee));
+        (found, gone)
+    };
+    drop(gone);
+    found
 }
 
 /// The resolver module, made once.
@@ -91,8 +120,9 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         Vec<(i32, i64)>,
         Vec<Bound<'py, PyAny>>,
         bool,
+        bool,
     );
-    let (function, name, inputs, outputs, captured, trainable): Raw<'_> = resolved
+    let (function, name, inputs, outputs, captured, trainable, replayable): Raw<'_> = resolved
         .extract()
         .map_err(|err| Error::python(py, STEP, &err))?;
     let captured = captured
@@ -114,7 +144,9 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         _keep: function.unbind(),
         name,
         input_types,
-        output_type: outputs.first().map_or(0, |spec| spec.dtype),
+        output_types: outputs.iter().map(|spec| spec.dtype).collect(),
+        context: Arc::downgrade(&context),
+        ran_eagerly: std::sync::atomic::AtomicBool::new(false),
     };
     Ok(Callee {
         step: Arc::new(step),
@@ -123,6 +155,7 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         outputs,
         captured,
         trainable,
+        replayable,
         context,
     })
 }

@@ -50,8 +50,49 @@ pub(crate) struct FunctionStep {
     pub(crate) name: CString,
     /// The `TF_DataType` codes of its inputs (arguments, then captures).
     pub(crate) input_types: Vec<i32>,
-    /// The `TF_DataType` code of its one output.
-    pub(crate) output_type: i32,
+    /// The `TF_DataType` codes of its outputs.
+    pub(crate) output_types: Vec<i32>,
+    /// Its context (not kept alive by it).
+    pub(crate) context: std::sync::Weak<BoundContext>,
+    /// Whether it ran as an eager op: its kernel is then cached under
+    /// TensorFlow's wrapper of its arity, removed when it is let go of.
+    pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
+}
+
+impl FunctionStep {
+    /// Runs it as one eager `StatefulPartitionedCall` on `inputs`
+    /// (arguments, then captures) on `context`.
+    pub(crate) fn execute(
+        &self,
+        context: &Arc<BoundContext>,
+        inputs: &[&OwnedHandle],
+    ) -> Result<Vec<OwnedHandle>> {
+        self.ran_eagerly
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let _open = crate::fused::function_call_gate();
+        crate::function::execute(
+            context,
+            &self.name,
+            &self.input_types,
+            &self.output_types,
+            inputs,
+        )
+    }
+}
+
+impl Drop for FunctionStep {
+    fn drop(&mut self) {
+        if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        if let Some(context) = self.context.upgrade() {
+            crate::fused::release_function_wrapper(
+                &context,
+                self.input_types.len(),
+                self.output_types.len(),
+            );
+        }
+    }
 }
 
 /// The row errors of a function node name: `function call failed: …`.
@@ -300,7 +341,7 @@ impl Emitter for GraphEmitter<'_> {
         let op = FUNCTION_CALL.name;
         let mut node = self.graph.node(c"StatefulPartitionedCall", name, op)?;
         node.set_type_list(c"Tin", &function.input_types)?;
-        node.set_type_list(c"Tout", &[function.output_type])?;
+        node.set_type_list(c"Tout", &function.output_types)?;
         node.set_function(c"f", &function.name)?;
         node.add_input_list(inputs)?;
         node.finish(self.status)
@@ -346,13 +387,7 @@ impl Emitter for EagerEmitter<'_> {
         _work: i64,
     ) -> Result<Arc<OwnedHandle>> {
         let handles: Vec<&OwnedHandle> = inputs.iter().map(|handle| &**handle).collect();
-        let outputs = crate::function::execute(
-            self.context,
-            &function.name,
-            &function.input_types,
-            &[function.output_type],
-            &handles,
-        )?;
+        let outputs = function.execute(self.context, &handles)?;
         let [output] = <[OwnedHandle; 1]>::try_from(outputs)
             .map_err(|_| crate::safe::handle::null_handle(FUNCTION_CALL.name))?;
         Ok(Arc::new(output))

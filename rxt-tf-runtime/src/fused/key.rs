@@ -25,8 +25,10 @@ pub(crate) enum Part {
     /// are numbered by first use); the ranks decide the kernels and
     /// permutations of the nodes.
     NewInput(i32, u8),
-    /// A node calling the TensorFlow function of this number (numbers are
-    /// never reused, so a trace never outlives the function it calls).
+    /// A node calling the TensorFlow function of this number. Numbers are
+    /// never reused, so only a batch holding the function (and so its
+    /// definition) can look up a trace that calls it; a cached trace of a
+    /// function let go of stays until evicted, never called.
     Function(u64),
     /// An operand: input `n`.
     Input(u32),

@@ -287,8 +287,14 @@ pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
 /// Removes the `PartitionedCall` wrapper of this arity from `context`;
 /// whether TensorFlow had it.
 fn remove_wrapper(context: &BoundContext, inputs: usize, outputs: usize) -> bool {
+    remove_op_wrapper(context, "PartitionedCall", inputs, outputs)
+}
+
+/// Removes the wrapper TensorFlow made for eager `op` calls of this arity
+/// from `context`; whether TensorFlow had it.
+fn remove_op_wrapper(context: &BoundContext, op: &str, inputs: usize, outputs: usize) -> bool {
     let name = format!(
-        "__wrapped__PartitionedCall_Tin_{inputs}_Tout_{outputs}_device_{}",
+        "__wrapped__{op}_Tin_{inputs}_Tout_{outputs}_device_{}",
         CPU_DEVICE_C.to_string_lossy()
     );
     let api = context.wheel().api();
@@ -299,6 +305,26 @@ fn remove_wrapper(context: &BoundContext, inputs: usize, outputs: usize) -> bool
     // NUL-terminated.
     unsafe { (api.TFE_ContextRemoveFunction)(context.as_ptr(), name.as_ptr(), status.as_ptr()) };
     status.check(FUSED).is_ok()
+}
+
+/// The gate, shared, for an eager call of a TensorFlow function
+/// (`rxt_tf::Function`): its kernel is cached under a per-arity wrapper
+/// that [`release_function_wrapper`] removes.
+pub(crate) fn function_call_gate() -> RwLockReadGuard<'static, ()> {
+    gate_shared()
+}
+
+/// Removes the wrapper of eager `StatefulPartitionedCall`s of this arity
+/// from `context`, with the gate held exclusively: the kernels of every
+/// function called eagerly with this arity are cached under it, and only
+/// its removal frees them (the remaining functions of the arity make a new
+/// kernel on their next call). Call when a function called eagerly is let
+/// go of, holding no lock.
+pub(crate) fn release_function_wrapper(context: &BoundContext, inputs: usize, outputs: usize) {
+    let _closed = gate_exclusive();
+    if !remove_op_wrapper(context, "StatefulPartitionedCall", inputs, outputs) {
+        WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
+    }
 }
 
 /// Notes that a call of this arity ran through its wrapper on `context`.

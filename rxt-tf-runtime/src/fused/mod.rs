@@ -34,6 +34,7 @@ use crate::error::Result;
 use crate::tensor::Untyped;
 
 pub(crate) use emit::FunctionStep;
+pub(crate) use library::{function_call_gate, release_function_wrapper};
 pub use library::{stats, Stats, TRACE_CAPACITY};
 
 /// How the ops of the current thread run.

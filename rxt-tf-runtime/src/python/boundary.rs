@@ -109,6 +109,18 @@ fn ensure_not_watched(obj: &Bound<'_, PyAny>, wheel: &crate::binding::wheel::Whe
     Ok(())
 }
 
+/// Whether a gradient tape or forward accumulator is active (recording) on
+/// this thread, as TensorFlow's `TFE_Py_TapeSetIsEmpty` says.
+pub(crate) fn tape_active(py: Python<'_>, wheel: &crate::binding::wheel::Wheel) -> Result<bool> {
+    let python = |err: PyErr| Error::python(py, "checking for an active gradient tape", &err);
+    // SAFETY: the GIL is held; the function takes no arguments.
+    let empty = unsafe { (wheel.api().TFE_Py_TapeSetIsEmpty)() };
+    // SAFETY: `empty` is the function's new reference to a bool, or NULL
+    // with an exception.
+    let empty = unsafe { owned_bool(py, empty) }.map_err(python)?;
+    Ok(!empty)
+}
+
 /// The truth of `raw`, a reference returned by a wheel function; the
 /// reference is released.
 ///
