@@ -49,6 +49,15 @@ def test_keras_sequential(model: keras.Model, x: tf.Tensor) -> None:
     bitwise(predictor(x), model(x, training=False))
 
 
+def test_a_built_keras_layer(x: tf.Tensor) -> None:
+    layer = keras.layers.Dense(4, activation="tanh")
+    layer.build((None, 16))
+    bitwise(ext.call_one(layer, x), layer(x, training=False))
+    unbuilt = keras.layers.Dense(4)
+    with pytest.raises(TypeError, match="has no known inputs"):
+        ext.call_one(unbuilt, x)
+
+
 def test_functional_model_two_inputs_dict_output(x: tf.Tensor) -> None:
     a_in, b_in = keras.Input((16,), name="a"), keras.Input((16,), name="b")
     merged = keras.layers.Dense(8)(keras.layers.Concatenate()([a_in, b_in]))

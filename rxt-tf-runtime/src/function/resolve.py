@@ -44,14 +44,7 @@ def _concrete(target):
             )
         return traced[0]
     if _keras_layer(target()):
-        inputs = getattr(target(), "inputs", None)
-        if not inputs:
-            raise TypeError(
-                "rxt-tf: this Keras model or layer has no known inputs; build it "
-                "on keras.Input tensors, or give rxt-tf a tf.function with an "
-                "input_signature that calls it"
-            )
-        specs = [tf.TensorSpec(t.shape, t.dtype) for t in inputs]
+        specs = _keras_specs(target())
         single = len(specs) == 1
 
         def call(*xs):
@@ -85,6 +78,25 @@ def _replayable(function):
         t in _REPLAYABLE or t in called or not stateful(t)
         for t in types
         if t not in ("Placeholder",)
+    )
+
+
+def _keras_specs(layer):
+    """The input specs of a Keras model (its `keras.Input`s) or of a built
+    layer of one input (the shape it was built for, any batch size)."""
+    inputs = getattr(layer, "inputs", None)
+    if inputs:
+        return [tf.TensorSpec(t.shape, t.dtype) for t in inputs]
+    built = getattr(layer, "_build_shapes_dict", None) or {}
+    if len(built) == 1:
+        (shape,) = built.values()
+        if isinstance(shape, (tuple, list)) and shape and not isinstance(shape[0], (tuple, list)):
+            shape = (None, *shape[1:])
+            return [tf.TensorSpec(shape, layer.compute_dtype)]
+    raise TypeError(
+        "rxt-tf: this Keras model or layer has no known inputs; build it on "
+        "keras.Input tensors (or build the layer for one input shape), or give "
+        "rxt-tf a tf.function with an input_signature that calls it"
     )
 
 
