@@ -5,17 +5,15 @@
 
 mod resolve;
 
-use std::ffi::CStr;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
 use rxt_tf_spec::TensorKind;
 
-use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
 use crate::fused::FunctionStep;
 use crate::safe::handle::OwnedHandle;
-use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 use crate::tensor::{TensorType, Untyped};
 
@@ -283,39 +281,6 @@ fn check_returns(callee: &Callee, kinds: &[TensorKind]) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Runs the definition `name` as one `StatefulPartitionedCall` on `CPU:0`
-/// on `inputs` (arguments, then captures) of `input_types`, giving outputs
-/// of `output_types`, the GIL released meanwhile if this thread holds it.
-pub(crate) fn execute(
-    context: &Arc<BoundContext>,
-    name: &CStr,
-    input_types: &[i32],
-    output_types: &[i32],
-    inputs: &[&OwnedHandle],
-) -> Result<Vec<OwnedHandle>> {
-    let api = context.wheel().api();
-    let status = Status::new(api, CALL)?;
-    // SAFETY: the context lives while `context` does, which outlives the op.
-    let mut op = unsafe {
-        OwnedOp::new(
-            api,
-            context.as_ptr(),
-            c"StatefulPartitionedCall",
-            CPU_DEVICE_C,
-            &status,
-            CALL,
-        )
-    }?;
-    op.set_type_list(c"Tin", input_types)?;
-    op.set_type_list(c"Tout", output_types)?;
-    op.set_function(c"f", name)?;
-    for input in inputs {
-        op.add_input(input)?;
-    }
-    // A whole function: always worth releasing the GIL for.
-    op.execute_many(i64::MAX, output_types.len())
 }
 
 /// The arguments of [`Function::call`]: a tuple of references to rxt-tf

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use rxt_tf_spec::{Op, Value};
 
-use crate::binding::context::BoundContext;
+use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::eager::{malformed, run_op, Call};
 use crate::error::Result;
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
+use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 
 /// Where an operand of a node comes from.
@@ -60,23 +61,40 @@ pub(crate) struct FunctionStep {
 }
 
 impl FunctionStep {
-    /// Runs it as one eager `StatefulPartitionedCall` on `inputs`
-    /// (arguments, then captures) on `context`.
+    /// Runs it as one eager `StatefulPartitionedCall` on `CPU:0` on
+    /// `inputs` (arguments, then captures) on `context`, the GIL released
+    /// meanwhile if this thread holds it.
     pub(crate) fn execute(
         &self,
         context: &Arc<BoundContext>,
         inputs: &[&OwnedHandle],
     ) -> Result<Vec<OwnedHandle>> {
+        const CALL: &str = FUNCTION_CALL.name;
         self.ran_eagerly
             .store(true, std::sync::atomic::Ordering::Relaxed);
+        let api = context.wheel().api();
+        let status = Status::new(api, CALL)?;
+        // SAFETY: the context lives while `context` does, which outlives
+        // the op.
+        let mut op = unsafe {
+            OwnedOp::new(
+                api,
+                context.as_ptr(),
+                c"StatefulPartitionedCall",
+                CPU_DEVICE_C,
+                &status,
+                CALL,
+            )
+        }?;
+        op.set_type_list(c"Tin", &self.input_types)?;
+        op.set_type_list(c"Tout", &self.output_types)?;
+        op.set_function(c"f", &self.name)?;
+        for input in inputs {
+            op.add_input(input)?;
+        }
         let _open = crate::fused::function_call_gate();
-        crate::function::execute(
-            context,
-            &self.name,
-            &self.input_types,
-            &self.output_types,
-            inputs,
-        )
+        // A whole function: always worth releasing the GIL for.
+        op.execute_many(i64::MAX, self.output_types.len())
     }
 }
 
