@@ -264,6 +264,94 @@ fn convolutions_and_pools_match_eager() {
     });
 }
 
+/// With `padding = "VALID"`, a window wider than a non-empty spatial axis
+/// (TensorFlow 2.21's oneDNN kernels return garbage or abort there) is
+/// refused before anything runs, per op and in a fused body, where the
+/// input's sizes are known: a call's inputs, and what element-wise ops,
+/// bias additions, `expand_dims`, convolutions and pools make of them.
+#[test]
+fn valid_windows_wider_than_their_input_are_refused() {
+    with_python(|py| {
+        let i = named_inputs(
+            py,
+            "
+small = tf.ones((1, 2, 2, 3))
+k33 = tf.ones((3, 3, 3, 4))
+k22 = tf.ones((2, 2, 3, 4))
+dw = tf.ones((3, 3, 3, 2))
+seq = tf.ones((1, 2, 3))
+k1 = tf.ones((3, 3, 4))
+four = tf.ones((1, 4, 4, 3))
+",
+        );
+        let (small, k33) = (input::<f32, 4>(&i, "small"), input::<f32, 4>(&i, "k33"));
+        let (k22, dw) = (input::<f32, 4>(&i, "k22"), input::<f32, 4>(&i, "dw"));
+        let (seq, k1) = (input::<f32, 3>(&i, "seq"), input::<f32, 3>(&i, "k1"));
+        let four = input::<f32, 4>(&i, "four");
+        let refused = |what: &str, result: rxt_tf::Result<Vec<f32>>, op: &str| {
+            let err = result.expect_err(what);
+            let (class, message) = common::python_error(py, PyErr::from(err));
+            assert_eq!(class, "InvalidArgumentError", "{what}: {message}");
+            let prefix = format!("rxt-tf: {op} failed: Computed output size would be");
+            assert!(message.starts_with(&prefix), "{what}: {message}");
+        };
+        refused(
+            "conv2d",
+            tf!(conv2d(small, k33, padding = "VALID")).and_then(|t| t.to_vec()),
+            "conv2d",
+        );
+        refused(
+            "dilated conv2d",
+            tf!(conv2d(four, k22, padding = "VALID", dilations = 4)).and_then(|t| t.to_vec()),
+            "conv2d",
+        );
+        refused(
+            "depthwise_conv2d",
+            tf!(depthwise_conv2d(small, dw, padding = "VALID")).and_then(|t| t.to_vec()),
+            "depthwise_conv2d",
+        );
+        refused(
+            "max_pool2d",
+            tf!(max_pool2d(small, ksize = 3, strides = 1, padding = "VALID"))
+                .and_then(|t| t.to_vec()),
+            "max_pool2d",
+        );
+        refused(
+            "avg_pool2d after relu",
+            tf!(relu(small))
+                .and_then(|h| {
+                    tf!(avg_pool2d(
+                        h,
+                        ksize = [1, 3],
+                        strides = 1,
+                        padding = "VALID"
+                    ))
+                })
+                .and_then(|t| t.to_vec()),
+            "avg_pool2d",
+        );
+        refused(
+            "conv1d",
+            tf!(conv1d(seq, k1, padding = "VALID")).and_then(|t| t.to_vec()),
+            "conv1d",
+        );
+        refused(
+            "max_pool1d",
+            tf!(max_pool1d(seq, ksize = 3, strides = 1, padding = "VALID"))
+                .and_then(|t| t.to_vec()),
+            "max_pool1d",
+        );
+        // A window that fits, and the same window with SAME padding, run.
+        let fits = tf!(conv2d(four, k33, padding = "VALID")).and_then(|t| t.shape());
+        assert_eq!(fits.expect("fits"), vec![1, 2, 2, 4]);
+        let same = tf!(max_pool2d(small, ksize = 3, strides = 1, padding = "SAME"));
+        assert_eq!(
+            same.and_then(|t| t.shape()).expect("same"),
+            vec![1, 2, 2, 3]
+        );
+    });
+}
+
 #[test]
 fn einsum_matches_eager() {
     with_python(|py| {

@@ -5,6 +5,7 @@
 
 mod call;
 mod run;
+pub(crate) mod window;
 pub(crate) mod work;
 
 pub(crate) use call::{kept, kept_text, shared_context, Call, Input, Slot};

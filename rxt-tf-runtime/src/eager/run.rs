@@ -88,6 +88,7 @@ impl Prepared {
             }
         }
         let dims = &dims[..operands.len().min(MAX_OPERANDS)];
+        crate::eager::window::check(call.row, keywords, dims)?;
         let work = estimate(call.row, keywords, dims);
         // Tensor operands of a promoting op, cast to its element type first.
         let mut casts: [Option<OwnedHandle>; MAX_OPERANDS] = Default::default();

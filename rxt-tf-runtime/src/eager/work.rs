@@ -3,7 +3,7 @@
 //! multiply-adds for a matmul, elements for the others. The per-op path and
 //! fused calls (which add up their ops') use the same estimate.
 
-use rxt_tf_spec::{Op, TensorKind, Value, Work, MAX_RANK};
+use rxt_tf_spec::{Op, Rule, TensorKind, Value, Work, MAX_RANK};
 
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
@@ -15,6 +15,9 @@ use crate::safe::status::Status;
 pub(crate) struct Dims {
     rank: usize,
     sizes: [i64; MAX_RANK as usize],
+    /// Whether the sizes are the tensor's own (read from it, or computed
+    /// by a rule that knows them), not an estimate.
+    pub(crate) exact: bool,
 }
 
 impl Dims {
@@ -24,11 +27,33 @@ impl Dims {
         let mut dims = Dims {
             rank: rank.min(MAX_RANK as usize),
             sizes: [1; MAX_RANK as usize],
+            exact: true,
         };
         for index in 0..dims.rank {
             dims.sizes[index] = handle.dim(index as i32, status, op)?;
         }
         Ok(dims)
+    }
+
+    /// The exact dims `sizes` (at most `MAX_RANK` of them).
+    pub(crate) fn exact(sizes: &[i64]) -> Dims {
+        let mut dims = Dims {
+            rank: sizes.len().min(MAX_RANK as usize),
+            sizes: [1; MAX_RANK as usize],
+            exact: true,
+        };
+        for (slot, size) in dims.sizes.iter_mut().zip(sizes) {
+            *slot = *size;
+        }
+        dims
+    }
+
+    /// The size of axis `index` (1 past the rank).
+    pub(crate) fn size(&self, index: usize) -> i64 {
+        match index < self.rank {
+            true => self.sizes[index],
+            false => 1,
+        }
     }
 
     /// The rank (at most `MAX_RANK`, as every rxt-tf tensor's).
@@ -78,6 +103,46 @@ pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
 pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: &[Dims]) -> Dims {
     let first = dims.first().copied().unwrap_or_default();
     let second = dims.get(1).copied().unwrap_or_default();
+    if let Some(exact) = crate::eager::window::output(row, keywords, dims) {
+        return exact;
+    }
+    if let (Rule::ExpandDims, true, Some(Value::Int(axis))) =
+        (row.rule, first.exact, keywords.first())
+    {
+        // One axis of size 1 inserted at `axis` (counted from the end when
+        // negative, as in the result).
+        let rank = i64::try_from(first.rank).unwrap_or(0);
+        let at = if *axis < 0 { axis + rank + 1 } else { *axis };
+        if let Ok(at) = usize::try_from(at) {
+            if at <= first.rank && first.rank < MAX_RANK as usize {
+                let mut sizes: Vec<i64> = first.sizes[..first.rank].to_vec();
+                sizes.insert(at, 1);
+                return Dims::exact(&sizes);
+            }
+        }
+    }
+    let mut output = estimated_output(row, keywords, kind, &first, &second, dims);
+    // Exact where the rule keeps the operands' sizes and they are exact:
+    // element-wise ops, broadcasts and bias additions.
+    output.exact = dims.iter().all(|dims| dims.exact)
+        && match row.rule {
+            Rule::SameRank { .. } | Rule::BiasAdd => usize::from(kind.rank) == first.rank,
+            Rule::Broadcast => usize::from(kind.rank) == output.rank,
+            _ => false,
+        };
+    output
+}
+
+/// [`output_dims`]' estimate, by the work kind.
+fn estimated_output(
+    row: &Op,
+    keywords: &[Value],
+    kind: TensorKind,
+    first: &Dims,
+    second: &Dims,
+    dims: &[Dims],
+) -> Dims {
+    let (first, second) = (*first, *second);
     match row.work {
         Work::MatMul => {
             let mut output = broadcast(&first, &second);
@@ -93,6 +158,7 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
         Work::FirstInput => Dims {
             rank: usize::from(kind.rank).min(first.rank),
             sizes: first.sizes,
+            exact: false,
         },
         Work::LargerInput => dims
             .iter()
@@ -107,6 +173,7 @@ fn broadcast(first: &Dims, second: &Dims) -> Dims {
     let mut output = Dims {
         rank,
         sizes: [1; MAX_RANK as usize],
+        exact: false,
     };
     for index in 0..rank {
         let from_end = rank - 1 - index;

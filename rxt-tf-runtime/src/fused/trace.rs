@@ -503,7 +503,11 @@ impl Recording {
                 }
                 Source::Handle(handle) => self.input(handle, true, &batch.context, row)?,
                 Source::Scalar(handle) => self.input(handle, false, &batch.context, row)?,
-                Source::Constant(handle) => (self.constant(handle, row)?, Dims::default()),
+                Source::Constant(handle) => {
+                    let status = Status::new(batch.context.wheel().api(), row.name)?;
+                    let dims = Dims::of(&handle, &status, row.name)?;
+                    (self.constant(handle, row)?, dims)
+                }
             };
             self.key.push(Part::of(arg));
             if tensor && call.promotes() {
@@ -525,6 +529,7 @@ impl Recording {
             None => None,
         };
         let dims = &dims[..arg_count];
+        crate::eager::window::check(row, keywords, dims)?;
         let (work, result) = (
             estimate(row, keywords, dims),
             output_dims(row, keywords, kind, dims),
