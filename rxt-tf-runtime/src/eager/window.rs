@@ -3,9 +3,10 @@
 //! spatial axis has no output along it. TensorFlow 2.21's oneDNN kernels
 //! (which eager and rxt-tf both run) return such a `Conv2D` or
 //! `DepthwiseConv2dNative` as a tensor of the wrong size holding
-//! uninitialized memory, and `MaxPool` may abort the process; rxt-tf
-//! refuses these inputs before running anything, with the
-//! `InvalidArgumentError` TensorFlow's own size check gives.
+//! uninitialized memory, and `MaxPool` may abort the process (`AvgPool`
+//! gives the right, empty, result); rxt-tf refuses these inputs to those
+//! three before running anything, with the `InvalidArgumentError`
+//! TensorFlow's own size check gives.
 
 use rxt_tf_spec::{Op, Rule, Value};
 
@@ -38,7 +39,15 @@ fn keyword<'v>(row: &Op, keywords: &'v [Value], name: &str) -> Option<&'v Value>
 /// with the strides; `None` if `row` is neither, its padding is not
 /// `VALID`, or a size is not known exactly.
 fn windows(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<[(i64, i64, usize); 2]> {
-    if keyword(row, keywords, "padding") != Some(&Value::Str("VALID")) {
+    // The kernels at fault (`AvgPool` gives the right, empty, result).
+    let faulty = [
+        c"Conv2D".to_bytes(),
+        c"DepthwiseConv2dNative".to_bytes(),
+        c"MaxPool".to_bytes(),
+    ];
+    if !faulty.contains(&row.tf_op.to_bytes())
+        || keyword(row, keywords, "padding") != Some(&Value::Str("VALID"))
+    {
         return None;
     }
     let (kernel, dilation) = match row.rule {
