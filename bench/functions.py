@@ -18,20 +18,23 @@ from __future__ import annotations
 import json
 import os
 import random
-import statistics
-import time
+import sys
 from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-import keras
-import rxt_tf_example as ext
-import tensorflow as tf
-from tensorflow.python.eager import context, execute
-
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+
+import rxt_tf_example as ext  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from tensorflow.python.eager import context, execute  # noqa: E402
+
+import interleaved  # noqa: E402
+import models  # noqa: E402
+
 ROUNDS = 15
 CALLS = 50
 BATCHES = (1, 32)
@@ -40,22 +43,9 @@ TARGETS = {"keras model(x)": 0.03, "concrete function": 0.25, "bare call (floor)
 """The issue's targets at batch 1: our ratio to each alternative."""
 
 
-def mlp() -> keras.Model:
-    """The Keras MLP 16 → 32 → 32 → 4 with softmax."""
-    keras.utils.set_random_seed(7)
-    return keras.Sequential(
-        [
-            keras.Input((16,)),
-            keras.layers.Dense(32, activation="relu"),
-            keras.layers.Dense(32, activation="relu"),
-            keras.layers.Dense(4, activation="softmax"),
-        ]
-    )
-
-
 def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
     """The callables and the input of one batch size."""
-    model = mlp()
+    model = models.mlp_keras()
     graph = tf.function(
         lambda v: model(v, training=False), input_signature=[tf.TensorSpec((None, 16))]
     )
@@ -95,27 +85,10 @@ def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
     return calls, x
 
 
-def timed(fn: Any, x: Any) -> float:
-    """Seconds per call over `CALLS` calls."""
-    start = time.perf_counter()
-    for _ in range(CALLS):
-        fn(x)
-    return (time.perf_counter() - start) / CALLS
-
-
 def measure(batch: int) -> dict[str, float]:
     """Median seconds per call of each alternative, interleaved."""
     calls, x = alternatives(batch)
-    for fn in calls.values():
-        for _ in range(5):
-            fn(x)
-    samples: dict[str, list[float]] = {label: [] for label in calls}
-    order = list(calls)
-    for _ in range(ROUNDS):
-        random.shuffle(order)
-        for label in order:
-            samples[label].append(timed(calls[label], x))
-    return {label: statistics.median(values) for label, values in samples.items()}
+    return interleaved.medians(calls, x, ROUNDS, CALLS)
 
 
 def markdown(report: dict[str, dict[str, float]]) -> str:

@@ -18,9 +18,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
+import interleaved  # noqa: E402
 import models  # noqa: E402
 
 ROUNDS = 15
@@ -95,27 +94,10 @@ def alternatives(name: str, batch: int) -> tuple[dict[str, Any], Any]:
     return calls, x
 
 
-def timed(fn: Any, x: Any) -> float:
-    """Seconds per call over `CALLS` calls."""
-    start = time.perf_counter()
-    for _ in range(CALLS):
-        fn(x)
-    return (time.perf_counter() - start) / CALLS
-
-
 def measure(name: str, batch: int) -> dict[str, float]:
     """Median seconds per call of each alternative, interleaved."""
     calls, x = alternatives(name, batch)
-    for fn in calls.values():
-        for _ in range(5):
-            fn(x)
-    samples: dict[str, list[float]] = {label: [] for label in calls}
-    order = list(calls)
-    for _ in range(ROUNDS):
-        random.shuffle(order)
-        for label in order:
-            samples[label].append(timed(calls[label], x))
-    return {label: statistics.median(values) for label, values in samples.items()}
+    return interleaved.medians(calls, x, ROUNDS, CALLS)
 
 
 def markdown(report: dict[str, dict[str, dict[str, float]]]) -> str:

@@ -22,6 +22,20 @@ VOCAB, TOKENS, EMBED, LABELS = 50, 12, 16, 5
 EPSILON = 1e-6
 
 
+def mlp_keras(seed: int = 7) -> keras.Model:
+    """The Keras MLP 16 → 32 → 32 → 4 with softmax (called through
+    `rxt_tf::Function` by `test_functions.py` and `bench/functions.py`)."""
+    keras.utils.set_random_seed(seed)
+    return keras.Sequential(
+        [
+            keras.Input((16,)),
+            keras.layers.Dense(32, activation="relu"),
+            keras.layers.Dense(32, activation="relu"),
+            keras.layers.Dense(4, activation="softmax"),
+        ]
+    )
+
+
 def encoder_keras(seed: int = 1) -> keras.Model:
     """Self-attention, residual and layer norm, GELU feed-forward, residual
     and layer norm, on `[batch, SEQ, DIM]`."""

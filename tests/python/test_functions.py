@@ -9,23 +9,11 @@ import gc
 import weakref
 
 import keras
+import models
 import numpy as np
 import pytest
 import rxt_tf_example as ext
 import tensorflow as tf
-
-
-def mlp() -> keras.Model:
-    """The Keras MLP 16 → 32 → 32 → 4 with softmax."""
-    keras.utils.set_random_seed(7)
-    return keras.Sequential(
-        [
-            keras.Input((16,)),
-            keras.layers.Dense(32, activation="relu"),
-            keras.layers.Dense(32, activation="relu"),
-            keras.layers.Dense(4, activation="softmax"),
-        ]
-    )
 
 
 def bitwise(native: tf.Tensor, reference: tf.Tensor) -> None:
@@ -35,7 +23,7 @@ def bitwise(native: tf.Tensor, reference: tf.Tensor) -> None:
 
 @pytest.fixture(scope="module")
 def model() -> keras.Model:
-    return mlp()
+    return models.mlp_keras()
 
 
 @pytest.fixture

@@ -577,15 +577,9 @@ fn resolved_equation(equation: &'static str) -> &'static str {
 pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
     use std::sync::Mutex;
     static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());
-    let mut known = KNOWN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(found) = known.iter().find(|known| **known == list) {
-        return found;
-    }
-    let kept: &'static [i64] = Box::leak(list.to_vec().into_boxed_slice());
-    known.push(kept);
-    kept
+    kept_in(&KNOWN, list, |list| {
+        Box::leak(list.to_vec().into_boxed_slice())
+    })
 }
 
 /// `text`, kept for the life of the process, each distinct text once: the
@@ -593,13 +587,24 @@ pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
 pub(crate) fn kept_text(text: &str) -> &'static str {
     use std::sync::Mutex;
     static KNOWN: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut known = KNOWN
+    kept_in(&KNOWN, text, |text| {
+        Box::leak(text.to_owned().into_boxed_str())
+    })
+}
+
+/// `value` from `known`, or made by `keep` and added to it.
+fn kept_in<T: ?Sized + PartialEq>(
+    known: &std::sync::Mutex<Vec<&'static T>>,
+    value: &T,
+    keep: impl FnOnce(&T) -> &'static T,
+) -> &'static T {
+    let mut known = known
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(found) = known.iter().find(|known| **known == text) {
+    if let Some(found) = known.iter().find(|known| **known == value) {
         return found;
     }
-    let kept: &'static str = Box::leak(text.to_owned().into_boxed_str());
+    let kept = keep(value);
     known.push(kept);
     kept
 }

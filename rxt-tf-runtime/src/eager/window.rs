@@ -34,11 +34,70 @@ fn keyword<'v>(row: &Op, keywords: &'v [Value], name: &str) -> Option<&'v Value>
     keywords.get(index)
 }
 
-/// The (height, width) of the window of a 2-D convolution or pool `row` on
-/// operands of `dims` (the filters' first two sizes, or `ksize`), dilated,
-/// with the strides; `None` if `row` is neither, its padding is not
-/// `VALID`, or a size is not known exactly.
-fn windows(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<[(i64, i64, usize); 2]> {
+/// The window of a 2-D convolution or pool on an exact NHWC input.
+struct Window {
+    input: Dims,
+    /// Height and width of the window, dilated.
+    effective: (i64, i64),
+    strides: (i64, i64),
+    /// The output's channels.
+    channels: i64,
+}
+
+impl Window {
+    /// The window of `row` on operands of `dims` (the filters' first two
+    /// sizes, dilated, or `ksize`); `None` if `row` is neither a 2-D
+    /// convolution nor a pool, or a size is not known exactly.
+    fn of(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<Window> {
+        let input = *dims
+            .first()
+            .filter(|input| input.exact && input.rank() == 4)?;
+        let (kernel, dilation, channels) = match row.rule {
+            Rule::Conv { rank: 4 } => {
+                let filter = dims
+                    .get(1)
+                    .filter(|filter| filter.exact && filter.rank() == 4)?;
+                let dilation = match keyword(row, keywords, "dilations") {
+                    Some(value) => spatial(Some(value))?,
+                    None => (1, 1),
+                };
+                let channels = match row.tf_op.to_bytes() {
+                    b"DepthwiseConv2dNative" => filter.size(2).saturating_mul(filter.size(3)),
+                    _ => filter.size(3),
+                };
+                ((filter.size(0), filter.size(1)), dilation, channels)
+            }
+            Rule::Pool { rank: 4 } => (
+                spatial(keyword(row, keywords, "ksize"))?,
+                (1, 1),
+                input.size(3),
+            ),
+            _ => return None,
+        };
+        let effective = |size: i64, dilation: i64| (size - 1).saturating_mul(dilation) + 1;
+        Some(Window {
+            input,
+            effective: (
+                effective(kernel.0, dilation.0),
+                effective(kernel.1, dilation.1),
+            ),
+            strides: spatial(keyword(row, keywords, "strides")).unwrap_or((1, 1)),
+            channels,
+        })
+    }
+
+    /// (effective size, stride, input axis) along height and width.
+    fn axes(&self) -> [(i64, i64, usize); 2] {
+        [
+            (self.effective.0, self.strides.0, 1),
+            (self.effective.1, self.strides.1, 2),
+        ]
+    }
+}
+
+/// Refuses a window wider than a non-empty spatial axis of the input (see
+/// the module), where the input's sizes are known exactly.
+pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
     // The kernels at fault (`AvgPool` gives the right, empty, result).
     let faulty = [
         c"Conv2D".to_bytes(),
@@ -48,44 +107,13 @@ fn windows(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<[(i64, i64, us
     if !faulty.contains(&row.tf_op.to_bytes())
         || keyword(row, keywords, "padding") != Some(&Value::Str("VALID"))
     {
-        return None;
+        return Ok(());
     }
-    let (kernel, dilation) = match row.rule {
-        Rule::Conv { rank: 4 } => {
-            let filter = dims
-                .get(1)
-                .filter(|filter| filter.exact && filter.rank() == 4)?;
-            let dilation = match keyword(row, keywords, "dilations") {
-                Some(value) => spatial(Some(value))?,
-                None => (1, 1),
-            };
-            ((filter.size(0), filter.size(1)), dilation)
-        }
-        Rule::Pool { rank: 4 } => (spatial(keyword(row, keywords, "ksize"))?, (1, 1)),
-        _ => return None,
-    };
-    let strides = spatial(keyword(row, keywords, "strides")).unwrap_or((1, 1));
-    let effective = |size: i64, dilation: i64| (size - 1).saturating_mul(dilation) + 1;
-    Some([
-        (effective(kernel.0, dilation.0), strides.0, 1),
-        (effective(kernel.1, dilation.1), strides.1, 2),
-    ])
-}
-
-/// Refuses a window wider than a non-empty spatial axis of the input (see
-/// the module), where the input's sizes are known exactly.
-pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
-    let Some(input) = dims
-        .first()
-        .filter(|input| input.exact && input.rank() == 4)
-    else {
+    let Some(window) = Window::of(row, keywords, dims) else {
         return Ok(());
     };
-    let Some(windows) = windows(row, keywords, dims) else {
-        return Ok(());
-    };
-    for (effective, stride, axis) in windows {
-        let size = input.size(axis);
+    for (effective, stride, axis) in window.axes() {
+        let size = window.input.size(axis);
         if size > 0 && effective > size && stride > 0 {
             return Err(Error::Op {
                 op: row.name,
@@ -111,46 +139,21 @@ pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
 /// The exact dims of a 2-D convolution's or pool's output on operands of
 /// exact `dims`, or `None`.
 pub(crate) fn output(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<Dims> {
-    let input = dims
-        .first()
-        .filter(|input| input.exact && input.rank() == 4)?;
+    let window = Window::of(row, keywords, dims)?;
     let padding = keyword(row, keywords, "padding")?;
-    let strides = spatial(keyword(row, keywords, "strides")).unwrap_or((1, 1));
-    let (kernel, dilation, channels) = match row.rule {
-        Rule::Conv { rank: 4 } => {
-            let filter = dims
-                .get(1)
-                .filter(|filter| filter.exact && filter.rank() == 4)?;
-            let dilation = match keyword(row, keywords, "dilations") {
-                Some(value) => spatial(Some(value))?,
-                None => (1, 1),
-            };
-            let channels = match row.tf_op.to_bytes() {
-                b"DepthwiseConv2dNative" => filter.size(2).saturating_mul(filter.size(3)),
-                _ => filter.size(3),
-            };
-            ((filter.size(0), filter.size(1)), dilation, channels)
-        }
-        Rule::Pool { rank: 4 } => (
-            spatial(keyword(row, keywords, "ksize"))?,
-            (1, 1),
-            input.size(3),
-        ),
-        _ => return None,
-    };
-    let along = |size: i64, kernel: i64, dilation: i64, stride: i64| -> Option<i64> {
+    let mut sizes = [window.input.size(0), 0, 0, window.channels];
+    for (effective, stride, axis) in window.axes() {
+        let size = window.input.size(axis);
         if stride <= 0 {
             return None;
         }
-        let effective = (kernel - 1).saturating_mul(dilation) + 1;
-        let valid = (size - effective + stride) / stride;
-        match padding {
-            Value::Str("SAME") => Some((size + stride - 1) / stride),
-            Value::Str("VALID") => (valid >= 0).then_some(valid),
-            _ => None,
-        }
-    };
-    let height = along(input.size(1), kernel.0, dilation.0, strides.0)?;
-    let width = along(input.size(2), kernel.1, dilation.1, strides.1)?;
-    Some(Dims::exact(&[input.size(0), height, width, channels]))
+        sizes[axis] = match padding {
+            Value::Str("SAME") => (size + stride - 1) / stride,
+            Value::Str("VALID") => {
+                Some((size - effective + stride) / stride).filter(|n| *n >= 0)?
+            }
+            _ => return None,
+        };
+    }
+    Some(Dims::exact(&sizes))
 }

@@ -60,10 +60,11 @@ pub(crate) struct Callee {
     captured: Vec<Arc<OwnedHandle>>,
     /// Whether it reads trainable variables.
     trainable: bool,
-    /// Whether it may join a fused trace: it runs no stateful op but
-    /// variable reads, so running it again (a replay) or not at all (an
-    /// unread result) changes nothing.
-    replayable: bool,
+    /// Whether a call may be one node of a fused trace: it runs no
+    /// stateful op but variable reads, so running it again (a replay) or
+    /// not at all (an unread result) changes nothing, and it has one output
+    /// of known rank.
+    joins_trace: bool,
     context: Arc<BoundContext>,
 }
 
@@ -118,8 +119,9 @@ impl Function {
     pub fn call<Args: Arguments, Out: Returns>(&self, arguments: Args) -> Result<Out> {
         let callee = &self.callee;
         let tensors = arguments.tensors();
+        let kinds = Out::kinds();
         check_arguments(callee, &tensors)?;
-        check_returns(callee, &Out::kinds())?;
+        check_returns(callee, &kinds)?;
         for (tensor, _) in &tensors {
             if !Arc::ptr_eq(&tensor.context, &callee.context) {
                 return Err(Error::MixedContexts { op: CALL });
@@ -129,11 +131,9 @@ impl Function {
         if callee.trainable {
             ensure_not_recording(&callee.context)?;
         }
-        let ranked = |spec: &Spec| spec.rank.is_some();
-        match Out::kinds()[..] {
-            // In a fusing scope, a call that may run again or not at all,
-            // of one output of known rank, is one node of the trace.
-            [kind] if callee.replayable && callee.outputs.iter().all(ranked) => {
+        match kinds[..] {
+            // In a fusing scope, a call that may join the trace is one node.
+            [kind] if callee.joins_trace => {
                 let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
                 if let Some(recorded) = crate::fused::record_function(
                     &callee.step,
@@ -158,7 +158,7 @@ impl Function {
             .collect::<Result<Vec<_>>>()?;
         handles.extend(callee.captured.iter().map(|handle| &**handle));
         let outputs = callee.step.execute(&callee.context, &handles)?;
-        check_ranks(callee, &outputs, &Out::kinds())?;
+        check_ranks(callee, &outputs, &kinds)?;
         let cores = outputs
             .into_iter()
             .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
@@ -188,13 +188,15 @@ fn ensure_not_recording(context: &BoundContext) -> Result<()> {
 /// Checks the ranks of `outputs` the signature left unknown against the
 /// caller's `kinds`.
 fn check_ranks(callee: &Callee, outputs: &[OwnedHandle], kinds: &[TensorKind]) -> Result<()> {
+    let unknown = outputs.iter().zip(kinds).zip(&callee.outputs).enumerate();
+    let mut unknown = unknown
+        .filter(|(_, (_, spec))| spec.rank.is_none())
+        .peekable();
+    if unknown.peek().is_none() {
+        return Ok(());
+    }
     let status = Status::new(callee.context.wheel().api(), CALL)?;
-    for (position, ((output, kind), spec)) in
-        outputs.iter().zip(kinds).zip(&callee.outputs).enumerate()
-    {
-        if spec.rank.is_some() {
-            continue;
-        }
+    for (position, ((output, kind), _)) in unknown {
         let rank = output.rank(&status, CALL)?;
         if i64::from(kind.rank) != rank {
             return Err(Error::FunctionShapes {

@@ -151,11 +151,11 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
     Ok(Callee {
         step: Arc::new(step),
         id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        joins_trace: replayable && outputs.len() == 1 && outputs.iter().all(|o| o.rank.is_some()),
         inputs,
         outputs,
         captured,
         trainable,
-        replayable,
         context,
     })
 }

@@ -202,32 +202,7 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {
-    // The batches are taken out of the thread's state while the op is
-    // recorded (which may run other code: reading a tensor of another
-    // batch, dropping a context), and put back after.
-    let (mut batch, mut spare) = STATE
-        .try_with(|state| {
-            let mut state = state.try_borrow_mut().ok()?;
-            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
-        })
-        .ok()
-        .flatten()?;
-    let recorded = trace::record(&mut batch, &mut spare, row, operands, keywords, kind);
-    let displaced = STATE
-        .try_with(|state| match state.try_borrow_mut() {
-            Ok(mut state) => {
-                let old = (
-                    std::mem::replace(&mut state.batch, batch),
-                    std::mem::replace(&mut state.spare, spare),
-                );
-                Some(old)
-            }
-            Err(_) => Some((batch, spare)),
-        })
-        .ok()
-        .flatten();
-    drop(displaced);
-    Some(recorded)
+    in_thread_batch(|batch, spare| trace::record(batch, spare, row, operands, keywords, kind))
 }
 
 /// Records a call of `function` (number `id`) on `arguments` and its
@@ -241,14 +216,6 @@ pub(crate) fn record_function(
     context: &Arc<crate::binding::context::BoundContext>,
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {
-    // As `record`: the batches are out of the thread's state meanwhile.
-    let (mut batch, mut spare) = STATE
-        .try_with(|state| {
-            let mut state = state.try_borrow_mut().ok()?;
-            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
-        })
-        .ok()
-        .flatten()?;
     let call = trace::FunctionCall {
         function,
         id,
@@ -257,7 +224,27 @@ pub(crate) fn record_function(
         context,
         kind,
     };
-    let recorded = trace::record_function(&mut batch, &mut spare, &call);
+    in_thread_batch(|batch, spare| trace::record_function(batch, spare, &call))
+}
+
+/// Runs `record` on this thread's batches if it is fusing (`None`
+/// otherwise). The batches are taken out of the thread's state while it
+/// records (which may run other code: reading a tensor of another batch,
+/// dropping a context), and put back after.
+fn in_thread_batch(
+    record: impl FnOnce(
+        &mut Option<Arc<trace::Batch>>,
+        &mut Option<trace::Recording>,
+    ) -> Result<Untyped>,
+) -> Option<Result<Untyped>> {
+    let (mut batch, mut spare) = STATE
+        .try_with(|state| {
+            let mut state = state.try_borrow_mut().ok()?;
+            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
+        })
+        .ok()
+        .flatten()?;
+    let recorded = record(&mut batch, &mut spare);
     let displaced = STATE
         .try_with(|state| match state.try_borrow_mut() {
             Ok(mut state) => {

@@ -170,6 +170,40 @@ impl Batch {
         keywords: &[Value],
         kind: TensorKind,
     ) -> Option<Result<Untyped>> {
+        self.record_node(
+            || self.sources(call, operands, keywords),
+            |recording, sources| recording.push(self, call, keywords, kind, sources),
+        )
+    }
+
+    /// Records a function call into the batch, or returns `None` if the
+    /// batch ran meanwhile (the caller starts a new one).
+    fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
+        self.record_node(
+            || {
+                let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
+                for tensor in call.arguments {
+                    sources.push(self.tensor_source(tensor)?);
+                }
+                sources.extend(
+                    call.captured
+                        .iter()
+                        .map(|handle| Source::Handle(Arc::clone(handle))),
+                );
+                Ok(sources)
+            },
+            |recording, sources| recording.push_function(self, call, sources),
+        )
+    }
+
+    /// Records one node: its inputs resolved by `sources` before the batch
+    /// is locked, then added by `push`; `None` if the batch ran meanwhile.
+    /// After a failure no read has returned, the node is that failure.
+    fn record_node<S>(
+        self: &Arc<Batch>,
+        sources: impl FnOnce() -> Result<S>,
+        push: impl FnOnce(&mut Recording, S) -> Result<Untyped>,
+    ) -> Option<Result<Untyped>> {
         if let Some(failure) = self.inherited.as_ref().filter(|failure| !failure.seen()) {
             let promise = Promise::fulfilled(Err(Arc::clone(failure)));
             return Some(Ok(Untyped::promised(
@@ -177,7 +211,7 @@ impl Batch {
                 Arc::clone(&self.context),
             )));
         }
-        let sources = match self.sources(call, operands, keywords) {
+        let sources = match sources() {
             Ok(sources) => sources,
             Err(err) => return Some(Err(err)),
         };
@@ -186,7 +220,7 @@ impl Batch {
             return None;
         }
         let mark = recording.mark();
-        let pushed = recording.push(self, call, keywords, kind, sources);
+        let pushed = push(&mut recording, sources);
         if pushed.is_err() {
             // Nothing of a node that failed to record stays in the trace.
             recording.rewind(mark);
@@ -203,46 +237,12 @@ impl Batch {
         Some(pushed)
     }
 
-    /// Records a function call into the batch, or returns `None` if the
-    /// batch ran meanwhile (the caller starts a new one).
-    fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
-        if let Some(failure) = self.inherited.as_ref().filter(|failure| !failure.seen()) {
-            let promise = Promise::fulfilled(Err(Arc::clone(failure)));
-            return Some(Ok(Untyped::promised(
-                Arc::new(promise),
-                Arc::clone(&self.context),
-            )));
-        }
-        let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
-        for tensor in call.arguments {
-            sources.push(match tensor.as_promise() {
-                Some(promise) if self.made(promise) => Source::Node(promise.index()),
-                _ => match tensor.shared_handle() {
-                    Ok(handle) => Source::Handle(handle),
-                    Err(err) => return Some(Err(err)),
-                },
-            });
-        }
-        sources.extend(
-            call.captured
-                .iter()
-                .map(|handle| Source::Handle(Arc::clone(handle))),
-        );
-        let mut recording = self.lock();
-        if recording.done {
-            return None;
-        }
-        let mark = recording.mark();
-        let pushed = recording.push_function(self, call, sources);
-        if pushed.is_err() {
-            recording.rewind(mark);
-        }
-        let full = recording.nodes.len() >= MAX_NODES;
-        drop(recording);
-        if full {
-            let _ = self.flush();
-        }
-        Some(pushed)
+    /// Where a tensor operand comes from: a node of this batch, or a handle.
+    fn tensor_source(self: &Arc<Batch>, tensor: &Untyped) -> Result<Source> {
+        Ok(match tensor.as_promise() {
+            Some(promise) if self.made(promise) => Source::Node(promise.index()),
+            _ => Source::Handle(tensor.shared_handle()?),
+        })
     }
 
     /// The node's inputs in the op's order (operands and constants), then
@@ -270,12 +270,7 @@ impl Batch {
                         // One argument per tensor: a list's are grouped
                         // again when emitted (the call's `list_length`).
                         for tensor in tensors {
-                            sources.push(match tensor.as_promise() {
-                                Some(promise) if self.made(promise) => {
-                                    Source::Node(promise.index())
-                                }
-                                _ => Source::Handle(tensor.shared_handle()?),
-                            });
+                            sources.push(self.tensor_source(tensor)?);
                         }
                         continue;
                     }
@@ -285,10 +280,7 @@ impl Batch {
                     for index in indices {
                         let operand = operands.get(*index).ok_or_else(|| malformed(row))?;
                         let tensor = operand.tensor().ok_or_else(|| malformed(row))?;
-                        sources.push(match tensor.as_promise() {
-                            Some(promise) if self.made(promise) => Source::Node(promise.index()),
-                            _ => Source::Handle(tensor.shared_handle()?),
-                        });
+                        sources.push(self.tensor_source(tensor)?);
                     }
                     continue;
                 }
@@ -708,17 +700,31 @@ pub(crate) fn record(
 ) -> Result<Untyped> {
     let context = shared_context(row, operands)?;
     let call = Call::plan(row, operands, keywords)?;
+    into_batch(current, spare, &context, |batch| {
+        batch.record(&call, operands, keywords, kind)
+    })
+}
+
+/// Runs `record` on the thread's batch on `context` (`current`, replaced
+/// by a new batch in the room of `spare` when it cannot take more, or ran
+/// meanwhile) until a batch takes the node.
+fn into_batch(
+    current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
+    context: &Arc<BoundContext>,
+    record: impl Fn(&Arc<Batch>) -> Option<Result<Untyped>>,
+) -> Result<Untyped> {
     loop {
         let batch = match current {
-            Some(batch) if batch.accepts(&context) => Arc::clone(batch),
+            Some(batch) if batch.accepts(context) => Arc::clone(batch),
             _ => {
                 let inherited = current.as_ref().and_then(|batch| batch.failure());
-                let batch = Batch::new(&context, spare.take(), inherited);
+                let batch = Batch::new(context, spare.take(), inherited);
                 *current = Some(Arc::clone(&batch));
                 batch
             }
         };
-        if let Some(recorded) = batch.record(&call, operands, keywords, kind) {
+        if let Some(recorded) = record(&batch) {
             return recorded;
         }
         *current = None;
@@ -745,21 +751,9 @@ pub(crate) fn record_function(
     spare: &mut Option<Recording>,
     call: &FunctionCall<'_>,
 ) -> Result<Untyped> {
-    loop {
-        let batch = match current {
-            Some(batch) if batch.accepts(call.context) => Arc::clone(batch),
-            _ => {
-                let inherited = current.as_ref().and_then(|batch| batch.failure());
-                let batch = Batch::new(call.context, spare.take(), inherited);
-                *current = Some(Arc::clone(&batch));
-                batch
-            }
-        };
-        if let Some(recorded) = batch.record_function(call) {
-            return recorded;
-        }
-        *current = None;
-    }
+    into_batch(current, spare, call.context, |batch| {
+        batch.record_function(call)
+    })
 }
 
 /// An error of the fused machinery itself (a defect, not user input).
