@@ -2,13 +2,13 @@
 # .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin) if it is missing.
 
 SHELL := /bin/bash
-ENV := source scripts/env.sh &&
+ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
 .PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python bench fuzz
 
 setup:
-	@bash scripts/setup.sh
+	@bash ci/setup.sh
 
 ## Build the hand-written example extension into .venv.
 example: setup
@@ -71,11 +71,11 @@ test-python: example
 lint: lint-rust lint-python
 
 ## The Rust half needs no .venv. Clippy still runs pyo3's build script, which
-## needs a CPython 3.11: the venv's when there is one (with scripts/env.sh's
+## needs a CPython 3.11: the venv's when there is one (with ci/env.sh's
 ## environment, as every other target, so pyo3 is not rebuilt), otherwise
 ## $$PYTHON or python3.11 from PATH.
 lint-rust:
-	@if [ -x .venv/bin/python ]; then source scripts/env.sh; \
+	@if [ -x .venv/bin/python ]; then source ci/env.sh; \
 	else export PYO3_PYTHON=$$(command -v "$${PYTHON:-python3.11}"); fi && \
 	cargo fmt --all -- --check && cargo clippy --all-targets --all-features -- -D warnings
 

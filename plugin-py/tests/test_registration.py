@@ -45,7 +45,7 @@ print(json.dumps({
 def test_rextio_loads_the_plugin(version: str) -> None:
     env = dict(os.environ)
     if version == "0.1.3":
-        assert (REXTIO_013 / "rextio").is_dir(), "run scripts/setup.sh"
+        assert (REXTIO_013 / "rextio").is_dir(), "run ci/setup.sh"
         env["PYTHONPATH"] = str(REXTIO_013)
     out = subprocess.run(
         [sys.executable, "-c", LOAD], env=env, capture_output=True, text=True, check=True

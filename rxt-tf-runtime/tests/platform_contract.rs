@@ -1,4 +1,4 @@
-//! The platform table against `scripts/platform-contract.json`: every cell of
+//! The platform table against `ci/platform-contract.json`: every cell of
 //! {Linux, macOS} × {x86_64, i686, ARMv7, AArch64}, Windows and Linux musl.
 
 use rxt_tf_runtime::__private::platform::{
@@ -9,7 +9,7 @@ use serde_json::Value;
 fn cells() -> Vec<Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../scripts/platform-contract.json"
+        "/../ci/platform-contract.json"
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
     let contract: Value = serde_json::from_str(&text).expect("valid JSON");

@@ -2,7 +2,7 @@
 //! builds for. The runtime's build script reads it to pick the profile (or to
 //! emit the unsupported-target `compile_error!`), `#[inference]` reads it for
 //! the same error, the runtime uses it at run time, and tests check it against
-//! `scripts/platform-contract.json`.
+//! `ci/platform-contract.json`.
 
 /// How far a profile has been proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

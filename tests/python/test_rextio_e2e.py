@@ -107,7 +107,7 @@ class Build:
         self.root = root
         self.env = dict(os.environ)
         if version == "0.1.3":
-            assert (REXTIO_013 / "rextio").is_dir(), "run scripts/setup.sh"
+            assert (REXTIO_013 / "rextio").is_dir(), "run ci/setup.sh"
             self.env["PYTHONPATH"] = str(REXTIO_013)
         self.seconds = 0.0
         self.output = ""

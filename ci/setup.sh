@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Makes .venv (CPython 3.11 with scripts/requirements.txt) if it is missing or its
+# Makes .venv (CPython 3.11 with ci/requirements.txt) if it is missing or its
 # requirements changed. Safe to run again: it does nothing when up to date.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 venv="$root/.venv"
-requirements="$root/scripts/requirements.txt"
+requirements="$root/ci/requirements.txt"
 stamp="$venv/.rxt-tf-requirements"
 
 find_python() {
@@ -39,7 +39,7 @@ sys.exit(any(importlib.util.find_spec(name) is None for name in needed))'
 }
 
 if ! installed; then
-    echo "setup: installing scripts/requirements.txt and plugin-py into .venv"
+    echo "setup: installing ci/requirements.txt and plugin-py into .venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     "$venv/bin/python" -m pip install --quiet -r "$requirements"
     # The plugin, editable: it finds the crate sources in this checkout.
