@@ -1,0 +1,70 @@
+//! How the Rextio plugin claims an op in typed Python: rule records and
+//! their diagnostic codes.
+
+use super::keyword::Value;
+
+/// The kind of Python site a rule claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteKind {
+    /// A call such as `tf.matmul(a, b)`.
+    Call,
+    /// A binary operator such as `a + b`.
+    Binop,
+}
+
+impl SiteKind {
+    /// Rextio's name for the kind.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SiteKind::Call => "call",
+            SiteKind::Binop => "binop",
+        }
+    }
+}
+
+/// How the Rextio plugin claims an op in typed Python: one rule record.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PythonRule {
+    /// The site kind.
+    pub kind: SiteKind,
+    /// Dotted call targets, canonical first (aliases after), or the operator.
+    pub targets: &'static [&'static str],
+    /// The rule record id.
+    pub rule_id: &'static str,
+    /// The number of its diagnostic code (`RXTP-RXTTF-<number>`).
+    pub code: u16,
+    /// What the rule requires, in words.
+    pub constraint: &'static str,
+    /// Keywords Python may also pass positionally after the operands, in
+    /// order (`tf.reduce_sum(x, 0, True)`).
+    pub positional: &'static [&'static str],
+    /// Keywords only Python passes, accepted with one of their values and
+    /// dropped when lowering (`data_format='NHWC'`).
+    pub python_only: &'static [PythonKeyword],
+    /// Whether a literal first operand keeps Python's type for it (int32
+    /// for an int, float32 for a float) instead of taking the tensor's:
+    /// `tf.add(2, x)` raises for a float32 `x`, where `2 + x` does not.
+    pub leading_literal_keeps_its_type: bool,
+}
+
+/// A keyword only the Python form takes: accepted with one of `values`,
+/// dropped when lowering.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PythonKeyword {
+    /// The keyword.
+    pub name: &'static str,
+    /// The accepted literal values.
+    pub values: &'static [Value],
+}
+
+impl PythonRule {
+    /// The diagnostic code, e.g. `RXTP-RXTTF-001`.
+    pub fn diagnostic_code(&self) -> String {
+        diagnostic_code(self.code)
+    }
+}
+
+/// The diagnostic code of rule number `number`.
+pub fn diagnostic_code(number: u16) -> String {
+    format!("RXTP-RXTTF-{number:03}")
+}

@@ -1,0 +1,598 @@
+//! Arithmetic: element-wise math of one tensor, broadcasting arithmetic of
+//! two, the matrix product, conversions and clipping.
+
+use super::build::{
+    binop, broadcasting, calls, elementwise, BINARY_CONSTRAINT, BINARY_INPUTS, FLOATS, NUMBERS,
+    OPERATOR_CONSTRAINT, T, UNARY_CONSTRAINT, UNARY_INPUTS,
+};
+use crate::model::{
+    Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, Promotion, PythonRule, Rule,
+    Steps, Value, ValueKind, Work,
+};
+
+/// `matmul(a, b)`, optionally `transpose_a` / `transpose_b`.
+pub const MATMUL: Op = Op {
+    name: "matmul",
+    operator: None,
+    summary: "matrix product",
+    tf_op: c"MatMul",
+    rule: Rule::MatMul,
+    dtypes: NUMBERS,
+    keywords: &[
+        Keyword {
+            name: "transpose_a",
+            kind: ValueKind::Bool,
+            allowed: &[],
+            default: Some(Value::Bool(false)),
+            becomes: Becomes::Attr(c"transpose_a"),
+            typed: false,
+        },
+        Keyword {
+            name: "transpose_b",
+            kind: ValueKind::Bool,
+            allowed: &[],
+            default: Some(Value::Bool(false)),
+            becomes: Becomes::Attr(c"transpose_b"),
+            typed: false,
+        },
+    ],
+    attrs: &[T],
+    batched: Some(Batched {
+        // V2, as `tf.matmul` runs for one element type: V3 (per-operand
+        // types) has no `T` attribute, so oneDNN does not take it over and
+        // its results differ from eager's in the last bits.
+        tf_op: c"BatchMatMulV2",
+        attrs: &[T],
+        keyword_attrs: &[c"adj_x", c"adj_y"],
+    }),
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: BINARY_INPUTS,
+    work: Work::MatMul,
+    steps: Steps::One,
+    python: &[
+        calls(
+            &["tensorflow.matmul", "tensorflow.linalg.matmul"],
+            "rxt-tf/matmul-f32-cpu-2d",
+            1,
+            "two CPU tensors of ranks 2–4 (float32, int32 or int64), batch dimensions \
+             broadcasting, positional; optional literal transpose_a, transpose_b",
+        ),
+        binop(
+            &["@"],
+            "rxt-tf/matmul-binop-f32-cpu-2d",
+            28,
+            "`a @ b` of two CPU tensors of ranks 2–4 (float32, int32 or int64)",
+        ),
+    ],
+};
+
+/// `abs(x)`.
+pub const ABS: Op = elementwise(
+    "abs",
+    "absolute value",
+    c"Abs",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.abs", "tensorflow.math.abs"],
+        "rxt-tf/abs-f32-cpu",
+        8,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `neg(x)`, `-x`.
+pub const NEG: Op = Op {
+    operator: Some("-"),
+    ..elementwise(
+        "neg",
+        "numerical negative",
+        c"Neg",
+        NUMBERS,
+        &[calls(
+            &["tensorflow.negative", "tensorflow.math.negative"],
+            "rxt-tf/neg-f32-cpu",
+            9,
+            UNARY_CONSTRAINT,
+        )],
+    )
+};
+
+/// `square(x)`.
+pub const SQUARE: Op = elementwise(
+    "square",
+    "element-wise square",
+    c"Square",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.square", "tensorflow.math.square"],
+        "rxt-tf/square-f32-cpu",
+        11,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `exp(x)`.
+pub const EXP: Op = elementwise(
+    "exp",
+    "exponential",
+    c"Exp",
+    FLOATS,
+    &[calls(
+        &["tensorflow.exp", "tensorflow.math.exp"],
+        "rxt-tf/exp-f32-cpu",
+        12,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `log(x)`.
+pub const LOG: Op = elementwise(
+    "log",
+    "natural logarithm",
+    c"Log",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.log"],
+        "rxt-tf/log-f32-cpu",
+        13,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `sqrt(x)`.
+pub const SQRT: Op = elementwise(
+    "sqrt",
+    "square root",
+    c"Sqrt",
+    FLOATS,
+    &[calls(
+        &["tensorflow.sqrt", "tensorflow.math.sqrt"],
+        "rxt-tf/sqrt-f32-cpu",
+        14,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `rsqrt(x)`.
+pub const RSQRT: Op = elementwise(
+    "rsqrt",
+    "reciprocal square root",
+    c"Rsqrt",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.rsqrt"],
+        "rxt-tf/rsqrt-f32-cpu",
+        15,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `add(a, b)`, `a + b`.
+pub const ADD: Op = broadcasting(
+    "add",
+    Some("+"),
+    "element-wise sum, broadcasting",
+    c"AddV2",
+    NUMBERS,
+    &[
+        // `tf.add(2, x)` converts the 2 to int32 on its own: eager raises
+        // for a tensor of another type.
+        PythonRule {
+            leading_literal_keeps_its_type: true,
+            ..calls(
+                &["tensorflow.add", "tensorflow.math.add"],
+                "rxt-tf/add-call-f32-cpu",
+                3,
+                BINARY_CONSTRAINT,
+            )
+        },
+        binop(&["+"], "rxt-tf/add-binop-f32-cpu", 6, OPERATOR_CONSTRAINT),
+    ],
+);
+
+/// `sub(a, b)`, `a - b`.
+pub const SUB: Op = broadcasting(
+    "sub",
+    Some("-"),
+    "element-wise difference, broadcasting",
+    c"Sub",
+    NUMBERS,
+    &[
+        calls(
+            &["tensorflow.subtract", "tensorflow.math.subtract"],
+            "rxt-tf/sub-call-f32-cpu",
+            20,
+            BINARY_CONSTRAINT,
+        ),
+        binop(&["-"], "rxt-tf/sub-binop-f32-cpu", 21, OPERATOR_CONSTRAINT),
+    ],
+);
+
+/// `mul(a, b)`, `a * b`.
+pub const MUL: Op = broadcasting(
+    "mul",
+    Some("*"),
+    "element-wise product, broadcasting",
+    c"Mul",
+    NUMBERS,
+    &[
+        calls(
+            &["tensorflow.multiply", "tensorflow.math.multiply"],
+            "rxt-tf/mul-call-f32-cpu",
+            22,
+            BINARY_CONSTRAINT,
+        ),
+        binop(&["*"], "rxt-tf/mul-binop-f32-cpu", 23, OPERATOR_CONSTRAINT),
+    ],
+);
+
+/// `div(a, b)`, `a / b`.
+pub const DIV: Op = Op {
+    // Integers as `tf.divide` (true division) takes them: cast to float64.
+    promotion: Some(Promotion {
+        from: &[DType::I32, DType::I64],
+        to: DType::F64,
+    }),
+    ..broadcasting(
+        "div",
+        Some("/"),
+        "element-wise quotient, broadcasting (integers: float64, as `tf.divide`)",
+        c"RealDiv",
+        NUMBERS,
+        &[
+            calls(
+                &["tensorflow.divide", "tensorflow.math.divide"],
+                "rxt-tf/div-call-f32-cpu",
+                24,
+                BINARY_CONSTRAINT,
+            ),
+            binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_CONSTRAINT),
+        ],
+    )
+};
+
+/// `maximum(a, b)`.
+pub const MAXIMUM: Op = broadcasting(
+    "maximum",
+    None,
+    "element-wise maximum, broadcasting",
+    c"Maximum",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.maximum", "tensorflow.math.maximum"],
+        "rxt-tf/maximum-f32-cpu",
+        26,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `minimum(a, b)`.
+pub const MINIMUM: Op = broadcasting(
+    "minimum",
+    None,
+    "element-wise minimum, broadcasting",
+    c"Minimum",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.minimum", "tensorflow.math.minimum"],
+        "rxt-tf/minimum-f32-cpu",
+        27,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `identity(x)`.
+pub const IDENTITY: Op = elementwise(
+    "identity",
+    "the same values (a new tensor)",
+    c"Identity",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.identity"],
+        "rxt-tf/identity-cpu",
+        49,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `sign(x)`.
+pub const SIGN: Op = elementwise(
+    "sign",
+    "-1, 0 or 1 by sign",
+    c"Sign",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.sign", "tensorflow.math.sign"],
+        "rxt-tf/sign-cpu",
+        50,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `round(x)`.
+pub const ROUND: Op = elementwise(
+    "round",
+    "rounds half to even",
+    c"Round",
+    // Floats only: the CPU kernel's integer version returns zeros, where
+    // `tf.round` returns an integer tensor unchanged without running it.
+    FLOATS,
+    &[calls(
+        &["tensorflow.round", "tensorflow.math.round"],
+        "rxt-tf/round-cpu",
+        51,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `floor(x)`.
+pub const FLOOR: Op = elementwise(
+    "floor",
+    "rounds down",
+    c"Floor",
+    FLOATS,
+    &[calls(
+        &["tensorflow.floor", "tensorflow.math.floor"],
+        "rxt-tf/floor-cpu",
+        52,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `ceil(x)`.
+pub const CEIL: Op = elementwise(
+    "ceil",
+    "rounds up",
+    c"Ceil",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.ceil"],
+        "rxt-tf/ceil-cpu",
+        53,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `reciprocal(x)`.
+pub const RECIPROCAL: Op = elementwise(
+    "reciprocal",
+    "1 / x",
+    c"Reciprocal",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.reciprocal"],
+        "rxt-tf/reciprocal-cpu",
+        54,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `log1p(x)`.
+pub const LOG1P: Op = elementwise(
+    "log1p",
+    "log(1 + x)",
+    c"Log1p",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.log1p"],
+        "rxt-tf/log1p-cpu",
+        55,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `expm1(x)`.
+pub const EXPM1: Op = elementwise(
+    "expm1",
+    "exp(x) - 1",
+    c"Expm1",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.expm1"],
+        "rxt-tf/expm1-cpu",
+        56,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `sin(x)`.
+pub const SIN: Op = elementwise(
+    "sin",
+    "sine",
+    c"Sin",
+    FLOATS,
+    &[calls(
+        &["tensorflow.sin", "tensorflow.math.sin"],
+        "rxt-tf/sin-cpu",
+        57,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `cos(x)`.
+pub const COS: Op = elementwise(
+    "cos",
+    "cosine",
+    c"Cos",
+    FLOATS,
+    &[calls(
+        &["tensorflow.cos", "tensorflow.math.cos"],
+        "rxt-tf/cos-cpu",
+        58,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `erf(x)`.
+pub const ERF: Op = elementwise(
+    "erf",
+    "the error function",
+    c"Erf",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.erf"],
+        "rxt-tf/erf-cpu",
+        59,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `squared_difference(a, b)`.
+pub const SQUARED_DIFFERENCE: Op = broadcasting(
+    "squared_difference",
+    None,
+    "(a - b)², broadcasting",
+    c"SquaredDifference",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.squared_difference"],
+        "rxt-tf/squared-difference-cpu",
+        62,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `pow(a, b)`.
+pub const POW: Op = broadcasting(
+    "pow",
+    None,
+    "a to the power b, broadcasting",
+    c"Pow",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.pow", "tensorflow.math.pow"],
+        "rxt-tf/pow-cpu",
+        63,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `floordiv(a, b)`.
+pub const FLOORDIV: Op = broadcasting(
+    "floordiv",
+    None,
+    "quotient rounded down, broadcasting",
+    c"FloorDiv",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.floordiv"],
+        "rxt-tf/floordiv-cpu",
+        64,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `floormod(a, b)`.
+pub const FLOORMOD: Op = broadcasting(
+    "floormod",
+    None,
+    "remainder of the quotient rounded down, broadcasting",
+    c"FloorMod",
+    NUMBERS,
+    &[calls(
+        &["tensorflow.math.floormod", "tensorflow.math.mod"],
+        "rxt-tf/floormod-cpu",
+        65,
+        BINARY_CONSTRAINT,
+    )],
+);
+
+/// `cast(x, T)`: `x` converted to the element type `T` (`f32`, `i32`, …),
+/// as `tf.cast`: floats to integers truncate toward zero, numbers to bool
+/// are "not zero". Also what a [`Promotion`](crate::model::Promotion) runs on each operand.
+pub const CAST: Op = Op {
+    name: "cast",
+    operator: None,
+    summary: "converts the element type (`tf.cast`)",
+    tf_op: c"Cast",
+    rule: Rule::Convert,
+    dtypes: DType::ALL,
+    keywords: &[Keyword {
+        name: "dtype",
+        kind: ValueKind::Type,
+        // Any element type of rxt-tf.
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Attr(c"DstT"),
+        typed: true,
+    }],
+    attrs: &[Attr {
+        name: c"SrcT",
+        value: AttrValue::Element,
+    }],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["dtype"],
+    inputs: UNARY_INPUTS,
+    work: Work::FirstInput,
+    steps: Steps::One,
+    python: &[PythonRule {
+        positional: &["dtype"],
+        ..calls(
+            &["tensorflow.cast", "tensorflow.dtypes.cast"],
+            "rxt-tf/cast-cpu",
+            70,
+            "one CPU tensor of rank 0–4 and the element type as a dtype name string \
+             (`\"float32\"`), keyword or positional",
+        )
+    }],
+};
+
+/// `stop_gradient(x)`: `x` itself (nothing records gradients here).
+pub const STOP_GRADIENT: Op = elementwise(
+    "stop_gradient",
+    "`x` itself, marked as a constant for gradients",
+    c"StopGradient",
+    DType::ALL,
+    &[calls(
+        &["tensorflow.stop_gradient"],
+        "rxt-tf/stop-gradient-cpu",
+        74,
+        UNARY_CONSTRAINT,
+    )],
+);
+
+/// `clip_by_value(x, lo, hi)`: `x` with each element brought into
+/// `lo..=hi` (scalar bounds), as `tf.clip_by_value` runs it: `Minimum`
+/// with `hi`, then `Maximum` with `lo` (the runtime runs the two rows).
+pub const CLIP_BY_VALUE: Op = Op {
+    name: "clip_by_value",
+    operator: None,
+    summary: "each element brought between two scalar bounds (`Minimum`, then `Maximum`)",
+    tf_op: c"Maximum",
+    rule: Rule::Clip,
+    dtypes: NUMBERS,
+    keywords: &[],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
+    work: Work::FirstInput,
+    steps: Steps::Clip,
+    python: &[calls(
+        &["tensorflow.clip_by_value"],
+        "rxt-tf/clip-by-value-cpu",
+        84,
+        "one CPU tensor of rank 0–4 of the op's element types and two scalar bounds (literals \
+         or rank-0 tensors of its type), positional",
+    )],
+};
+
+/// `erfc(x)`: the complementary error function.
+pub const ERFC: Op = elementwise(
+    "erfc",
+    "the complementary error function",
+    c"Erfc",
+    FLOATS,
+    &[calls(
+        &["tensorflow.math.erfc"],
+        "rxt-tf/erfc-cpu",
+        96,
+        UNARY_CONSTRAINT,
+    )],
+);
