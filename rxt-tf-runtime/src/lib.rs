@@ -3,13 +3,15 @@
 //! its TFE C API, on Python's own eager context, taking and returning real
 //! EagerTensors with no copy.
 //!
-//! Layers, lowest first: `sys` (C types and the function table resolved from
-//! the wheel's images), `safe` (owned statuses, handles, ops, graphs,
-//! constants), `binding` (the wheel, its platform profile, Python's context),
-//! `python` (the EagerTensor boundary, the GIL), then the typed [`tensor`]
-//! types, `eager` (one op call as one TensorFlow op), the [`ops`] (typed
-//! dispatch and its rules), and `fused` (recording ops and running them as one
-//! TensorFlow function; see [`fusion`]). Use it through the `rxt-tf` crate.
+//! Layers, lowest first; no module imports one above it: `sys` (C types and
+//! the function table resolved from the wheel's images), `gil` (releasing
+//! the GIL), `safe` (owned statuses, handles, ops, graphs, constants),
+//! `binding` (the wheel, its platform profile, Python's context), the typed
+//! [`tensor`] types, `python` (the EagerTensor boundary), `eager` (one op
+//! call as one TensorFlow op), `fused` (recording ops and running them as
+//! one TensorFlow function; see [`fusion`]), `function` (calling TensorFlow
+//! functions: [`Function`]), and the [`ops`] (typed dispatch, its rules,
+//! and the record-or-run dispatcher). Use it through the `rxt-tf` crate.
 
 mod binding;
 mod eager;
