@@ -1,11 +1,11 @@
 # The two commands of the README: `make demo` and `make test`. Both set up
-# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin) if it is missing.
+# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin, mdbook) if it is missing.
 
 SHELL := /bin/bash
 ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python bench fuzz
+.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python guide bench fuzz
 
 setup:
 	@bash ci/setup.sh
@@ -26,9 +26,18 @@ demo-rextio: setup
 	@$(ENV) cd examples/rextio-project && time rextio build . | grep -E "native (build|module)|accepted native|wheel artifact"
 	@$(ENV) python examples/rextio_demo.py
 
-## Every Rust and Python test, the generated files' freshness, and the
-## publishable crates packaged and verified.
-test: setup lint codegen-check test-rust test-python package
+## Every Rust and Python test (the README's and the guide's Rust snippets
+## are the facade's doctests), the generated files' freshness, the guide
+## built, and the publishable crates packaged and verified.
+test: setup lint codegen-check test-rust test-python guide package
+
+## The guide (guide/, mdBook) into target/guide; mdbook comes from setup.
+## mdbook only logs a missing {{#include}} (a renamed UI test, say) and exits
+## 0, so any ERROR or WARN line fails the target.
+guide: setup
+	@$(ENV) log=$$(mdbook build guide 2>&1); status=$$?; echo "$$log"; \
+	if [ $$status -ne 0 ] || grep -qE "ERROR|WARN" <<<"$$log"; then \
+		echo "guide: mdbook build guide reported errors" >&2; exit 1; fi
 
 ## Regenerate what derives from the op table (rxt-tf-spec): the plugin's
 ## table and the README's tables.

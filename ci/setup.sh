@@ -50,3 +50,13 @@ if ! installed; then
     "$venv/bin/python" -m pip install --quiet --no-deps --target "$venv/rextio-0.1.3" rextio==0.1.3
     cp "$requirements" "$stamp"
 fi
+
+# mdBook builds the guide (`make guide`, part of `make test`). It comes from
+# crates.io, compiled once into the venv (about three minutes on two cores),
+# without its server and search features; a different version is replaced.
+mdbook_version=0.5.4
+if [ "$("$venv/bin/mdbook" --version 2>/dev/null)" != "mdbook v$mdbook_version" ]; then
+    echo "setup: installing mdbook $mdbook_version into .venv (cargo install)"
+    cargo install mdbook --version "$mdbook_version" --locked --no-default-features \
+        --quiet --force --root "$venv"
+fi
