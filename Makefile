@@ -96,8 +96,11 @@ lint-python: setup
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.
 ## Then the three example models (bench/models.py) and a Keras model called
-## through rxt_tf::Function (bench/functions.py).
+## through rxt_tf::Function (bench/functions.py). Each results file records
+## the machine (bench/machine.py: CPU model, AVX-512 flags, whether oneDNN's
+## custom ops are on), printed first.
 bench: example
+	@$(ENV) python bench/machine.py | tail -n 1
 	@$(ENV) python -m pip install --quiet -r bench/requirements.txt
 	@$(ENV) [ -d .venv/bench-published/rextio_tensorflow ] || python -m pip install --quiet --no-deps --target .venv/bench-published rextio-tensorflow==0.1.3
 	@$(ENV) python bench/run.py

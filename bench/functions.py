@@ -33,6 +33,7 @@ import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
 import interleaved  # noqa: E402
+import machine  # noqa: E402
 import models  # noqa: E402
 
 ROUNDS = 15
@@ -112,9 +113,14 @@ def main() -> None:
     random.seed(0)
     report = {str(batch): measure(batch) for batch in BATCHES}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "functions.json").write_text(json.dumps(report, indent=2) + "\n")
+    record = {
+        "command": "python bench/functions.py",
+        "machine": machine.describe(),
+        "batches": report,
+    }
+    (RESULTS / "functions.json").write_text(json.dumps(record, indent=2) + "\n")
     table = markdown(report)
-    (RESULTS / "functions.md").write_text(table)
+    (RESULTS / "functions.md").write_text(machine.summary(record["machine"]) + "\n\n" + table)
     print(table)
     for base, target in TARGETS.items():
         ratio = report["1"][OURS] / report["1"][base]

@@ -32,6 +32,7 @@ import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
 import interleaved  # noqa: E402
+import machine  # noqa: E402
 import models  # noqa: E402
 
 ROUNDS = 15
@@ -154,9 +155,10 @@ def main() -> None:
     for name in MODELS:
         report[name] = {str(batch): measure(name, batch) for batch in BATCHES}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "models.json").write_text(json.dumps(report, indent=2) + "\n")
+    record = {"command": "python bench/models.py", "machine": machine.describe(), "models": report}
+    (RESULTS / "models.json").write_text(json.dumps(record, indent=2) + "\n")
     table = markdown(report)
-    (RESULTS / "models.md").write_text(table)
+    (RESULTS / "models.md").write_text(machine.summary(record["machine"]) + "\n\n" + table)
     plot(report)
     print(table)
     for name, target in TARGETS.items():

@@ -14,7 +14,8 @@ state; it reports medians and p25-p75 per size, the GIL stall of a concurrent
 Python thread during a 2048x2048 chain, and the `rextio build` wall time of
 the seed project with our plugin and with the published one.
 
-Writes bench/results/latest.json and bench/results/latest.png.
+Writes bench/results/latest.json (with the machine: CPU, AVX-512, oneDNN),
+latest.md and latest.png.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -376,25 +378,6 @@ def rextio_build(project: Path, extra_path: Path | None = None) -> float:
     return seconds
 
 
-def machine() -> dict[str, Any]:
-    """The machine the numbers come from."""
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu_model": model,
-        "logical_cpus": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
-    }
-
-
 def quantiles(values: list[float]) -> dict[str, float]:
     """Median and p25/p75 of `values` (seconds) in microseconds."""
     q = statistics.quantiles(values, n=4) if len(values) > 1 else [values[0]] * 3
@@ -462,7 +445,9 @@ def coordinate() -> None:
     report = summarize(samples, stalls, build_seconds, first_call)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
-    (RESULTS / "latest.md").write_text(markdown(report))
+    (RESULTS / "latest.md").write_text(
+        machine.summary(report["machine"]) + "\n\n" + markdown(report)
+    )
     print_table(report)
     plot(report)
 
@@ -507,7 +492,7 @@ def summarize(
     builds = {name: statistics.median(values) for name, values in build_seconds.items()}
     return {
         "command": "make bench",
-        "machine": machine(),
+        "machine": machine.describe(),
         "rounds": ROUNDS,
         "replicas": REPLICAS,
         "alternatives": ALTERNATIVES,
@@ -590,7 +575,7 @@ def print_table(report: dict[str, Any]) -> None:
         f"\nrextio build (seed project): ours {b['median_ours']:.1f} s, published "
         f"{b['median_published']:.1f} s ({b['ours/published']:.2f}x)"
     )
-    print(f"machine: {report['machine']['cpu_model']}, {report['machine']['logical_cpus']} CPUs")
+    print(machine.summary(report["machine"]))
 
 
 def plot(report: dict[str, Any]) -> None:
