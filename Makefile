@@ -33,11 +33,20 @@ test: setup lint codegen-check test-rust test-python guide package
 
 ## The guide (guide/, mdBook) into target/guide; mdbook comes from setup.
 ## mdbook only logs a missing {{#include}} (a renamed UI test, say) and exits
-## 0, so any ERROR or WARN line fails the target.
+## 0, so any ERROR or WARN line fails the target. Also checked: the README
+## stays a short door, and every chapter with Rust code is a doctest of the
+## facade (src/lib.rs) except the error gallery, whose cases are ui-tests/.
 guide: setup
 	@$(ENV) log=$$(mdbook build guide 2>&1); status=$$?; echo "$$log"; \
 	if [ $$status -ne 0 ] || grep -qE "ERROR|WARN" <<<"$$log"; then \
 		echo "guide: mdbook build guide reported errors" >&2; exit 1; fi
+	@lines=$$(wc -l < README.md); [ "$$lines" -le 200 ] || \
+		{ echo "guide: README.md has $$lines lines; keep it to 200, the rest in guide/" >&2; exit 1; }
+	@for chapter in guide/src/*.md; do \
+		[ "$$chapter" = guide/src/error-gallery.md ] && continue; \
+		if grep -q '^```rust' "$$chapter" && ! grep -qF "\"../$$chapter\"" src/lib.rs; then \
+			echo "guide: $$chapter has Rust code but is not a doctest in src/lib.rs" >&2; exit 1; fi; \
+	done
 
 ## Regenerate what derives from the op table (rxt-tf-spec): the plugin's
 ## table and the README's tables.
