@@ -3,12 +3,16 @@
 //! `cargo run -p xtask -- codegen` writes the files generated from the op
 //! table of `rxt-tf-spec`: the Rextio plugin's table
 //! (`plugin-py/src/rxt_tf_plugin/spec.py`) and annotation markers
-//! (`plugin-py/src/rxt_tf_plugin/types.py`), and the README's op and rule
-//! tables (between `<!-- codegen:… -->` markers). With `--check` it writes
-//! nothing and fails, naming the command, if any of them is stale.
+//! (`plugin-py/src/rxt_tf_plugin/types.py`), the guide's op reference and
+//! Rextio rule table (`guide/src/reference/`), and the plugin README's
+//! sentences on element types and ranks (the last three between
+//! `<!-- codegen:… -->` markers). With `--check` it writes nothing and
+//! fails, naming the command, if any of them is stale.
 
+mod blocks;
+mod plugin_readme;
 mod python;
-mod readme;
+mod tables;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -53,20 +57,37 @@ fn root() -> PathBuf {
 /// nothing and returns the stale ones.
 fn codegen(root: &Path, check: bool) -> Result<Vec<PathBuf>, String> {
     let plugin = root.join("plugin-py/src/rxt_tf_plugin");
-    let readme = root.join("README.md");
-    let current_readme = read(&readme)?;
-    let outputs = [
+    let reference = root.join("guide/src/reference");
+    let mut outputs = vec![
         (plugin.join("spec.py"), python::spec_module()),
         (plugin.join("types.py"), python::types_module()),
-        (readme.clone(), readme::with_tables(&current_readme)?),
     ];
+    let blocks = [
+        (reference.join("ops.md"), "ops", tables::ops_table()),
+        (
+            reference.join("rextio-rules.md"),
+            "rules",
+            tables::rules_table(),
+        ),
+        (
+            root.join("plugin-py/README.md"),
+            "types",
+            plugin_readme::types_section(),
+        ),
+    ];
+    for (path, name, body) in blocks {
+        let current = read(&path)?;
+        let file = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let wanted = blocks::replace(&file, &current, name, &body)?;
+        outputs.push((path, wanted));
+    }
     let mut stale = Vec::new();
     for (path, wanted) in outputs {
-        let current = if path == readme {
-            current_readme.clone()
-        } else {
-            std::fs::read_to_string(&path).unwrap_or_default()
-        };
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
         if current == wanted {
             continue;
         }

@@ -158,7 +158,7 @@ fn op_row(out: &mut String, op: &Op) {
     } else {
         let _ = writeln!(out, "        rules=(");
         for rule in op.python {
-            rule_row(out, rule);
+            rule_row(out, op, rule);
         }
         let _ = writeln!(out, "        ),");
     }
@@ -201,7 +201,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
     );
 }
 
-fn rule_row(out: &mut String, rule: &PythonRule) {
+fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
     let targets: Vec<String> = rule.targets.iter().map(|t| string(t)).collect();
     let positional: Vec<String> = rule.positional.iter().map(|k| string(k)).collect();
     let python_only: Vec<String> = rule
@@ -226,7 +226,7 @@ fn rule_row(out: &mut String, rule: &PythonRule) {
         tuple(&targets),
         string(rule.rule_id),
         string(&rule.diagnostic_code()),
-        string(rule.constraint),
+        string(&op.constraint(rule)),
         tuple(&positional),
         tuple(&python_only),
         boolean(rule.leading_literal_keeps_its_type)

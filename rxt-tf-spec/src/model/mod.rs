@@ -3,9 +3,11 @@
 //!
 //! One module per concern: element types (`dtype`), keywords (`keyword`),
 //! typing rules (`rule`), how TensorFlow runs a row (`kernel`), the Rextio
-//! plugin's rule records (`python`) and the row itself (`op`). Everything is
+//! plugin's rule records (`python`), their constraint sentences
+//! (`constraint`) and the row itself (`op`). Everything is
 //! re-exported here.
 
+mod constraint;
 mod dtype;
 mod kernel;
 mod keyword;
@@ -13,6 +15,7 @@ mod op;
 mod python;
 mod rule;
 
+pub use constraint::INDEX_DTYPES;
 pub use dtype::{DType, TensorKind, MAX_RANK};
 pub use kernel::{Attr, AttrValue, Batched, Input, Promotion, Steps, Work};
 pub use keyword::{Becomes, Keyword, Value, ValueKind};

@@ -33,8 +33,12 @@ pub struct PythonRule {
     pub rule_id: &'static str,
     /// The number of its diagnostic code (`RXTP-RXTTF-<number>`).
     pub code: u16,
-    /// What the rule requires, in words.
-    pub constraint: &'static str,
+    /// What the rule requires beyond its operands' element types and
+    /// ranks, in words, appended to the operands the row gives (see
+    /// [`Op::constraint`](crate::model::Op::constraint)): keywords, literals,
+    /// layouts. It states no type or rank (a test holds it to that);
+    /// `{max_rank}` and `{default:<keyword>}` are filled in from the row.
+    pub detail: &'static str,
     /// Keywords Python may also pass positionally after the operands, in
     /// order (`tf.reduce_sum(x, 0, True)`).
     pub positional: &'static [&'static str],

@@ -39,14 +39,14 @@ pub(super) const fn calls(
     targets: &'static [&'static str],
     rule_id: &'static str,
     code: u16,
-    constraint: &'static str,
+    detail: &'static str,
 ) -> PythonRule {
     PythonRule {
         kind: SiteKind::Call,
         targets,
         rule_id,
         code,
-        constraint,
+        detail,
         positional: &[],
         python_only: &[],
         leading_literal_keeps_its_type: false,
@@ -58,31 +58,28 @@ pub(super) const fn binop(
     token: &'static [&'static str],
     rule_id: &'static str,
     code: u16,
-    constraint: &'static str,
+    detail: &'static str,
 ) -> PythonRule {
     PythonRule {
         kind: SiteKind::Binop,
         targets: token,
         rule_id,
         code,
-        constraint,
+        detail,
         positional: &[],
         python_only: &[],
         leading_literal_keeps_its_type: false,
     }
 }
 
-pub(super) const UNARY_CONSTRAINT: &str =
-    "one CPU tensor of the op's element types, rank 0–4, positional, \
-                                no keywords";
+/// The rest of an element-wise op's constraint, after its one tensor.
+pub(super) const UNARY_DETAIL: &str = ", positional, no keywords";
 
-pub(super) const BINARY_CONSTRAINT: &str =
-    "two CPU tensors of one of the op's element types, ranks 0–4 \
-                                 broadcasting, or one of them and a literal; no keywords";
+/// The rest of a broadcasting call's constraint, after its two tensors.
+pub(super) const BINARY_DETAIL: &str = ", broadcasting, or one of them and a literal; no keywords";
 
-pub(super) const OPERATOR_CONSTRAINT: &str =
-    "CPU tensors of one of the op's element types, ranks 0–4 \
-                                   broadcasting, or one of them and a literal";
+/// The rest of a broadcasting operator's constraint.
+pub(super) const OPERATOR_DETAIL: &str = ", broadcasting, or one of them and a literal";
 
 /// An element-wise op of one tensor with no keywords, on `dtypes`.
 pub(super) const fn elementwise(

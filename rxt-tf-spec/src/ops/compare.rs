@@ -2,8 +2,7 @@
 //! (`where`): the ops with a bool result or condition.
 
 use super::build::{
-    broadcasting, calls, elementwise, BINARY_CONSTRAINT, BOOLS, FLOATS, NUMBERS, T,
-    UNARY_CONSTRAINT,
+    broadcasting, calls, elementwise, BINARY_DETAIL, BOOLS, FLOATS, NUMBERS, T, UNARY_DETAIL,
 };
 use crate::model::{DType, Input, Op, Rule, Steps, Work};
 
@@ -20,7 +19,7 @@ pub const EQUAL: Op = Op {
             &["tensorflow.equal", "tensorflow.math.equal"],
             "rxt-tf/equal-cpu",
             38,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -38,7 +37,7 @@ pub const NOT_EQUAL: Op = Op {
             &["tensorflow.not_equal", "tensorflow.math.not_equal"],
             "rxt-tf/not-equal-cpu",
             39,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -56,7 +55,7 @@ pub const LESS: Op = Op {
             &["tensorflow.less", "tensorflow.math.less"],
             "rxt-tf/less-cpu",
             40,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -74,7 +73,7 @@ pub const LESS_EQUAL: Op = Op {
             &["tensorflow.less_equal", "tensorflow.math.less_equal"],
             "rxt-tf/less-equal-cpu",
             41,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -92,7 +91,7 @@ pub const GREATER: Op = Op {
             &["tensorflow.greater", "tensorflow.math.greater"],
             "rxt-tf/greater-cpu",
             42,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -110,7 +109,7 @@ pub const GREATER_EQUAL: Op = Op {
             &["tensorflow.greater_equal", "tensorflow.math.greater_equal"],
             "rxt-tf/greater-equal-cpu",
             43,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -129,7 +128,7 @@ pub const LOGICAL_AND: Op = Op {
             &["tensorflow.logical_and", "tensorflow.math.logical_and"],
             "rxt-tf/logical-and-cpu",
             44,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -148,7 +147,7 @@ pub const LOGICAL_OR: Op = Op {
             &["tensorflow.logical_or", "tensorflow.math.logical_or"],
             "rxt-tf/logical-or-cpu",
             45,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         )],
     )
 };
@@ -166,7 +165,7 @@ pub const LOGICAL_NOT: Op = Op {
             &["tensorflow.logical_not", "tensorflow.math.logical_not"],
             "rxt-tf/logical-not-cpu",
             46,
-            UNARY_CONSTRAINT,
+            UNARY_DETAIL,
         )],
     )
 };
@@ -183,7 +182,7 @@ pub const IS_NAN: Op = Op {
             &["tensorflow.math.is_nan"],
             "rxt-tf/is-nan-cpu",
             60,
-            UNARY_CONSTRAINT,
+            UNARY_DETAIL,
         )],
     )
 };
@@ -200,7 +199,7 @@ pub const IS_FINITE: Op = Op {
             &["tensorflow.math.is_finite"],
             "rxt-tf/is-finite-cpu",
             61,
-            UNARY_CONSTRAINT,
+            UNARY_DETAIL,
         )],
     )
 };
@@ -227,7 +226,6 @@ pub const WHERE: Op = Op {
         &["tensorflow.where"],
         "rxt-tf/where-cpu",
         77,
-        "a bool CPU tensor and two CPU tensors of one element type (or one of them and a \
-         literal), ranks 0–4 broadcasting; no keywords",
+        " (or one of them and a literal), broadcasting; no keywords",
     )],
 };

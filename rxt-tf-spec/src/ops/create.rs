@@ -1,7 +1,7 @@
 //! Ops that make a new tensor from sizes or values: `fill`, `zeros`,
 //! `ones`, `range`, `eye`, `one_hot`, and `zeros_like` / `ones_like`.
 
-use super::build::{calls, elementwise, BINARY_INPUTS, NUMBERS, T, UNARY_CONSTRAINT, UNARY_INPUTS};
+use super::build::{calls, elementwise, BINARY_INPUTS, NUMBERS, T, UNARY_DETAIL, UNARY_INPUTS};
 use crate::model::{
     Attr, AttrValue, Becomes, DType, Input, Keyword, Op, PythonRule, Rule, Steps, Value, ValueKind,
     Work,
@@ -17,7 +17,7 @@ pub const ZEROS_LIKE: Op = elementwise(
         &["tensorflow.zeros_like"],
         "rxt-tf/zeros-like-cpu",
         47,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -31,7 +31,7 @@ pub const ONES_LIKE: Op = elementwise(
         &["tensorflow.ones_like"],
         "rxt-tf/ones-like-cpu",
         48,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -99,8 +99,7 @@ pub const ONE_HOT: Op = Op {
             &["tensorflow.one_hot"],
             "rxt-tf/one-hot-cpu",
             83,
-            "int32 or int64 CPU indices of rank 0–3 and a non-negative int literal depth; axis a \
-             literal in -(rank + 1)..=rank (default -1); on_value and off_value omitted",
+            " and a non-negative int literal depth; axis a literal in -(rank + 1)..=rank (default -1); on_value and off_value omitted",
         )
     }],
 };

@@ -63,9 +63,7 @@ pub const GATHER: Op = Op {
             &["tensorflow.gather"],
             "rxt-tf/gather-cpu",
             80,
-            "a CPU tensor of rank 1–4 and int32 or int64 indices of rank 0–4, literal axis \
-             (default 0) and batch_dims (default 0), keyword or positional; result rank at \
-             most 4",
+            ", literal axis (default 0) and batch_dims (default 0), keyword or positional; result rank at most {max_rank}",
         )
     }],
 };
@@ -94,8 +92,7 @@ pub const EMBEDDING_LOOKUP: Op = Op {
         &["tensorflow.nn.embedding_lookup"],
         "rxt-tf/embedding-lookup-cpu",
         81,
-        "a CPU table of rank 1–4 and int32 or int64 ids of rank 0–4 (result rank at most 4); \
-         no keywords",
+        " (the table, then the ids; result rank at most {max_rank}); no keywords",
     )],
     ..GATHER
 };
@@ -128,8 +125,7 @@ pub const SLICE: Op = Op {
         &["tensorflow.slice"],
         "rxt-tf/slice-cpu",
         82,
-        "one CPU tensor of rank 1–4 and two literal tuples of one integer per axis: the begin \
-         (non-negative) and the sizes (-1: to the end)",
+        " and two literal tuples of one integer per axis: the begin (non-negative) and the sizes (-1: to the end)",
     )],
 };
 

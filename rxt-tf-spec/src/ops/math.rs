@@ -2,8 +2,8 @@
 //! two, the matrix product, conversions and clipping.
 
 use super::build::{
-    binop, broadcasting, calls, elementwise, BINARY_CONSTRAINT, BINARY_INPUTS, FLOATS, NUMBERS,
-    OPERATOR_CONSTRAINT, T, UNARY_CONSTRAINT, UNARY_INPUTS,
+    binop, broadcasting, calls, elementwise, BINARY_DETAIL, BINARY_INPUTS, FLOATS, NUMBERS,
+    OPERATOR_DETAIL, T, UNARY_DETAIL, UNARY_INPUTS,
 };
 use crate::model::{
     Attr, AttrValue, Batched, Becomes, DType, Input, Keyword, Op, Promotion, PythonRule, Rule,
@@ -56,14 +56,13 @@ pub const MATMUL: Op = Op {
             &["tensorflow.matmul", "tensorflow.linalg.matmul"],
             "rxt-tf/matmul-f32-cpu-2d",
             1,
-            "two CPU tensors of ranks 2–4 (float32, int32 or int64), batch dimensions \
-             broadcasting, positional; optional literal transpose_a, transpose_b",
+            ", batch dimensions broadcasting, positional; optional literal transpose_a, transpose_b",
         ),
         binop(
             &["@"],
             "rxt-tf/matmul-binop-f32-cpu-2d",
             28,
-            "`a @ b` of two CPU tensors of ranks 2–4 (float32, int32 or int64)",
+            ", batch dimensions broadcasting",
         ),
     ],
 };
@@ -78,7 +77,7 @@ pub const ABS: Op = elementwise(
         &["tensorflow.abs", "tensorflow.math.abs"],
         "rxt-tf/abs-f32-cpu",
         8,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -94,7 +93,7 @@ pub const NEG: Op = Op {
             &["tensorflow.negative", "tensorflow.math.negative"],
             "rxt-tf/neg-f32-cpu",
             9,
-            UNARY_CONSTRAINT,
+            UNARY_DETAIL,
         )],
     )
 };
@@ -109,7 +108,7 @@ pub const SQUARE: Op = elementwise(
         &["tensorflow.square", "tensorflow.math.square"],
         "rxt-tf/square-f32-cpu",
         11,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -123,7 +122,7 @@ pub const EXP: Op = elementwise(
         &["tensorflow.exp", "tensorflow.math.exp"],
         "rxt-tf/exp-f32-cpu",
         12,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -137,7 +136,7 @@ pub const LOG: Op = elementwise(
         &["tensorflow.math.log"],
         "rxt-tf/log-f32-cpu",
         13,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -151,7 +150,7 @@ pub const SQRT: Op = elementwise(
         &["tensorflow.sqrt", "tensorflow.math.sqrt"],
         "rxt-tf/sqrt-f32-cpu",
         14,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -165,7 +164,7 @@ pub const RSQRT: Op = elementwise(
         &["tensorflow.math.rsqrt"],
         "rxt-tf/rsqrt-f32-cpu",
         15,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -185,10 +184,10 @@ pub const ADD: Op = broadcasting(
                 &["tensorflow.add", "tensorflow.math.add"],
                 "rxt-tf/add-call-f32-cpu",
                 3,
-                BINARY_CONSTRAINT,
+                BINARY_DETAIL,
             )
         },
-        binop(&["+"], "rxt-tf/add-binop-f32-cpu", 6, OPERATOR_CONSTRAINT),
+        binop(&["+"], "rxt-tf/add-binop-f32-cpu", 6, OPERATOR_DETAIL),
     ],
 );
 
@@ -204,9 +203,9 @@ pub const SUB: Op = broadcasting(
             &["tensorflow.subtract", "tensorflow.math.subtract"],
             "rxt-tf/sub-call-f32-cpu",
             20,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         ),
-        binop(&["-"], "rxt-tf/sub-binop-f32-cpu", 21, OPERATOR_CONSTRAINT),
+        binop(&["-"], "rxt-tf/sub-binop-f32-cpu", 21, OPERATOR_DETAIL),
     ],
 );
 
@@ -222,9 +221,9 @@ pub const MUL: Op = broadcasting(
             &["tensorflow.multiply", "tensorflow.math.multiply"],
             "rxt-tf/mul-call-f32-cpu",
             22,
-            BINARY_CONSTRAINT,
+            BINARY_DETAIL,
         ),
-        binop(&["*"], "rxt-tf/mul-binop-f32-cpu", 23, OPERATOR_CONSTRAINT),
+        binop(&["*"], "rxt-tf/mul-binop-f32-cpu", 23, OPERATOR_DETAIL),
     ],
 );
 
@@ -246,9 +245,9 @@ pub const DIV: Op = Op {
                 &["tensorflow.divide", "tensorflow.math.divide"],
                 "rxt-tf/div-call-f32-cpu",
                 24,
-                BINARY_CONSTRAINT,
+                BINARY_DETAIL,
             ),
-            binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_CONSTRAINT),
+            binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_DETAIL),
         ],
     )
 };
@@ -264,7 +263,7 @@ pub const MAXIMUM: Op = broadcasting(
         &["tensorflow.maximum", "tensorflow.math.maximum"],
         "rxt-tf/maximum-f32-cpu",
         26,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -279,7 +278,7 @@ pub const MINIMUM: Op = broadcasting(
         &["tensorflow.minimum", "tensorflow.math.minimum"],
         "rxt-tf/minimum-f32-cpu",
         27,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -293,7 +292,7 @@ pub const IDENTITY: Op = elementwise(
         &["tensorflow.identity"],
         "rxt-tf/identity-cpu",
         49,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -307,7 +306,7 @@ pub const SIGN: Op = elementwise(
         &["tensorflow.sign", "tensorflow.math.sign"],
         "rxt-tf/sign-cpu",
         50,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -323,7 +322,7 @@ pub const ROUND: Op = elementwise(
         &["tensorflow.round", "tensorflow.math.round"],
         "rxt-tf/round-cpu",
         51,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -337,7 +336,7 @@ pub const FLOOR: Op = elementwise(
         &["tensorflow.floor", "tensorflow.math.floor"],
         "rxt-tf/floor-cpu",
         52,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -351,7 +350,7 @@ pub const CEIL: Op = elementwise(
         &["tensorflow.math.ceil"],
         "rxt-tf/ceil-cpu",
         53,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -365,7 +364,7 @@ pub const RECIPROCAL: Op = elementwise(
         &["tensorflow.math.reciprocal"],
         "rxt-tf/reciprocal-cpu",
         54,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -379,7 +378,7 @@ pub const LOG1P: Op = elementwise(
         &["tensorflow.math.log1p"],
         "rxt-tf/log1p-cpu",
         55,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -393,7 +392,7 @@ pub const EXPM1: Op = elementwise(
         &["tensorflow.math.expm1"],
         "rxt-tf/expm1-cpu",
         56,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -407,7 +406,7 @@ pub const SIN: Op = elementwise(
         &["tensorflow.sin", "tensorflow.math.sin"],
         "rxt-tf/sin-cpu",
         57,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -421,7 +420,7 @@ pub const COS: Op = elementwise(
         &["tensorflow.cos", "tensorflow.math.cos"],
         "rxt-tf/cos-cpu",
         58,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -435,7 +434,7 @@ pub const ERF: Op = elementwise(
         &["tensorflow.math.erf"],
         "rxt-tf/erf-cpu",
         59,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -450,7 +449,7 @@ pub const SQUARED_DIFFERENCE: Op = broadcasting(
         &["tensorflow.math.squared_difference"],
         "rxt-tf/squared-difference-cpu",
         62,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -465,7 +464,7 @@ pub const POW: Op = broadcasting(
         &["tensorflow.pow", "tensorflow.math.pow"],
         "rxt-tf/pow-cpu",
         63,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -480,7 +479,7 @@ pub const FLOORDIV: Op = broadcasting(
         &["tensorflow.math.floordiv"],
         "rxt-tf/floordiv-cpu",
         64,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -495,7 +494,7 @@ pub const FLOORMOD: Op = broadcasting(
         &["tensorflow.math.floormod", "tensorflow.math.mod"],
         "rxt-tf/floormod-cpu",
         65,
-        BINARY_CONSTRAINT,
+        BINARY_DETAIL,
     )],
 );
 
@@ -535,8 +534,7 @@ pub const CAST: Op = Op {
             &["tensorflow.cast", "tensorflow.dtypes.cast"],
             "rxt-tf/cast-cpu",
             70,
-            "one CPU tensor of rank 0–4 and the element type as a dtype name string \
-             (`\"float32\"`), keyword or positional",
+            " and the element type as a dtype name string (`\"float32\"`), keyword or positional",
         )
     }],
 };
@@ -551,7 +549,7 @@ pub const STOP_GRADIENT: Op = elementwise(
         &["tensorflow.stop_gradient"],
         "rxt-tf/stop-gradient-cpu",
         74,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -578,8 +576,7 @@ pub const CLIP_BY_VALUE: Op = Op {
         &["tensorflow.clip_by_value"],
         "rxt-tf/clip-by-value-cpu",
         84,
-        "one CPU tensor of rank 0–4 of the op's element types and two scalar bounds (literals \
-         or rank-0 tensors of its type), positional",
+        " (the bounds: literals or CPU tensors), positional",
     )],
 };
 
@@ -593,6 +590,6 @@ pub const ERFC: Op = elementwise(
         &["tensorflow.math.erfc"],
         "rxt-tf/erfc-cpu",
         96,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );

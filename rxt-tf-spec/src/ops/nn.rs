@@ -4,7 +4,7 @@
 use core::ffi::CStr;
 
 use super::build::{
-    calls, elementwise, BINARY_INPUTS, FLOATS, NUMBERS, T, UNARY_CONSTRAINT, UNARY_INPUTS,
+    calls, elementwise, BINARY_INPUTS, FLOATS, NUMBERS, T, UNARY_DETAIL, UNARY_INPUTS,
 };
 use super::reduce::AXES;
 use crate::model::{
@@ -47,8 +47,8 @@ const fn last_axis(
     }
 }
 
-const LAST_AXIS_CONSTRAINT: &str = "one float32 CPU tensor of rank 1–4 and an optional literal \
-                                    axis keyword in range (default -1)";
+/// The rest of a `softmax`-like op's constraint, after its tensor.
+const LAST_AXIS_DETAIL: &str = " and an optional literal axis keyword in range (default -1)";
 
 /// `relu(x)`.
 pub const RELU: Op = elementwise(
@@ -60,7 +60,7 @@ pub const RELU: Op = elementwise(
         &["tensorflow.nn.relu"],
         "rxt-tf/relu-f32-cpu-2d",
         2,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -78,7 +78,7 @@ pub const SIGMOID: Op = elementwise(
         ],
         "rxt-tf/sigmoid-f32-cpu-2d",
         5,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -96,7 +96,7 @@ pub const TANH: Op = elementwise(
         ],
         "rxt-tf/tanh-f32-cpu",
         7,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -110,7 +110,7 @@ pub const RELU6: Op = elementwise(
         &["tensorflow.nn.relu6"],
         "rxt-tf/relu6-f32-cpu",
         16,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -124,7 +124,7 @@ pub const ELU: Op = elementwise(
         &["tensorflow.nn.elu"],
         "rxt-tf/elu-f32-cpu",
         17,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -138,7 +138,7 @@ pub const SOFTPLUS: Op = elementwise(
         &["tensorflow.nn.softplus", "tensorflow.math.softplus"],
         "rxt-tf/softplus-f32-cpu",
         18,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -161,8 +161,7 @@ pub const LEAKY_RELU: Op = Op {
             &["tensorflow.nn.leaky_relu"],
             "rxt-tf/leaky-relu-f32-cpu",
             19,
-            "one float32 CPU tensor of rank 0–4; alpha omitted (0.2): Rextio offers no site \
-             with a float keyword",
+            "; alpha omitted ({default:alpha}): Rextio offers no site with a float keyword",
         )],
     )
 };
@@ -199,8 +198,7 @@ pub const BIAS_ADD: Op = Op {
             &["tensorflow.nn.bias_add"],
             "rxt-tf/bias-add-f32-cpu",
             29,
-            "a CPU tensor of rank 2–4 and a rank-1 bias of its element type (float32, int32 or \
-             int64); data_format omitted or 'NHWC'",
+            " (the bias); data_format omitted or 'NHWC'",
         )
     }],
 };
@@ -214,7 +212,7 @@ pub const SOFTMAX: Op = last_axis(
         &["tensorflow.nn.softmax", "tensorflow.math.softmax"],
         "rxt-tf/softmax-f32-cpu",
         34,
-        LAST_AXIS_CONSTRAINT,
+        LAST_AXIS_DETAIL,
     )],
 );
 
@@ -227,7 +225,7 @@ pub const LOG_SOFTMAX: Op = last_axis(
         &["tensorflow.nn.log_softmax", "tensorflow.math.log_softmax"],
         "rxt-tf/log-softmax-f32-cpu",
         35,
-        LAST_AXIS_CONSTRAINT,
+        LAST_AXIS_DETAIL,
     )],
 );
 
@@ -241,7 +239,7 @@ pub const SELU: Op = elementwise(
         &["tensorflow.nn.selu"],
         "rxt-tf/selu-cpu",
         94,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -255,7 +253,7 @@ pub const SOFTSIGN: Op = elementwise(
         &["tensorflow.nn.softsign", "tensorflow.math.softsign"],
         "rxt-tf/softsign-cpu",
         95,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
 );
 
@@ -283,7 +281,7 @@ pub const GELU: Op = Op {
                 &["tensorflow.nn.gelu"],
                 "rxt-tf/gelu-cpu",
                 91,
-                "one CPU float tensor of rank 0–4 and an optional literal approximate flag",
+                " and an optional literal approximate flag",
             )
         }],
     )
@@ -301,7 +299,7 @@ pub const SILU: Op = Op {
             &["tensorflow.nn.silu"],
             "rxt-tf/silu-cpu",
             92,
-            UNARY_CONSTRAINT,
+            UNARY_DETAIL,
         )],
     )
 };
@@ -314,7 +312,7 @@ pub const SWISH: Op = Op {
         &["tensorflow.nn.swish"],
         "rxt-tf/swish-cpu",
         93,
-        UNARY_CONSTRAINT,
+        UNARY_DETAIL,
     )],
     ..SILU
 };
@@ -370,8 +368,7 @@ pub const L2_NORMALIZE: Op = Op {
             &["tensorflow.math.l2_normalize", "tensorflow.nn.l2_normalize"],
             "rxt-tf/l2-normalize-cpu",
             90,
-            "one CPU float tensor of rank 1–4 and a literal axis or tuple of distinct axes in \
-             range; epsilon omitted (Rextio passes no float literal)",
+            " and a literal axis or tuple of distinct axes in range; epsilon omitted (Rextio passes no float literal)",
         )
     }],
 };
@@ -440,8 +437,7 @@ pub const CONV2D: Op = Op {
             &["tensorflow.nn.conv2d"],
             "rxt-tf/conv2d-cpu",
             97,
-            "a CPU float tensor of rank 4 (NHWC) and rank-4 filters of its type; strides and \
-             dilations a positive int literal or a tuple of two, padding 'SAME' or 'VALID'",
+            ", the input (NHWC) and its filters; strides and dilations a positive int literal or a tuple of two, padding 'SAME' or 'VALID'",
         )
     }],
 };
@@ -492,8 +488,7 @@ pub const CONV1D: Op = Op {
             &["tensorflow.nn.conv1d"],
             "rxt-tf/conv1d-cpu",
             98,
-            "a CPU float tensor of rank 3 (NWC) and rank-3 filters of its type; stride and \
-             dilations int literals, padding 'SAME' or 'VALID'",
+            ", the input (NWC) and its filters; stride and dilations int literals, padding 'SAME' or 'VALID'",
         )
     }],
     ..CONV2D
@@ -527,14 +522,18 @@ pub const MAX_POOL2D: Op = Op {
             &["tensorflow.nn.max_pool2d"],
             "rxt-tf/max-pool2d-cpu",
             99,
-            POOL_CONSTRAINT,
+            POOL2D_DETAIL,
         )
     }],
 };
 
-const POOL_CONSTRAINT: &str = "a CPU float tensor of rank 4 (NHWC; rank 3, NWC, for the 1-D \
-                               forms); ksize and strides a positive int literal or a tuple of \
-                               one or two, padding 'SAME' or 'VALID'";
+/// The rest of a 2-D pool's constraint: layout and keywords.
+const POOL2D_DETAIL: &str = " (NHWC); ksize and strides a positive int literal or a tuple \
+                             of one or two, padding 'SAME' or 'VALID'";
+
+/// The rest of a 1-D pool's constraint: layout and keywords.
+const POOL1D_DETAIL: &str = " (NWC); ksize and strides positive int literals, padding 'SAME' \
+                             or 'VALID'";
 
 /// `avg_pool2d(x, ksize = …, strides = …, padding = …)`, as
 /// `tf.nn.avg_pool2d`.
@@ -548,7 +547,7 @@ pub const AVG_POOL2D: Op = Op {
             &["tensorflow.nn.avg_pool2d"],
             "rxt-tf/avg-pool2d-cpu",
             100,
-            POOL_CONSTRAINT,
+            POOL2D_DETAIL,
         )
     }],
     ..MAX_POOL2D
@@ -589,7 +588,7 @@ pub const MAX_POOL1D: Op = Op {
             &["tensorflow.nn.max_pool1d"],
             "rxt-tf/max-pool1d-cpu",
             101,
-            POOL_CONSTRAINT,
+            POOL1D_DETAIL,
         )
     }],
     ..MAX_POOL2D
@@ -610,7 +609,7 @@ pub const AVG_POOL1D: Op = Op {
             &["tensorflow.nn.avg_pool1d"],
             "rxt-tf/avg-pool1d-cpu",
             102,
-            POOL_CONSTRAINT,
+            POOL1D_DETAIL,
         )
     }],
     ..MAX_POOL2D

@@ -67,9 +67,9 @@ const fn reduction(
     }
 }
 
-const REDUCTION_CONSTRAINT: &str = "one CPU tensor of rank 1–4 of the op's element types, a \
-                                    literal axis or tuple of distinct axes in range (keyword or \
-                                    positional), an optional literal keepdims keyword";
+/// The rest of a reduction's constraint, after its tensor.
+const REDUCTION_DETAIL: &str = ", a literal axis or tuple of distinct axes in range (keyword or \
+                                positional), an optional literal keepdims keyword";
 
 /// The Rextio rule of a reduction: `axis` and `keepdims` also positional.
 const fn reduction_calls(
@@ -82,7 +82,7 @@ const fn reduction_calls(
         targets,
         rule_id,
         code,
-        constraint: REDUCTION_CONSTRAINT,
+        detail: REDUCTION_DETAIL,
         positional: &["axis", "keepdims"],
         python_only: &[],
         leading_literal_keeps_its_type: false,
@@ -146,8 +146,7 @@ pub const ARGMIN: Op = Op {
             &["tensorflow.argmin", "tensorflow.math.argmin"],
             "rxt-tf/argmin-cpu",
             69,
-            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
-             (keyword or positional); output_type omitted (int64) or a dtype name",
+            ", a literal axis in range (keyword or positional); output_type omitted ({default:output_type}) or a dtype name",
         )
     }],
     ..ARGMAX
@@ -236,8 +235,7 @@ pub const ARGMAX: Op = Op {
             &["tensorflow.argmax", "tensorflow.math.argmax"],
             "rxt-tf/argmax-f32-cpu-2d",
             36,
-            "one CPU tensor of rank 1–4 (float32, int32, int64 or bool), a literal axis in \
-             range (keyword or positional); output_type omitted (int64)",
+            ", a literal axis in range (keyword or positional); output_type omitted ({default:output_type})",
         )
     }],
 };
@@ -287,8 +285,7 @@ pub const CUMSUM: Op = Op {
             &["tensorflow.cumsum", "tensorflow.math.cumsum"],
             "rxt-tf/cumsum-cpu",
             75,
-            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \\
-             (default 0) and literal exclusive and reverse flags, keyword or positional",
+            ", a literal axis in range (default 0) and literal exclusive and reverse flags, keyword or positional",
         )
     }],
 };
@@ -384,8 +381,7 @@ pub const SORT: Op = Op {
             &["tensorflow.sort"],
             "rxt-tf/sort-cpu",
             85,
-            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
-             (default -1) and direction 'ASCENDING' or 'DESCENDING'",
+            ", a literal axis in range (default -1) and direction 'ASCENDING' or 'DESCENDING'",
         )
     }],
 };
@@ -406,8 +402,7 @@ pub const ARGSORT: Op = Op {
             &["tensorflow.argsort"],
             "rxt-tf/argsort-cpu",
             86,
-            "one CPU tensor of rank 1–4 of the op's element types, a literal axis in range \
-             (default -1), direction 'ASCENDING' or 'DESCENDING' and an optional stable flag",
+            ", a literal axis in range (default -1), direction 'ASCENDING' or 'DESCENDING' and an optional stable flag",
         )
     }],
     ..SORT

@@ -44,8 +44,7 @@ pub const TRANSPOSE: Op = Op {
         &["tensorflow.transpose"],
         "rxt-tf/transpose-f32-cpu-2d",
         30,
-        "one CPU tensor of rank 2–4; perm omitted (axes reversed) or a literal tuple \
-         permuting its axes",
+        "; perm omitted (axes reversed) or a literal tuple permuting its axes",
     )],
 };
 
@@ -75,8 +74,7 @@ pub const SQUEEZE: Op = Op {
             &["tensorflow.squeeze"],
             "rxt-tf/squeeze-cpu",
             73,
-            "one CPU tensor of rank 1–4 and a literal axis or tuple of distinct axes in range \
-             (keyword or positional); without axis the result's rank would depend on data",
+            " and a literal axis or tuple of distinct axes in range (keyword or positional); without axis the result's rank would depend on data",
         )
     }],
 };
@@ -109,7 +107,7 @@ pub const SHAPE: Op = Op {
         &["tensorflow.shape"],
         "rxt-tf/shape-cpu",
         72,
-        "one CPU tensor of rank 0–4; out_type omitted (int32) or a dtype name",
+        "; out_type omitted ({default:out_type}) or a dtype name",
     )],
 };
 
@@ -149,8 +147,7 @@ pub const EXPAND_DIMS: Op = Op {
             &["tensorflow.expand_dims"],
             "rxt-tf/expand-dims-cpu",
             71,
-            "one CPU tensor of rank 0–3 and a literal axis in -(rank + 1)..=rank (keyword or \
-             positional)",
+            " and a literal axis in -(rank + 1)..=rank (keyword or positional)",
         )
     }],
 };
@@ -178,8 +175,7 @@ pub const REVERSE: Op = Op {
             &["tensorflow.reverse"],
             "rxt-tf/reverse-cpu",
             76,
-            "one CPU tensor of rank 1–4 and a literal axis or tuple of distinct axes in range \\
-             (keyword or positional)",
+            " and a literal axis or tuple of distinct axes in range (keyword or positional)",
         )
     }],
 };
@@ -212,8 +208,7 @@ pub const RESHAPE: Op = Op {
         &["tensorflow.reshape"],
         "rxt-tf/reshape-cpu",
         78,
-        "one CPU tensor of rank 0–4 and a literal tuple of at most 4 integer sizes (one may be \
-         -1)",
+        " and a literal tuple of at most {max_rank} integer sizes (one may be -1)",
     )],
 };
 
@@ -244,7 +239,7 @@ pub const TILE: Op = Op {
         &["tensorflow.tile"],
         "rxt-tf/tile-cpu",
         79,
-        "one CPU tensor of rank 1–4 and a literal tuple of one non-negative multiple per axis",
+        " and a literal tuple of one non-negative multiple per axis",
     )],
 };
 

@@ -1,29 +1,11 @@
-//! The README's generated tables: the ops (`<!-- codegen:ops -->`) and the
-//! plugin's rules (`<!-- codegen:rules -->`), each between its begin and end
-//! markers; the rest of the README is kept as written.
+//! The guide's generated tables: the op reference
+//! (`guide/src/reference/ops.md`) and the Rextio rule table
+//! (`guide/src/reference/rextio-rules.md`).
 
 use rxt_tf_spec::{join_or, Op, PythonRule, SiteKind, Value, FALLBACK_RULES, OPS};
 
-/// `readme` with both tables regenerated.
-pub(crate) fn with_tables(readme: &str) -> Result<String, String> {
-    let readme = replace_block(readme, "ops", &ops_table())?;
-    replace_block(&readme, "rules", &rules_table())
-}
-
-fn replace_block(text: &str, name: &str, body: &str) -> Result<String, String> {
-    let begin = format!("<!-- codegen:{name} begin: generated from rxt-tf-spec by `cargo run -p xtask -- codegen`; do not edit -->\n");
-    let end = format!("<!-- codegen:{name} end -->");
-    let start = text
-        .find(&begin)
-        .ok_or_else(|| format!("README.md has no `{}` marker", begin.trim_end()))?;
-    let stop = text[start..]
-        .find(&end)
-        .map(|offset| start + offset)
-        .ok_or_else(|| format!("README.md has no `{end}` marker"))?;
-    Ok(format!("{}{begin}{body}{}", &text[..start], &text[stop..]))
-}
-
-fn ops_table() -> String {
+/// The op reference: one line per row.
+pub(crate) fn ops_table() -> String {
     let mut out = String::from(
         "| `tf!` | operands | ranks → result | keywords | TensorFlow op | Python (plugin) |\n\
          | --- | --- | --- | --- | --- | --- |\n",
@@ -127,7 +109,8 @@ fn spelled(kind: SiteKind, target: &str) -> String {
     }
 }
 
-fn rules_table() -> String {
+/// The Rextio rule table: one line per Python form, then the fallbacks.
+pub(crate) fn rules_table() -> String {
     let mut out = String::from("| Python form | rule id | diagnostic |\n| --- | --- | --- |\n");
     for op in OPS {
         for rule in op.python {
@@ -135,7 +118,7 @@ fn rules_table() -> String {
             out.push_str(&format!(
                 "| {}: {} | `{}` | `{}` |\n",
                 targets.join(" / "),
-                rule.constraint.replace('|', "\\|"),
+                op.constraint(rule).replace('|', "\\|"),
                 rule.rule_id,
                 rule.diagnostic_code()
             ));
