@@ -116,7 +116,7 @@ def main() -> None:
     record = {
         "command": "python bench/functions.py",
         "machine": machine.describe(),
-        "batches": report,
+        "results": report,
     }
     (RESULTS / "functions.json").write_text(json.dumps(record, indent=2) + "\n")
     table = markdown(report)

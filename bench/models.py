@@ -155,7 +155,7 @@ def main() -> None:
     for name in MODELS:
         report[name] = {str(batch): measure(name, batch) for batch in BATCHES}
     RESULTS.mkdir(parents=True, exist_ok=True)
-    record = {"command": "python bench/models.py", "machine": machine.describe(), "models": report}
+    record = {"command": "python bench/models.py", "machine": machine.describe(), "results": report}
     (RESULTS / "models.json").write_text(json.dumps(record, indent=2) + "\n")
     table = markdown(report)
     (RESULTS / "models.md").write_text(machine.summary(record["machine"]) + "\n\n" + table)
