@@ -21,6 +21,23 @@ from typing import Any
 
 from rextio.plugins.api import NON_LITERAL, ClaimExpr, ClaimLiteral, ClaimSite, KeywordArg
 
+from rxt_tf_plugin import spec
+
+
+def rule_id(op: str, kind: str = "call") -> str:
+    """The rule id of ``op``'s ``kind`` form (``call`` or ``binop``).
+
+    Read from the generated table, the one list of rule names, so tests
+    name a rule by its op.
+    """
+    return next(
+        rule.rule_id
+        for row in spec.OPS
+        if row.name == op
+        for rule in row.rules
+        if rule.kind == kind
+    )
+
 
 def tensor(short: str, rank: int) -> str:
     """The plugin type key of an rxt-tf tensor: ``tensor("i32", 3)``."""

@@ -52,6 +52,7 @@ from sites import (
     lit,
     plus,
     positional_bool,
+    rule_id,
 )
 
 from rxt_tf_plugin.ops import OPS, TENSOR_TYPES
@@ -74,63 +75,63 @@ def false(name: str) -> KeywordArg:
 
 # Each unary element-wise spelling and its rule: float32 at ranks 0 to 4, result of the same type.
 UNARY = [
-    ("tensorflow.nn.relu", "rxt-tf/relu-f32-cpu-2d"),
-    ("tensorflow.nn.sigmoid", "rxt-tf/sigmoid-f32-cpu-2d"),
-    ("tensorflow.sigmoid", "rxt-tf/sigmoid-f32-cpu-2d"),
-    ("tensorflow.math.sigmoid", "rxt-tf/sigmoid-f32-cpu-2d"),
-    ("tensorflow.nn.tanh", "rxt-tf/tanh-f32-cpu"),
-    ("tensorflow.math.tanh", "rxt-tf/tanh-f32-cpu"),
-    ("tensorflow.tanh", "rxt-tf/tanh-f32-cpu"),
-    ("tensorflow.abs", "rxt-tf/abs-f32-cpu"),
-    ("tensorflow.math.abs", "rxt-tf/abs-f32-cpu"),
-    ("tensorflow.negative", "rxt-tf/neg-f32-cpu"),
-    ("tensorflow.math.negative", "rxt-tf/neg-f32-cpu"),
-    ("tensorflow.square", "rxt-tf/square-f32-cpu"),
-    ("tensorflow.math.square", "rxt-tf/square-f32-cpu"),
-    ("tensorflow.exp", "rxt-tf/exp-f32-cpu"),
-    ("tensorflow.math.exp", "rxt-tf/exp-f32-cpu"),
-    ("tensorflow.math.log", "rxt-tf/log-f32-cpu"),
-    ("tensorflow.sqrt", "rxt-tf/sqrt-f32-cpu"),
-    ("tensorflow.math.sqrt", "rxt-tf/sqrt-f32-cpu"),
-    ("tensorflow.math.rsqrt", "rxt-tf/rsqrt-f32-cpu"),
-    ("tensorflow.nn.relu6", "rxt-tf/relu6-f32-cpu"),
-    ("tensorflow.nn.elu", "rxt-tf/elu-f32-cpu"),
-    ("tensorflow.nn.softplus", "rxt-tf/softplus-f32-cpu"),
-    ("tensorflow.math.softplus", "rxt-tf/softplus-f32-cpu"),
-    ("tensorflow.nn.leaky_relu", "rxt-tf/leaky-relu-f32-cpu"),
+    ("tensorflow.nn.relu", rule_id("relu")),
+    ("tensorflow.nn.sigmoid", rule_id("sigmoid")),
+    ("tensorflow.sigmoid", rule_id("sigmoid")),
+    ("tensorflow.math.sigmoid", rule_id("sigmoid")),
+    ("tensorflow.nn.tanh", rule_id("tanh")),
+    ("tensorflow.math.tanh", rule_id("tanh")),
+    ("tensorflow.tanh", rule_id("tanh")),
+    ("tensorflow.abs", rule_id("abs")),
+    ("tensorflow.math.abs", rule_id("abs")),
+    ("tensorflow.negative", rule_id("neg")),
+    ("tensorflow.math.negative", rule_id("neg")),
+    ("tensorflow.square", rule_id("square")),
+    ("tensorflow.math.square", rule_id("square")),
+    ("tensorflow.exp", rule_id("exp")),
+    ("tensorflow.math.exp", rule_id("exp")),
+    ("tensorflow.math.log", rule_id("log")),
+    ("tensorflow.sqrt", rule_id("sqrt")),
+    ("tensorflow.math.sqrt", rule_id("sqrt")),
+    ("tensorflow.math.rsqrt", rule_id("rsqrt")),
+    ("tensorflow.nn.relu6", rule_id("relu6")),
+    ("tensorflow.nn.elu", rule_id("elu")),
+    ("tensorflow.nn.softplus", rule_id("softplus")),
+    ("tensorflow.math.softplus", rule_id("softplus")),
+    ("tensorflow.nn.leaky_relu", rule_id("leaky_relu")),
 ]
 
 # Each broadcasting call spelling and its rule.
 BROADCAST_CALLS = [
-    ("tensorflow.add", "rxt-tf/add-call-f32-cpu"),
-    ("tensorflow.math.add", "rxt-tf/add-call-f32-cpu"),
-    ("tensorflow.subtract", "rxt-tf/sub-call-f32-cpu"),
-    ("tensorflow.math.subtract", "rxt-tf/sub-call-f32-cpu"),
-    ("tensorflow.multiply", "rxt-tf/mul-call-f32-cpu"),
-    ("tensorflow.math.multiply", "rxt-tf/mul-call-f32-cpu"),
-    ("tensorflow.divide", "rxt-tf/div-call-f32-cpu"),
-    ("tensorflow.math.divide", "rxt-tf/div-call-f32-cpu"),
-    ("tensorflow.maximum", "rxt-tf/maximum-f32-cpu"),
-    ("tensorflow.math.maximum", "rxt-tf/maximum-f32-cpu"),
-    ("tensorflow.minimum", "rxt-tf/minimum-f32-cpu"),
-    ("tensorflow.math.minimum", "rxt-tf/minimum-f32-cpu"),
+    ("tensorflow.add", rule_id("add")),
+    ("tensorflow.math.add", rule_id("add")),
+    ("tensorflow.subtract", rule_id("sub")),
+    ("tensorflow.math.subtract", rule_id("sub")),
+    ("tensorflow.multiply", rule_id("mul")),
+    ("tensorflow.math.multiply", rule_id("mul")),
+    ("tensorflow.divide", rule_id("div")),
+    ("tensorflow.math.divide", rule_id("div")),
+    ("tensorflow.maximum", rule_id("maximum")),
+    ("tensorflow.math.maximum", rule_id("maximum")),
+    ("tensorflow.minimum", rule_id("minimum")),
+    ("tensorflow.math.minimum", rule_id("minimum")),
 ]
 
 # Each broadcasting operator and its rule.
 BROADCAST_BINOPS = [
-    ("+", "rxt-tf/add-binop-f32-cpu"),
-    ("-", "rxt-tf/sub-binop-f32-cpu"),
-    ("*", "rxt-tf/mul-binop-f32-cpu"),
-    ("/", "rxt-tf/div-binop-f32-cpu"),
+    ("+", rule_id("add", "binop")),
+    ("-", rule_id("sub", "binop")),
+    ("*", rule_id("mul", "binop")),
+    ("/", rule_id("div", "binop")),
 ]
 
 # Unary ops whose kernels also take integers (relu, abs, neg, square, relu6).
 INTEGER_UNARY = [
-    ("tensorflow.nn.relu", "rxt-tf/relu-f32-cpu-2d"),
-    ("tensorflow.abs", "rxt-tf/abs-f32-cpu"),
-    ("tensorflow.negative", "rxt-tf/neg-f32-cpu"),
-    ("tensorflow.square", "rxt-tf/square-f32-cpu"),
-    ("tensorflow.nn.relu6", "rxt-tf/relu6-f32-cpu"),
+    ("tensorflow.nn.relu", rule_id("relu")),
+    ("tensorflow.abs", rule_id("abs")),
+    ("tensorflow.negative", rule_id("neg")),
+    ("tensorflow.square", rule_id("square")),
+    ("tensorflow.nn.relu6", rule_id("relu6")),
 ]
 
 # (left, right, result): float32 operand pairs every broadcasting op takes
@@ -194,38 +195,38 @@ INTEGERS = (I32_0, I32_1, I32_2, I32_3, I32_4, I64_0, I64, I64_2, I64_3, I64_4)
 DIVISIONS = {"tensorflow.divide", "tensorflow.math.divide", "/"}
 
 REDUCTIONS = [
-    ("tensorflow.reduce_mean", "rxt-tf/reduce-mean-axis1-f32-cpu-2d"),
-    ("tensorflow.math.reduce_mean", "rxt-tf/reduce-mean-axis1-f32-cpu-2d"),
-    ("tensorflow.reduce_sum", "rxt-tf/reduce-sum-f32-cpu-2d"),
-    ("tensorflow.math.reduce_sum", "rxt-tf/reduce-sum-f32-cpu-2d"),
-    ("tensorflow.reduce_max", "rxt-tf/reduce-max-f32-cpu-2d"),
-    ("tensorflow.math.reduce_max", "rxt-tf/reduce-max-f32-cpu-2d"),
-    ("tensorflow.reduce_min", "rxt-tf/reduce-min-f32-cpu-2d"),
-    ("tensorflow.math.reduce_min", "rxt-tf/reduce-min-f32-cpu-2d"),
+    ("tensorflow.reduce_mean", rule_id("reduce_mean")),
+    ("tensorflow.math.reduce_mean", rule_id("reduce_mean")),
+    ("tensorflow.reduce_sum", rule_id("reduce_sum")),
+    ("tensorflow.math.reduce_sum", rule_id("reduce_sum")),
+    ("tensorflow.reduce_max", rule_id("reduce_max")),
+    ("tensorflow.math.reduce_max", rule_id("reduce_max")),
+    ("tensorflow.reduce_min", rule_id("reduce_min")),
+    ("tensorflow.math.reduce_min", rule_id("reduce_min")),
 ]
 
 SOFTMAXES = [
-    ("tensorflow.nn.softmax", "rxt-tf/softmax-f32-cpu"),
-    ("tensorflow.math.softmax", "rxt-tf/softmax-f32-cpu"),
-    ("tensorflow.nn.log_softmax", "rxt-tf/log-softmax-f32-cpu"),
-    ("tensorflow.math.log_softmax", "rxt-tf/log-softmax-f32-cpu"),
+    ("tensorflow.nn.softmax", rule_id("softmax")),
+    ("tensorflow.math.softmax", rule_id("softmax")),
+    ("tensorflow.nn.log_softmax", rule_id("log_softmax")),
+    ("tensorflow.math.log_softmax", rule_id("log_softmax")),
 ]
 
 ARGMAXES = [
-    ("tensorflow.argmax", "rxt-tf/argmax-f32-cpu-2d"),
-    ("tensorflow.math.argmax", "rxt-tf/argmax-f32-cpu-2d"),
+    ("tensorflow.argmax", rule_id("argmax")),
+    ("tensorflow.math.argmax", rule_id("argmax")),
 ]
 
 AXES = (0, 1, -1, -2)
 """The reduction and argmax axes of a rank-2 tensor."""
 
-MATMUL = "rxt-tf/matmul-f32-cpu-2d"
-MATMUL_AT = "rxt-tf/matmul-binop-f32-cpu-2d"
-BIAS_ADD = "rxt-tf/bias-add-f32-cpu"
-TRANSPOSE = "rxt-tf/transpose-f32-cpu-2d"
-REDUCE_SUM = "rxt-tf/reduce-sum-f32-cpu-2d"
-ARGMAX = "rxt-tf/argmax-f32-cpu-2d"
-SOFTMAX = "rxt-tf/softmax-f32-cpu"
+MATMUL = rule_id("matmul")
+MATMUL_AT = rule_id("matmul", "binop")
+BIAS_ADD = rule_id("bias_add")
+TRANSPOSE = rule_id("transpose")
+REDUCE_SUM = rule_id("reduce_sum")
+ARGMAX = rule_id("argmax")
+SOFTMAX = rule_id("softmax")
 
 ACCEPTED = [
     # (site, rule id, result type)
@@ -257,7 +258,7 @@ ACCEPTED = [
     *((call(target, t), rule, t) for target, rule in UNARY for t in (T0, T1, T2, T3, T4)),
     # ... and int32 / int64 where the kernel takes integers.
     *((call(target, t), rule, t) for target, rule in INTEGER_UNARY for t in (I32_3, I64, I32_0)),
-    *((call("tensorflow.nn.relu", t), "rxt-tf/relu-f32-cpu-2d", t) for t in INTEGERS),
+    *((call("tensorflow.nn.relu", t), rule_id("relu"), t) for t in INTEGERS),
     # Broadcasting calls and operators: every rank pair, literals on either side.
     *(
         (call(target, left, right), rule, result)
@@ -273,7 +274,7 @@ ACCEPTED = [
         + (INTEGER_PAIRS if operator not in DIVISIONS else INTEGER_QUOTIENTS)
     ),
     # Two int64 vectors.
-    (binop("*", I64, I64), "rxt-tf/mul-binop-f32-cpu", I64),
+    (binop("*", I64, I64), rule_id("mul", "binop"), I64),
     # bias_add: rank 2 to 4 and a rank-1 bias, with data_format omitted or 'NHWC'.
     (call("tensorflow.nn.bias_add", T2, T1), BIAS_ADD, T2),
     (call("tensorflow.nn.bias_add", T4, T1), BIAS_ADD, T4),
@@ -357,166 +358,166 @@ ACCEPTED = [
         I64,
     ),
     # Comparisons: bool tensors of the broadcast rank; literals as for arithmetic.
-    (call("tensorflow.equal", T2, T2), "rxt-tf/equal-cpu", B2),
-    (call("tensorflow.math.equal", I32_3, lit(0)), "rxt-tf/equal-cpu", B3),
-    (call("tensorflow.not_equal", I32_2, lit(0)), "rxt-tf/not-equal-cpu", B2),
-    (call("tensorflow.math.not_equal", B2, B2), "rxt-tf/not-equal-cpu", B2),
-    (call("tensorflow.less", T1, T0), "rxt-tf/less-cpu", B1),
-    (call("tensorflow.math.less", I64_2, I64), "rxt-tf/less-cpu", B2),
-    (call("tensorflow.less_equal", T3, F), "rxt-tf/less-equal-cpu", B3),
-    (call("tensorflow.math.less_equal", lit(1), I32_1), "rxt-tf/less-equal-cpu", B1),
-    (call("tensorflow.greater", T4, T1), "rxt-tf/greater-cpu", B4),
-    (call("tensorflow.math.greater", D2, D2), "rxt-tf/greater-cpu", B2),
-    (call("tensorflow.greater_equal", I32_0, I32_4), "rxt-tf/greater-equal-cpu", B4),
-    (call("tensorflow.math.greater_equal", T2, F), "rxt-tf/greater-equal-cpu", B2),
+    (call("tensorflow.equal", T2, T2), rule_id("equal"), B2),
+    (call("tensorflow.math.equal", I32_3, lit(0)), rule_id("equal"), B3),
+    (call("tensorflow.not_equal", I32_2, lit(0)), rule_id("not_equal"), B2),
+    (call("tensorflow.math.not_equal", B2, B2), rule_id("not_equal"), B2),
+    (call("tensorflow.less", T1, T0), rule_id("less"), B1),
+    (call("tensorflow.math.less", I64_2, I64), rule_id("less"), B2),
+    (call("tensorflow.less_equal", T3, F), rule_id("less_equal"), B3),
+    (call("tensorflow.math.less_equal", lit(1), I32_1), rule_id("less_equal"), B1),
+    (call("tensorflow.greater", T4, T1), rule_id("greater"), B4),
+    (call("tensorflow.math.greater", D2, D2), rule_id("greater"), B2),
+    (call("tensorflow.greater_equal", I32_0, I32_4), rule_id("greater_equal"), B4),
+    (call("tensorflow.math.greater_equal", T2, F), rule_id("greater_equal"), B2),
     # More element-wise ops, on the element types of their kernels.
-    (call("tensorflow.zeros_like", B4), "rxt-tf/zeros-like-cpu", B4),
-    (call("tensorflow.ones_like", I64_3), "rxt-tf/ones-like-cpu", I64_3),
-    (call("tensorflow.identity", T1), "rxt-tf/identity-cpu", T1),
-    (call("tensorflow.sign", T1), "rxt-tf/sign-cpu", T1),
-    (call("tensorflow.math.sign", I32_3), "rxt-tf/sign-cpu", I32_3),
-    (call("tensorflow.round", T3), "rxt-tf/round-cpu", T3),
-    (call("tensorflow.math.round", D2), "rxt-tf/round-cpu", D2),
-    (call("tensorflow.floor", T4), "rxt-tf/floor-cpu", T4),
-    (call("tensorflow.math.floor", D0), "rxt-tf/floor-cpu", D0),
-    (call("tensorflow.math.ceil", D3), "rxt-tf/ceil-cpu", D3),
-    (call("tensorflow.math.reciprocal", T1), "rxt-tf/reciprocal-cpu", T1),
-    (call("tensorflow.math.log1p", T3), "rxt-tf/log1p-cpu", T3),
-    (call("tensorflow.math.expm1", T0), "rxt-tf/expm1-cpu", T0),
-    (call("tensorflow.sin", T2), "rxt-tf/sin-cpu", T2),
-    (call("tensorflow.math.sin", D1), "rxt-tf/sin-cpu", D1),
-    (call("tensorflow.cos", D1), "rxt-tf/cos-cpu", D1),
-    (call("tensorflow.math.cos", T2), "rxt-tf/cos-cpu", T2),
-    (call("tensorflow.math.erf", T3), "rxt-tf/erf-cpu", T3),
-    (call("tensorflow.math.is_nan", T1), "rxt-tf/is-nan-cpu", B1),
-    (call("tensorflow.math.is_finite", D1), "rxt-tf/is-finite-cpu", B1),
-    (call("tensorflow.math.squared_difference", T4, T1), "rxt-tf/squared-difference-cpu", T4),
-    (call("tensorflow.pow", T3, F), "rxt-tf/pow-cpu", T3),
-    (call("tensorflow.math.pow", I64_3, I64), "rxt-tf/pow-cpu", I64_3),
-    (call("tensorflow.math.floordiv", I32_3, lit(3)), "rxt-tf/floordiv-cpu", I32_3),
-    (call("tensorflow.math.floormod", I32_3, lit(-5)), "rxt-tf/floormod-cpu", I32_3),
-    (call("tensorflow.math.mod", T1, T0), "rxt-tf/floormod-cpu", T1),
+    (call("tensorflow.zeros_like", B4), rule_id("zeros_like"), B4),
+    (call("tensorflow.ones_like", I64_3), rule_id("ones_like"), I64_3),
+    (call("tensorflow.identity", T1), rule_id("identity"), T1),
+    (call("tensorflow.sign", T1), rule_id("sign"), T1),
+    (call("tensorflow.math.sign", I32_3), rule_id("sign"), I32_3),
+    (call("tensorflow.round", T3), rule_id("round"), T3),
+    (call("tensorflow.math.round", D2), rule_id("round"), D2),
+    (call("tensorflow.floor", T4), rule_id("floor"), T4),
+    (call("tensorflow.math.floor", D0), rule_id("floor"), D0),
+    (call("tensorflow.math.ceil", D3), rule_id("ceil"), D3),
+    (call("tensorflow.math.reciprocal", T1), rule_id("reciprocal"), T1),
+    (call("tensorflow.math.log1p", T3), rule_id("log1p"), T3),
+    (call("tensorflow.math.expm1", T0), rule_id("expm1"), T0),
+    (call("tensorflow.sin", T2), rule_id("sin"), T2),
+    (call("tensorflow.math.sin", D1), rule_id("sin"), D1),
+    (call("tensorflow.cos", D1), rule_id("cos"), D1),
+    (call("tensorflow.math.cos", T2), rule_id("cos"), T2),
+    (call("tensorflow.math.erf", T3), rule_id("erf"), T3),
+    (call("tensorflow.math.is_nan", T1), rule_id("is_nan"), B1),
+    (call("tensorflow.math.is_finite", D1), rule_id("is_finite"), B1),
+    (call("tensorflow.math.squared_difference", T4, T1), rule_id("squared_difference"), T4),
+    (call("tensorflow.pow", T3, F), rule_id("pow"), T3),
+    (call("tensorflow.math.pow", I64_3, I64), rule_id("pow"), I64_3),
+    (call("tensorflow.math.floordiv", I32_3, lit(3)), rule_id("floordiv"), I32_3),
+    (call("tensorflow.math.floormod", I32_3, lit(-5)), rule_id("floormod"), I32_3),
+    (call("tensorflow.math.mod", T1, T0), rule_id("floormod"), T1),
     (
         call("tensorflow.reduce_prod", T3, keywords=(kw("axis", (0, 2)),)),
-        "rxt-tf/reduce-prod-cpu",
+        rule_id("reduce_prod"),
         T1,
     ),
     (
         call("tensorflow.math.reduce_prod", I32_2, keywords=(kw("axis", 1), true("keepdims"))),
-        "rxt-tf/reduce-prod-cpu",
+        rule_id("reduce_prod"),
         I32_2,
     ),
     (
         call("tensorflow.reduce_any", B4, keywords=(kw("axis", (1, -1)),)),
-        "rxt-tf/reduce-any-cpu",
+        rule_id("reduce_any"),
         B2,
     ),
-    (call("tensorflow.math.reduce_any", B2, lit(0)), "rxt-tf/reduce-any-cpu", B1),
-    (call("tensorflow.reduce_all", B3, keywords=(kw("axis", 2),)), "rxt-tf/reduce-all-cpu", B2),
-    (call("tensorflow.math.reduce_all", B1, lit(0)), "rxt-tf/reduce-all-cpu", B0),
-    (call("tensorflow.argmin", T3, keywords=(kw("axis", -1),)), "rxt-tf/argmin-cpu", I64_2),
-    (call("tensorflow.math.argmin", B2, lit(1)), "rxt-tf/argmin-cpu", I64),
+    (call("tensorflow.math.reduce_any", B2, lit(0)), rule_id("reduce_any"), B1),
+    (call("tensorflow.reduce_all", B3, keywords=(kw("axis", 2),)), rule_id("reduce_all"), B2),
+    (call("tensorflow.math.reduce_all", B1, lit(0)), rule_id("reduce_all"), B0),
+    (call("tensorflow.argmin", T3, keywords=(kw("axis", -1),)), rule_id("argmin"), I64_2),
+    (call("tensorflow.math.argmin", B2, lit(1)), rule_id("argmin"), I64),
     # cast: the element type by its name, keyword or positional.
-    (call("tensorflow.cast", T2, lit("int32")), "rxt-tf/cast-cpu", I32_2),
-    (call("tensorflow.cast", I64_3, keywords=(kw("dtype", "float64"),)), "rxt-tf/cast-cpu", D3),
-    (call("tensorflow.dtypes.cast", B0, lit("float32")), "rxt-tf/cast-cpu", T0),
-    (call("tensorflow.cast", D4, lit("bool")), "rxt-tf/cast-cpu", B4),
+    (call("tensorflow.cast", T2, lit("int32")), rule_id("cast"), I32_2),
+    (call("tensorflow.cast", I64_3, keywords=(kw("dtype", "float64"),)), rule_id("cast"), D3),
+    (call("tensorflow.dtypes.cast", B0, lit("float32")), rule_id("cast"), T0),
+    (call("tensorflow.cast", D4, lit("bool")), rule_id("cast"), B4),
     # expand_dims: a new axis anywhere from the front to after the last.
-    (call("tensorflow.expand_dims", T2, keywords=(kw("axis", -1),)), "rxt-tf/expand-dims-cpu", T3),
-    (call("tensorflow.expand_dims", I32_0, lit(0)), "rxt-tf/expand-dims-cpu", I32_1),
-    (call("tensorflow.expand_dims", B3, keywords=(kw("axis", 3),)), "rxt-tf/expand-dims-cpu", B4),
+    (call("tensorflow.expand_dims", T2, keywords=(kw("axis", -1),)), rule_id("expand_dims"), T3),
+    (call("tensorflow.expand_dims", I32_0, lit(0)), rule_id("expand_dims"), I32_1),
+    (call("tensorflow.expand_dims", B3, keywords=(kw("axis", 3),)), rule_id("expand_dims"), B4),
     # shape: a rank-1 int32 tensor, or out_type by its name.
-    (call("tensorflow.shape", T3), "rxt-tf/shape-cpu", I32_1),
-    (call("tensorflow.shape", B0, keywords=(kw("out_type", "int64"),)), "rxt-tf/shape-cpu", I64),
+    (call("tensorflow.shape", T3), rule_id("shape"), I32_1),
+    (call("tensorflow.shape", B0, keywords=(kw("out_type", "int64"),)), rule_id("shape"), I64),
     # squeeze: the named axes of size 1 go.
-    (call("tensorflow.squeeze", T3, keywords=(kw("axis", 1),)), "rxt-tf/squeeze-cpu", T2),
+    (call("tensorflow.squeeze", T3, keywords=(kw("axis", 1),)), rule_id("squeeze"), T2),
     (
         call("tensorflow.squeeze", I64_4, keywords=(kw("axis", (0, -1)),)),
-        "rxt-tf/squeeze-cpu",
+        rule_id("squeeze"),
         I64_2,
     ),
-    (call("tensorflow.squeeze", B1, lit(0)), "rxt-tf/squeeze-cpu", B0),
+    (call("tensorflow.squeeze", B1, lit(0)), rule_id("squeeze"), B0),
     # stop_gradient, cumsum, reverse: the tensor's type.
-    (call("tensorflow.stop_gradient", B0), "rxt-tf/stop-gradient-cpu", B0),
-    (call("tensorflow.stop_gradient", D4), "rxt-tf/stop-gradient-cpu", D4),
-    (call("tensorflow.cumsum", T3), "rxt-tf/cumsum-cpu", T3),
+    (call("tensorflow.stop_gradient", B0), rule_id("stop_gradient"), B0),
+    (call("tensorflow.stop_gradient", D4), rule_id("stop_gradient"), D4),
+    (call("tensorflow.cumsum", T3), rule_id("cumsum"), T3),
     (
         call("tensorflow.math.cumsum", I64_4, lit(-1), lit(True), lit(True)),
-        "rxt-tf/cumsum-cpu",
+        rule_id("cumsum"),
         I64_4,
     ),
     (
         call("tensorflow.cumsum", I32_1, keywords=(kw("axis", 0), kw("exclusive", True))),
-        "rxt-tf/cumsum-cpu",
+        rule_id("cumsum"),
         I32_1,
     ),
-    (call("tensorflow.reverse", B3, lit((0, -1))), "rxt-tf/reverse-cpu", B3),
-    (call("tensorflow.reverse", T2, keywords=(kw("axis", 1),)), "rxt-tf/reverse-cpu", T2),
+    (call("tensorflow.reverse", B3, lit((0, -1))), rule_id("reverse"), B3),
+    (call("tensorflow.reverse", T2, keywords=(kw("axis", 1),)), rule_id("reverse"), T2),
     # where: a bool condition, two operands of one type, all broadcasting.
-    (call("tensorflow.where", B2, T2, T0), "rxt-tf/where-cpu", T2),
-    (call("tensorflow.where", B4, I64_2, lit(0)), "rxt-tf/where-cpu", I64_4),
-    (call("tensorflow.where", B0, F, D3), "rxt-tf/where-cpu", D3),
-    (call("tensorflow.where", B1, B3, B3), "rxt-tf/where-cpu", B3),
+    (call("tensorflow.where", B2, T2, T0), rule_id("where"), T2),
+    (call("tensorflow.where", B4, I64_2, lit(0)), rule_id("where"), I64_4),
+    (call("tensorflow.where", B0, F, D3), rule_id("where"), D3),
+    (call("tensorflow.where", B1, B3, B3), rule_id("where"), B3),
     # reshape: the rank is the number of sizes; tile: one multiple per axis.
-    (call("tensorflow.reshape", T2, lit((2, -1))), "rxt-tf/reshape-cpu", T2),
-    (call("tensorflow.reshape", I64_4, lit((-1,))), "rxt-tf/reshape-cpu", I64),
-    (call("tensorflow.reshape", B0, lit((1, 1, 1, 1))), "rxt-tf/reshape-cpu", B4),
-    (call("tensorflow.reshape", D3, lit(())), "rxt-tf/reshape-cpu", D0),
-    (call("tensorflow.tile", T3, lit((1, 2, 3))), "rxt-tf/tile-cpu", T3),
-    (call("tensorflow.tile", B1, lit((4,))), "rxt-tf/tile-cpu", B1),
+    (call("tensorflow.reshape", T2, lit((2, -1))), rule_id("reshape"), T2),
+    (call("tensorflow.reshape", I64_4, lit((-1,))), rule_id("reshape"), I64),
+    (call("tensorflow.reshape", B0, lit((1, 1, 1, 1))), rule_id("reshape"), B4),
+    (call("tensorflow.reshape", D3, lit(())), rule_id("reshape"), D0),
+    (call("tensorflow.tile", T3, lit((1, 2, 3))), rule_id("tile"), T3),
+    (call("tensorflow.tile", B1, lit((4,))), rule_id("tile"), B1),
     # gather and embedding_lookup: params rank - 1 + indices rank - batch_dims.
-    (call("tensorflow.gather", T2, I32_1), "rxt-tf/gather-cpu", T2),
-    (call("tensorflow.gather", B3, I64, lit(-1)), "rxt-tf/gather-cpu", B3),
-    (call("tensorflow.gather", D2, I32_0, keywords=(kw("axis", 1),)), "rxt-tf/gather-cpu", D1),
+    (call("tensorflow.gather", T2, I32_1), rule_id("gather"), T2),
+    (call("tensorflow.gather", B3, I64, lit(-1)), rule_id("gather"), B3),
+    (call("tensorflow.gather", D2, I32_0, keywords=(kw("axis", 1),)), rule_id("gather"), D1),
     (
         call("tensorflow.gather", T3, I32_2, keywords=(kw("axis", 1), kw("batch_dims", 1))),
-        "rxt-tf/gather-cpu",
+        rule_id("gather"),
         T3,
     ),
-    (call("tensorflow.nn.embedding_lookup", T2, I32_2), "rxt-tf/embedding-lookup-cpu", T3),
-    (call("tensorflow.nn.embedding_lookup", I64_2, I64), "rxt-tf/embedding-lookup-cpu", I64_2),
+    (call("tensorflow.nn.embedding_lookup", T2, I32_2), rule_id("embedding_lookup"), T3),
+    (call("tensorflow.nn.embedding_lookup", I64_2, I64), rule_id("embedding_lookup"), I64_2),
     # slice: a begin and sizes per axis.
-    (call("tensorflow.slice", T2, lit((0, 1)), lit((2, -1))), "rxt-tf/slice-cpu", T2),
-    (call("tensorflow.slice", B4, lit((0, 0, 1, 0)), lit((-1, 1, 1, -1))), "rxt-tf/slice-cpu", B4),
+    (call("tensorflow.slice", T2, lit((0, 1)), lit((2, -1))), rule_id("slice"), T2),
+    (call("tensorflow.slice", B4, lit((0, 0, 1, 0)), lit((-1, 1, 1, -1))), rule_id("slice"), B4),
     # one_hot: float32 vectors along a new axis; the depth a literal or an int.
-    (call("tensorflow.one_hot", I32_2, lit(5)), "rxt-tf/one-hot-cpu", T3),
-    (call("tensorflow.one_hot", I64, lit(3), keywords=(kw("axis", 0),)), "rxt-tf/one-hot-cpu", T2),
-    (call("tensorflow.one_hot", I32_0, Arg("int")), "rxt-tf/one-hot-cpu", T1),
+    (call("tensorflow.one_hot", I32_2, lit(5)), rule_id("one_hot"), T3),
+    (call("tensorflow.one_hot", I64, lit(3), keywords=(kw("axis", 0),)), rule_id("one_hot"), T2),
+    (call("tensorflow.one_hot", I32_0, Arg("int")), rule_id("one_hot"), T1),
     # clip_by_value: scalar bounds of the tensor's type.
-    (call("tensorflow.clip_by_value", T3, F, F), "rxt-tf/clip-by-value-cpu", T3),
-    (call("tensorflow.clip_by_value", I32_2, lit(0), lit(5)), "rxt-tf/clip-by-value-cpu", I32_2),
-    (call("tensorflow.clip_by_value", D1, D0, F), "rxt-tf/clip-by-value-cpu", D1),
+    (call("tensorflow.clip_by_value", T3, F, F), rule_id("clip_by_value"), T3),
+    (call("tensorflow.clip_by_value", I32_2, lit(0), lit(5)), rule_id("clip_by_value"), I32_2),
+    (call("tensorflow.clip_by_value", D1, D0, F), rule_id("clip_by_value"), D1),
     # Activations: the float tensor's type.
-    (call("tensorflow.nn.selu", T3), "rxt-tf/selu-cpu", T3),
-    (call("tensorflow.nn.softsign", D0), "rxt-tf/softsign-cpu", D0),
-    (call("tensorflow.math.softsign", T1), "rxt-tf/softsign-cpu", T1),
-    (call("tensorflow.math.erfc", D4), "rxt-tf/erfc-cpu", D4),
-    (call("tensorflow.nn.gelu", T2), "rxt-tf/gelu-cpu", T2),
-    (call("tensorflow.nn.gelu", D3, lit(True)), "rxt-tf/gelu-cpu", D3),
-    (call("tensorflow.nn.gelu", T4, keywords=(kw("approximate", False),)), "rxt-tf/gelu-cpu", T4),
-    (call("tensorflow.nn.silu", T2), "rxt-tf/silu-cpu", T2),
-    (call("tensorflow.nn.swish", D1), "rxt-tf/swish-cpu", D1),
+    (call("tensorflow.nn.selu", T3), rule_id("selu"), T3),
+    (call("tensorflow.nn.softsign", D0), rule_id("softsign"), D0),
+    (call("tensorflow.math.softsign", T1), rule_id("softsign"), T1),
+    (call("tensorflow.math.erfc", D4), rule_id("erfc"), D4),
+    (call("tensorflow.nn.gelu", T2), rule_id("gelu"), T2),
+    (call("tensorflow.nn.gelu", D3, lit(True)), rule_id("gelu"), D3),
+    (call("tensorflow.nn.gelu", T4, keywords=(kw("approximate", False),)), rule_id("gelu"), T4),
+    (call("tensorflow.nn.silu", T2), rule_id("silu"), T2),
+    (call("tensorflow.nn.swish", D1), rule_id("swish"), D1),
     # Statistics: reductions over axes; l2_normalize keeps the type.
-    (call("tensorflow.math.reduce_variance", T3, lit(1)), "rxt-tf/reduce-variance-cpu", T2),
+    (call("tensorflow.math.reduce_variance", T3, lit(1)), rule_id("reduce_variance"), T2),
     (
         call("tensorflow.math.reduce_std", D2, keywords=(kw("axis", (0, 1)),)),
-        "rxt-tf/reduce-std-cpu",
+        rule_id("reduce_std"),
         D0,
     ),
     (
         call("tensorflow.reduce_logsumexp", T4, lit(-1), lit(True)),
-        "rxt-tf/reduce-logsumexp-cpu",
+        rule_id("reduce_logsumexp"),
         T4,
     ),
-    (call("tensorflow.math.reduce_logsumexp", T2, lit(0)), "rxt-tf/reduce-logsumexp-cpu", T1),
-    (call("tensorflow.math.l2_normalize", T2, lit(1)), "rxt-tf/l2-normalize-cpu", T2),
+    (call("tensorflow.math.reduce_logsumexp", T2, lit(0)), rule_id("reduce_logsumexp"), T1),
+    (call("tensorflow.math.l2_normalize", T2, lit(1)), rule_id("l2_normalize"), T2),
     (
         call("tensorflow.nn.l2_normalize", D3, keywords=(kw("axis", (1, 2)),)),
-        "rxt-tf/l2-normalize-cpu",
+        rule_id("l2_normalize"),
         D3,
     ),
     # Convolutions and pools: the image's type.
-    (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("SAME")), "rxt-tf/conv2d-cpu", T4),
+    (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("SAME")), rule_id("conv2d"), T4),
     (
         call(
             "tensorflow.nn.conv2d",
@@ -524,13 +525,13 @@ ACCEPTED = [
             D4,
             keywords=(kw("strides", (2, 1)), kw("padding", "VALID"), kw("dilations", 1)),
         ),
-        "rxt-tf/conv2d-cpu",
+        rule_id("conv2d"),
         D4,
     ),
-    (call("tensorflow.nn.conv1d", T3, T3, lit(2), lit("VALID")), "rxt-tf/conv1d-cpu", T3),
+    (call("tensorflow.nn.conv1d", T3, T3, lit(2), lit("VALID")), rule_id("conv1d"), T3),
     (
         call("tensorflow.nn.max_pool2d", T4, lit(2), lit(2), lit("VALID")),
-        "rxt-tf/max-pool2d-cpu",
+        rule_id("max_pool2d"),
         T4,
     ),
     (
@@ -539,51 +540,51 @@ ACCEPTED = [
             D4,
             keywords=(kw("ksize", (3, 2)), kw("strides", 1), kw("padding", "SAME")),
         ),
-        "rxt-tf/avg-pool2d-cpu",
+        rule_id("avg_pool2d"),
         D4,
     ),
     (
         call("tensorflow.nn.max_pool1d", T3, lit(2), lit(1), lit("SAME")),
-        "rxt-tf/max-pool1d-cpu",
+        rule_id("max_pool1d"),
         T3,
     ),
     (
         call("tensorflow.nn.avg_pool1d", T3, lit(3), lit(3), lit("VALID")),
-        "rxt-tf/avg-pool1d-cpu",
+        rule_id("avg_pool1d"),
         T3,
     ),
     # sort: the tensor's type; argsort: int32 of its rank.
-    (call("tensorflow.sort", T3), "rxt-tf/sort-cpu", T3),
-    (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), "rxt-tf/sort-cpu", I64_4),
+    (call("tensorflow.sort", T3), rule_id("sort"), T3),
+    (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), rule_id("sort"), I64_4),
     (
         call("tensorflow.sort", D2, keywords=(kw("axis", -2), kw("direction", "ASCENDING"))),
-        "rxt-tf/sort-cpu",
+        rule_id("sort"),
         D2,
     ),
-    (call("tensorflow.argsort", T2), "rxt-tf/argsort-cpu", I32_2),
+    (call("tensorflow.argsort", T2), rule_id("argsort"), I32_2),
     (
         call(
             "tensorflow.argsort",
             I32_1,
             keywords=(kw("direction", "DESCENDING"), kw("stable", True)),
         ),
-        "rxt-tf/argsort-cpu",
+        rule_id("argsort"),
         I32_1,
     ),
     # Logical ops: bool tensors only.
-    (call("tensorflow.logical_and", B2, B2), "rxt-tf/logical-and-cpu", B2),
-    (call("tensorflow.math.logical_and", B4, B1), "rxt-tf/logical-and-cpu", B4),
-    (call("tensorflow.logical_or", B3, B3), "rxt-tf/logical-or-cpu", B3),
-    (call("tensorflow.math.logical_or", B0, B2), "rxt-tf/logical-or-cpu", B2),
-    (call("tensorflow.logical_not", B3), "rxt-tf/logical-not-cpu", B3),
-    (call("tensorflow.math.logical_not", B0), "rxt-tf/logical-not-cpu", B0),
+    (call("tensorflow.logical_and", B2, B2), rule_id("logical_and"), B2),
+    (call("tensorflow.math.logical_and", B4, B1), rule_id("logical_and"), B4),
+    (call("tensorflow.logical_or", B3, B3), rule_id("logical_or"), B3),
+    (call("tensorflow.math.logical_or", B0, B2), rule_id("logical_or"), B2),
+    (call("tensorflow.logical_not", B3), rule_id("logical_not"), B3),
+    (call("tensorflow.math.logical_not", B0), rule_id("logical_not"), B0),
     # float64 through every rule.
-    *((call("tensorflow.nn.relu", t), "rxt-tf/relu-f32-cpu-2d", t) for t in (D0, D1, D2, D3, D4)),
-    (call("tensorflow.exp", D3), "rxt-tf/exp-f32-cpu", D3),
+    *((call("tensorflow.nn.relu", t), rule_id("relu"), t) for t in (D0, D1, D2, D3, D4)),
+    (call("tensorflow.exp", D3), rule_id("exp"), D3),
     (call("tensorflow.matmul", D3, D2), MATMUL, D3),
-    (binop("*", D2, F), "rxt-tf/mul-binop-f32-cpu", D2),
-    (binop("+", lit(1), D4), "rxt-tf/add-binop-f32-cpu", D4),
-    (binop("/", D1, D0), "rxt-tf/div-binop-f32-cpu", D1),
+    (binop("*", D2, F), rule_id("mul", "binop"), D2),
+    (binop("+", lit(1), D4), rule_id("add", "binop"), D4),
+    (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
 ]
@@ -626,7 +627,7 @@ def test_the_accepted_table_claims_every_tensor_type() -> None:
 
 def test_argmax_returns_the_i64_plugin_type() -> None:
     result = claim(call("tensorflow.argmax", T2, keywords=(kw("axis", 1),)))
-    assert result == Claimed(rule_id="rxt-tf/argmax-f32-cpu-2d", result_type=I64)
+    assert result == Claimed(rule_id=rule_id("argmax"), result_type=I64)
     assert I64 == "rxt-tf/tensor-i64-cpu-1d"
 
 

@@ -44,7 +44,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.matmul", "tensorflow.linalg.matmul"),
-                rule_id="rxt-tf/matmul-f32-cpu-2d",
+                rule_id="rxt-tf/matmul-cpu",
                 code="RXTP-RXTTF-001",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 2–4, batch dimensions broadcasting, positional; optional literal transpose_a, transpose_b",
                 positional=(),
@@ -54,7 +54,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="binop",
                 targets=("@",),
-                rule_id="rxt-tf/matmul-binop-f32-cpu-2d",
+                rule_id="rxt-tf/matmul-binop-cpu",
                 code="RXTP-RXTTF-028",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 2–4, batch dimensions broadcasting",
                 positional=(),
@@ -81,7 +81,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.relu",),
-                rule_id="rxt-tf/relu-f32-cpu-2d",
+                rule_id="rxt-tf/relu-cpu",
                 code="RXTP-RXTTF-002",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -108,7 +108,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.sigmoid", "tensorflow.sigmoid", "tensorflow.math.sigmoid"),
-                rule_id="rxt-tf/sigmoid-f32-cpu-2d",
+                rule_id="rxt-tf/sigmoid-cpu",
                 code="RXTP-RXTTF-005",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -135,7 +135,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.tanh", "tensorflow.math.tanh", "tensorflow.tanh"),
-                rule_id="rxt-tf/tanh-f32-cpu",
+                rule_id="rxt-tf/tanh-cpu",
                 code="RXTP-RXTTF-007",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -162,7 +162,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.abs", "tensorflow.math.abs"),
-                rule_id="rxt-tf/abs-f32-cpu",
+                rule_id="rxt-tf/abs-cpu",
                 code="RXTP-RXTTF-008",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -189,7 +189,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.negative", "tensorflow.math.negative"),
-                rule_id="rxt-tf/neg-f32-cpu",
+                rule_id="rxt-tf/neg-cpu",
                 code="RXTP-RXTTF-009",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -216,7 +216,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.square", "tensorflow.math.square"),
-                rule_id="rxt-tf/square-f32-cpu",
+                rule_id="rxt-tf/square-cpu",
                 code="RXTP-RXTTF-011",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -243,7 +243,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.exp", "tensorflow.math.exp"),
-                rule_id="rxt-tf/exp-f32-cpu",
+                rule_id="rxt-tf/exp-cpu",
                 code="RXTP-RXTTF-012",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -270,7 +270,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.math.log",),
-                rule_id="rxt-tf/log-f32-cpu",
+                rule_id="rxt-tf/log-cpu",
                 code="RXTP-RXTTF-013",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -297,7 +297,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.sqrt", "tensorflow.math.sqrt"),
-                rule_id="rxt-tf/sqrt-f32-cpu",
+                rule_id="rxt-tf/sqrt-cpu",
                 code="RXTP-RXTTF-014",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -324,7 +324,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.math.rsqrt",),
-                rule_id="rxt-tf/rsqrt-f32-cpu",
+                rule_id="rxt-tf/rsqrt-cpu",
                 code="RXTP-RXTTF-015",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -351,7 +351,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.relu6",),
-                rule_id="rxt-tf/relu6-f32-cpu",
+                rule_id="rxt-tf/relu6-cpu",
                 code="RXTP-RXTTF-016",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -378,7 +378,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.elu",),
-                rule_id="rxt-tf/elu-f32-cpu",
+                rule_id="rxt-tf/elu-cpu",
                 code="RXTP-RXTTF-017",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -405,7 +405,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.softplus", "tensorflow.math.softplus"),
-                rule_id="rxt-tf/softplus-f32-cpu",
+                rule_id="rxt-tf/softplus-cpu",
                 code="RXTP-RXTTF-018",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4, positional, no keywords",
                 positional=(),
@@ -434,7 +434,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.leaky_relu",),
-                rule_id="rxt-tf/leaky-relu-f32-cpu",
+                rule_id="rxt-tf/leaky-relu-cpu",
                 code="RXTP-RXTTF-019",
                 constraint="one CPU tensor of float32 or float64 at ranks 0–4; alpha omitted (0.2): Rextio offers no site with a float keyword",
                 positional=(),
@@ -461,7 +461,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.add", "tensorflow.math.add"),
-                rule_id="rxt-tf/add-call-f32-cpu",
+                rule_id="rxt-tf/add-call-cpu",
                 code="RXTP-RXTTF-003",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -471,7 +471,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="binop",
                 targets=("+",),
-                rule_id="rxt-tf/add-binop-f32-cpu",
+                rule_id="rxt-tf/add-binop-cpu",
                 code="RXTP-RXTTF-006",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal",
                 positional=(),
@@ -498,7 +498,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.subtract", "tensorflow.math.subtract"),
-                rule_id="rxt-tf/sub-call-f32-cpu",
+                rule_id="rxt-tf/sub-call-cpu",
                 code="RXTP-RXTTF-020",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -508,7 +508,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="binop",
                 targets=("-",),
-                rule_id="rxt-tf/sub-binop-f32-cpu",
+                rule_id="rxt-tf/sub-binop-cpu",
                 code="RXTP-RXTTF-021",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal",
                 positional=(),
@@ -535,7 +535,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.multiply", "tensorflow.math.multiply"),
-                rule_id="rxt-tf/mul-call-f32-cpu",
+                rule_id="rxt-tf/mul-call-cpu",
                 code="RXTP-RXTTF-022",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -545,7 +545,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="binop",
                 targets=("*",),
-                rule_id="rxt-tf/mul-binop-f32-cpu",
+                rule_id="rxt-tf/mul-binop-cpu",
                 code="RXTP-RXTTF-023",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal",
                 positional=(),
@@ -572,7 +572,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.divide", "tensorflow.math.divide"),
-                rule_id="rxt-tf/div-call-f32-cpu",
+                rule_id="rxt-tf/div-call-cpu",
                 code="RXTP-RXTTF-024",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -582,7 +582,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="binop",
                 targets=("/",),
-                rule_id="rxt-tf/div-binop-f32-cpu",
+                rule_id="rxt-tf/div-binop-cpu",
                 code="RXTP-RXTTF-025",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal",
                 positional=(),
@@ -609,7 +609,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.maximum", "tensorflow.math.maximum"),
-                rule_id="rxt-tf/maximum-f32-cpu",
+                rule_id="rxt-tf/maximum-cpu",
                 code="RXTP-RXTTF-026",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -636,7 +636,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.minimum", "tensorflow.math.minimum"),
-                rule_id="rxt-tf/minimum-f32-cpu",
+                rule_id="rxt-tf/minimum-cpu",
                 code="RXTP-RXTTF-027",
                 constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
                 positional=(),
@@ -663,7 +663,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.bias_add",),
-                rule_id="rxt-tf/bias-add-f32-cpu",
+                rule_id="rxt-tf/bias-add-cpu",
                 code="RXTP-RXTTF-029",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 2–4 and one CPU tensor of its element type at rank 1 (the bias); data_format omitted or 'NHWC'",
                 positional=(),
@@ -692,7 +692,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.transpose",),
-                rule_id="rxt-tf/transpose-f32-cpu-2d",
+                rule_id="rxt-tf/transpose-cpu",
                 code="RXTP-RXTTF-030",
                 constraint="one CPU tensor of float32, float64, int32, int64 or bool at ranks 2–4; perm omitted (axes reversed) or a literal tuple permuting its axes",
                 positional=(),
@@ -722,7 +722,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.reduce_mean", "tensorflow.math.reduce_mean"),
-                rule_id="rxt-tf/reduce-mean-axis1-f32-cpu-2d",
+                rule_id="rxt-tf/reduce-mean-cpu",
                 code="RXTP-RXTTF-004",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 1–4, a literal axis or tuple of distinct axes in range (keyword or positional), an optional literal keepdims keyword",
                 positional=("axis", "keepdims"),
@@ -752,7 +752,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.reduce_sum", "tensorflow.math.reduce_sum"),
-                rule_id="rxt-tf/reduce-sum-f32-cpu-2d",
+                rule_id="rxt-tf/reduce-sum-cpu",
                 code="RXTP-RXTTF-031",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 1–4, a literal axis or tuple of distinct axes in range (keyword or positional), an optional literal keepdims keyword",
                 positional=("axis", "keepdims"),
@@ -782,7 +782,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.reduce_max", "tensorflow.math.reduce_max"),
-                rule_id="rxt-tf/reduce-max-f32-cpu-2d",
+                rule_id="rxt-tf/reduce-max-cpu",
                 code="RXTP-RXTTF-032",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 1–4, a literal axis or tuple of distinct axes in range (keyword or positional), an optional literal keepdims keyword",
                 positional=("axis", "keepdims"),
@@ -812,7 +812,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.reduce_min", "tensorflow.math.reduce_min"),
-                rule_id="rxt-tf/reduce-min-f32-cpu-2d",
+                rule_id="rxt-tf/reduce-min-cpu",
                 code="RXTP-RXTTF-033",
                 constraint="one CPU tensor of float32, float64, int32 or int64 at ranks 1–4, a literal axis or tuple of distinct axes in range (keyword or positional), an optional literal keepdims keyword",
                 positional=("axis", "keepdims"),
@@ -841,7 +841,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.softmax", "tensorflow.math.softmax"),
-                rule_id="rxt-tf/softmax-f32-cpu",
+                rule_id="rxt-tf/softmax-cpu",
                 code="RXTP-RXTTF-034",
                 constraint="one CPU tensor of float32 or float64 at ranks 1–4 and an optional literal axis keyword in range (default -1)",
                 positional=(),
@@ -870,7 +870,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.nn.log_softmax", "tensorflow.math.log_softmax"),
-                rule_id="rxt-tf/log-softmax-f32-cpu",
+                rule_id="rxt-tf/log-softmax-cpu",
                 code="RXTP-RXTTF-035",
                 constraint="one CPU tensor of float32 or float64 at ranks 1–4 and an optional literal axis keyword in range (default -1)",
                 positional=(),
@@ -900,7 +900,7 @@ OPS: tuple[OpRow, ...] = (
             RuleRow(
                 kind="call",
                 targets=("tensorflow.argmax", "tensorflow.math.argmax"),
-                rule_id="rxt-tf/argmax-f32-cpu-2d",
+                rule_id="rxt-tf/argmax-cpu",
                 code="RXTP-RXTTF-036",
                 constraint="one CPU tensor of float32, float64, int32, int64 or bool at ranks 1–4, a literal axis in range (keyword or positional); output_type omitted (int64)",
                 positional=("axis",),

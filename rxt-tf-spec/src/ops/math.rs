@@ -54,13 +54,13 @@ pub const MATMUL: Op = Op {
     python: &[
         calls(
             &["tensorflow.matmul", "tensorflow.linalg.matmul"],
-            "rxt-tf/matmul-f32-cpu-2d",
+            "rxt-tf/matmul-cpu",
             1,
             ", batch dimensions broadcasting, positional; optional literal transpose_a, transpose_b",
         ),
         binop(
             &["@"],
-            "rxt-tf/matmul-binop-f32-cpu-2d",
+            "rxt-tf/matmul-binop-cpu",
             28,
             ", batch dimensions broadcasting",
         ),
@@ -75,7 +75,7 @@ pub const ABS: Op = elementwise(
     NUMBERS,
     &[calls(
         &["tensorflow.abs", "tensorflow.math.abs"],
-        "rxt-tf/abs-f32-cpu",
+        "rxt-tf/abs-cpu",
         8,
         UNARY_DETAIL,
     )],
@@ -91,7 +91,7 @@ pub const NEG: Op = Op {
         NUMBERS,
         &[calls(
             &["tensorflow.negative", "tensorflow.math.negative"],
-            "rxt-tf/neg-f32-cpu",
+            "rxt-tf/neg-cpu",
             9,
             UNARY_DETAIL,
         )],
@@ -106,7 +106,7 @@ pub const SQUARE: Op = elementwise(
     NUMBERS,
     &[calls(
         &["tensorflow.square", "tensorflow.math.square"],
-        "rxt-tf/square-f32-cpu",
+        "rxt-tf/square-cpu",
         11,
         UNARY_DETAIL,
     )],
@@ -120,7 +120,7 @@ pub const EXP: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.exp", "tensorflow.math.exp"],
-        "rxt-tf/exp-f32-cpu",
+        "rxt-tf/exp-cpu",
         12,
         UNARY_DETAIL,
     )],
@@ -134,7 +134,7 @@ pub const LOG: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.math.log"],
-        "rxt-tf/log-f32-cpu",
+        "rxt-tf/log-cpu",
         13,
         UNARY_DETAIL,
     )],
@@ -148,7 +148,7 @@ pub const SQRT: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.sqrt", "tensorflow.math.sqrt"],
-        "rxt-tf/sqrt-f32-cpu",
+        "rxt-tf/sqrt-cpu",
         14,
         UNARY_DETAIL,
     )],
@@ -162,7 +162,7 @@ pub const RSQRT: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.math.rsqrt"],
-        "rxt-tf/rsqrt-f32-cpu",
+        "rxt-tf/rsqrt-cpu",
         15,
         UNARY_DETAIL,
     )],
@@ -182,12 +182,12 @@ pub const ADD: Op = broadcasting(
             leading_literal_keeps_its_type: true,
             ..calls(
                 &["tensorflow.add", "tensorflow.math.add"],
-                "rxt-tf/add-call-f32-cpu",
+                "rxt-tf/add-call-cpu",
                 3,
                 BINARY_DETAIL,
             )
         },
-        binop(&["+"], "rxt-tf/add-binop-f32-cpu", 6, OPERATOR_DETAIL),
+        binop(&["+"], "rxt-tf/add-binop-cpu", 6, OPERATOR_DETAIL),
     ],
 );
 
@@ -201,11 +201,11 @@ pub const SUB: Op = broadcasting(
     &[
         calls(
             &["tensorflow.subtract", "tensorflow.math.subtract"],
-            "rxt-tf/sub-call-f32-cpu",
+            "rxt-tf/sub-call-cpu",
             20,
             BINARY_DETAIL,
         ),
-        binop(&["-"], "rxt-tf/sub-binop-f32-cpu", 21, OPERATOR_DETAIL),
+        binop(&["-"], "rxt-tf/sub-binop-cpu", 21, OPERATOR_DETAIL),
     ],
 );
 
@@ -219,11 +219,11 @@ pub const MUL: Op = broadcasting(
     &[
         calls(
             &["tensorflow.multiply", "tensorflow.math.multiply"],
-            "rxt-tf/mul-call-f32-cpu",
+            "rxt-tf/mul-call-cpu",
             22,
             BINARY_DETAIL,
         ),
-        binop(&["*"], "rxt-tf/mul-binop-f32-cpu", 23, OPERATOR_DETAIL),
+        binop(&["*"], "rxt-tf/mul-binop-cpu", 23, OPERATOR_DETAIL),
     ],
 );
 
@@ -243,11 +243,11 @@ pub const DIV: Op = Op {
         &[
             calls(
                 &["tensorflow.divide", "tensorflow.math.divide"],
-                "rxt-tf/div-call-f32-cpu",
+                "rxt-tf/div-call-cpu",
                 24,
                 BINARY_DETAIL,
             ),
-            binop(&["/"], "rxt-tf/div-binop-f32-cpu", 25, OPERATOR_DETAIL),
+            binop(&["/"], "rxt-tf/div-binop-cpu", 25, OPERATOR_DETAIL),
         ],
     )
 };
@@ -261,7 +261,7 @@ pub const MAXIMUM: Op = broadcasting(
     NUMBERS,
     &[calls(
         &["tensorflow.maximum", "tensorflow.math.maximum"],
-        "rxt-tf/maximum-f32-cpu",
+        "rxt-tf/maximum-cpu",
         26,
         BINARY_DETAIL,
     )],
@@ -276,7 +276,7 @@ pub const MINIMUM: Op = broadcasting(
     NUMBERS,
     &[calls(
         &["tensorflow.minimum", "tensorflow.math.minimum"],
-        "rxt-tf/minimum-f32-cpu",
+        "rxt-tf/minimum-cpu",
         27,
         BINARY_DETAIL,
     )],

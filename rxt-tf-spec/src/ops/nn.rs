@@ -58,7 +58,7 @@ pub const RELU: Op = elementwise(
     NUMBERS,
     &[calls(
         &["tensorflow.nn.relu"],
-        "rxt-tf/relu-f32-cpu-2d",
+        "rxt-tf/relu-cpu",
         2,
         UNARY_DETAIL,
     )],
@@ -76,7 +76,7 @@ pub const SIGMOID: Op = elementwise(
             "tensorflow.sigmoid",
             "tensorflow.math.sigmoid",
         ],
-        "rxt-tf/sigmoid-f32-cpu-2d",
+        "rxt-tf/sigmoid-cpu",
         5,
         UNARY_DETAIL,
     )],
@@ -94,7 +94,7 @@ pub const TANH: Op = elementwise(
             "tensorflow.math.tanh",
             "tensorflow.tanh",
         ],
-        "rxt-tf/tanh-f32-cpu",
+        "rxt-tf/tanh-cpu",
         7,
         UNARY_DETAIL,
     )],
@@ -108,7 +108,7 @@ pub const RELU6: Op = elementwise(
     NUMBERS,
     &[calls(
         &["tensorflow.nn.relu6"],
-        "rxt-tf/relu6-f32-cpu",
+        "rxt-tf/relu6-cpu",
         16,
         UNARY_DETAIL,
     )],
@@ -122,7 +122,7 @@ pub const ELU: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.nn.elu"],
-        "rxt-tf/elu-f32-cpu",
+        "rxt-tf/elu-cpu",
         17,
         UNARY_DETAIL,
     )],
@@ -136,7 +136,7 @@ pub const SOFTPLUS: Op = elementwise(
     FLOATS,
     &[calls(
         &["tensorflow.nn.softplus", "tensorflow.math.softplus"],
-        "rxt-tf/softplus-f32-cpu",
+        "rxt-tf/softplus-cpu",
         18,
         UNARY_DETAIL,
     )],
@@ -159,7 +159,7 @@ pub const LEAKY_RELU: Op = Op {
         FLOATS,
         &[calls(
             &["tensorflow.nn.leaky_relu"],
-            "rxt-tf/leaky-relu-f32-cpu",
+            "rxt-tf/leaky-relu-cpu",
             19,
             "; alpha omitted ({default:alpha}): Rextio offers no site with a float keyword",
         )],
@@ -196,7 +196,7 @@ pub const BIAS_ADD: Op = Op {
         }],
         ..calls(
             &["tensorflow.nn.bias_add"],
-            "rxt-tf/bias-add-f32-cpu",
+            "rxt-tf/bias-add-cpu",
             29,
             " (the bias); data_format omitted or 'NHWC'",
         )
@@ -210,7 +210,7 @@ pub const SOFTMAX: Op = last_axis(
     c"Softmax",
     &[calls(
         &["tensorflow.nn.softmax", "tensorflow.math.softmax"],
-        "rxt-tf/softmax-f32-cpu",
+        "rxt-tf/softmax-cpu",
         34,
         LAST_AXIS_DETAIL,
     )],
@@ -223,7 +223,7 @@ pub const LOG_SOFTMAX: Op = last_axis(
     c"LogSoftmax",
     &[calls(
         &["tensorflow.nn.log_softmax", "tensorflow.math.log_softmax"],
-        "rxt-tf/log-softmax-f32-cpu",
+        "rxt-tf/log-softmax-cpu",
         35,
         LAST_AXIS_DETAIL,
     )],

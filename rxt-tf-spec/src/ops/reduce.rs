@@ -159,7 +159,7 @@ pub const REDUCE_MEAN: Op = reduction(
     c"Mean",
     &[reduction_calls(
         &["tensorflow.reduce_mean", "tensorflow.math.reduce_mean"],
-        "rxt-tf/reduce-mean-axis1-f32-cpu-2d",
+        "rxt-tf/reduce-mean-cpu",
         4,
     )],
 );
@@ -171,7 +171,7 @@ pub const REDUCE_SUM: Op = reduction(
     c"Sum",
     &[reduction_calls(
         &["tensorflow.reduce_sum", "tensorflow.math.reduce_sum"],
-        "rxt-tf/reduce-sum-f32-cpu-2d",
+        "rxt-tf/reduce-sum-cpu",
         31,
     )],
 );
@@ -183,7 +183,7 @@ pub const REDUCE_MAX: Op = reduction(
     c"Max",
     &[reduction_calls(
         &["tensorflow.reduce_max", "tensorflow.math.reduce_max"],
-        "rxt-tf/reduce-max-f32-cpu-2d",
+        "rxt-tf/reduce-max-cpu",
         32,
     )],
 );
@@ -195,7 +195,7 @@ pub const REDUCE_MIN: Op = reduction(
     c"Min",
     &[reduction_calls(
         &["tensorflow.reduce_min", "tensorflow.math.reduce_min"],
-        "rxt-tf/reduce-min-f32-cpu-2d",
+        "rxt-tf/reduce-min-cpu",
         33,
     )],
 );
@@ -233,7 +233,7 @@ pub const ARGMAX: Op = Op {
         positional: &["axis"],
         ..calls(
             &["tensorflow.argmax", "tensorflow.math.argmax"],
-            "rxt-tf/argmax-f32-cpu-2d",
+            "rxt-tf/argmax-cpu",
             36,
             ", a literal axis in range (keyword or positional); output_type omitted ({default:output_type})",
         )

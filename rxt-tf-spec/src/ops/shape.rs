@@ -42,7 +42,7 @@ pub const TRANSPOSE: Op = Op {
     steps: Steps::One,
     python: &[calls(
         &["tensorflow.transpose"],
-        "rxt-tf/transpose-f32-cpu-2d",
+        "rxt-tf/transpose-cpu",
         30,
         "; perm omitted (axes reversed) or a literal tuple permuting its axes",
     )],
