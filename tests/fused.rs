@@ -219,8 +219,8 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
         let i = inputs(py);
         let (_, square) = tensor2(py, "tf.ones([3, 3])");
         // `good` is made before the failing op; `bad` depends on it, and
-        // `later` is made after it: per op, the program stops at the
-        // failing op, so both get its error.
+        // `later` is made after it but does not depend on it: as per op,
+        // only `bad` gets the failing op's error.
         type Three = (TensorF32Cpu2D, TensorF32Cpu2D, TensorF32Cpu2D);
         let chain = |x: &TensorF32Cpu2D| -> rxt_tf::Result<Three> {
             let good = tf!(relu(x))?;
@@ -238,10 +238,15 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
             (good.to_vec(), bad.to_vec(), later.to_vec())
         };
         assert!(fusion::stats().replays > before.replays, "replayed per op");
-        let (per_op_good, per_op_err) = {
+        let (per_op_good, per_op_later, per_op_err) = {
             let _scope = Scope::per_op();
             let good = tf!(sigmoid(tf!(relu(square)).expect("relu"))).expect("sigmoid");
-            (good.to_vec(), chain(&square).expect_err("matmul fails"))
+            let later = tf!(abs(square)).expect("abs");
+            (
+                good.to_vec(),
+                later.to_vec(),
+                chain(&square).expect_err("matmul fails"),
+            )
         };
         // Each tensor gets what the per-op path gives it.
         assert_eq!(
@@ -250,7 +255,10 @@ fn an_error_mid_chain_is_the_per_op_error_naming_the_op() {
         );
         let fused_err = fused_bad.expect_err("matmul fails");
         assert_eq!(fused_err, per_op_err);
-        assert_eq!(fused_later.expect_err("after the failing op"), per_op_err);
+        assert_eq!(
+            fused_later.expect("independent of the failing op"),
+            per_op_later.expect("abs")
+        );
         let (class, message) = common::python_error(py, PyErr::from(fused_err));
         assert_eq!(class, "InvalidArgumentError");
         assert!(message.starts_with("rxt-tf: matmul failed: "), "{message}");

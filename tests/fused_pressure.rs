@@ -211,37 +211,50 @@ fn kept_results_hold_only_their_handle() {
     });
 }
 
-/// Two failing ops in one trace: every result from the first failure on
-/// reports it, as per op the program would have stopped there.
+/// Two failing ops in one trace: each result reports its own op's error,
+/// and a result that depends on neither holds its value, as per op.
 #[test]
-fn the_replay_reports_the_earliest_failing_op() {
+fn the_replay_gives_each_failing_op_its_own_error() {
     let _serial = serial();
     with_python(|py| {
         let a = TensorF32Cpu2D::from_slice(py, &[1.0; 6], [2, 3]).expect("a");
         let b = TensorF32Cpu2D::from_slice(py, &[1.0; 6], [3, 2]).expect("b");
-        let program = || -> rxt_tf::Result<Vec<TensorF32Cpu2D>> {
-            let first = tf!(relu(a))?;
-            let wrong_matmul = tf!(matmul(a, a))?; // [2, 3] @ [2, 3]
-            let wrong_add = tf!(a + b)?; // [2, 3] + [3, 2]
-            Ok(vec![first, wrong_add, wrong_matmul])
+        // Each op's result as the program holds it (not stopping at `?`).
+        let program = || -> Vec<rxt_tf::Result<TensorF32Cpu2D>> {
+            let first = tf!(relu(a));
+            let wrong_matmul = tf!(matmul(a, a)); // [2, 3] @ [2, 3]
+            let wrong_add = tf!(a + b); // [2, 3] + [3, 2]
+            let last = tf!(abs(b));
+            vec![first, wrong_add, wrong_matmul, last]
         };
-        let per_op_err = {
+        let per_op = {
             let _scope = Scope::per_op();
-            program().expect_err("matmul fails first")
+            program()
         };
-        assert!(per_op_err.to_string().contains("matmul"), "{per_op_err}");
+        let per_op_add = per_op[1].as_ref().expect_err("the add fails");
+        let per_op_matmul = per_op[2].as_ref().expect_err("the matmul fails");
+        assert!(per_op_add.to_string().contains("add"), "{per_op_add}");
+        assert!(
+            per_op_matmul.to_string().contains("matmul"),
+            "{per_op_matmul}"
+        );
         let before = fusion::stats();
         let results = {
             let _scope = Scope::fused();
-            program().expect("recorded")
+            program()
+                .into_iter()
+                .collect::<rxt_tf::Result<Vec<_>>>()
+                .expect("recorded")
         };
         assert_eq!(fusion::stats().replays, before.replays + 1);
+        // Read last to first: the order does not matter.
+        assert_eq!(results[3].to_vec().expect("after both"), vec![1.0; 6]);
+        assert_eq!(results[2].to_vec().expect_err("the matmul"), *per_op_matmul);
+        assert_eq!(results[1].to_vec().expect_err("the add"), *per_op_add);
         assert_eq!(
-            results[0].to_vec().expect("before the failure"),
+            results[0].to_vec().expect("before the failures"),
             vec![1.0; 6]
         );
-        assert_eq!(results[1].to_vec().expect_err("the add"), per_op_err);
-        assert_eq!(results[2].to_vec().expect_err("the matmul"), per_op_err);
     });
 }
 

@@ -1,8 +1,12 @@
-//! Random programs, run fused and per op, must observe the same thing:
-//! the same values bit for bit at every read, and the same error where per
-//! op the program stops. Programs mix element-wise ops, broadcasting,
-//! matmuls, reductions, softmax on either axis, literals and run-time
-//! scalars, NaN and ±inf, reads of one tensor and of all of them, drops,
+//! Random programs, run fused and per op, must observe the same thing at
+//! every read: the same values bit for bit, and the same error exactly
+//! where per op an op failed or used a failed result. A program goes on
+//! after a failing op (it keeps the error as that result), so a failure
+//! must fail the results that depend on it and nothing else, whatever the
+//! order results are read in and however many traces the scope ran.
+//! Programs mix element-wise ops, broadcasting, matmuls, reductions,
+//! softmax on either axis, literals and run-time scalars, NaN and ±inf,
+//! reads of one result and of all of them in a random order, drops,
 //! failing ops, and lengths past the 256-op trace limit. The seed is fixed.
 
 mod common;
@@ -31,7 +35,8 @@ enum Step {
     Softmax(usize, bool),
     Transpose(usize),
     Read(usize),
-    ReadAll,
+    /// Reads every live result, in the order this number shuffles them.
+    ReadAll(u64),
     Drop(usize),
 }
 
@@ -40,12 +45,16 @@ struct Program {
     steps: Vec<Step>,
 }
 
-/// What a run observed: at each step, values read or an error.
+/// What a run observed of one result: its values (as bits) or its error.
 #[derive(Clone, Debug, PartialEq)]
 enum Seen {
-    Values(Vec<Vec<u32>>),
+    Values(Vec<u32>),
     Error(String),
 }
+
+/// A result as the program holds it: a tensor, or the error of the op that
+/// made it (or of the failed result it used), as `tf!` returned it.
+type Held = Result<TensorF32Cpu2D, String>;
 
 /// Whether two shapes broadcast, and to what.
 fn broadcast(a: Shape, b: Shape) -> Option<Shape> {
@@ -79,7 +88,6 @@ fn generate(rng: &mut Rng) -> Program {
     // The pool as the generator sees it: each tensor's shape and the step
     // it was made at (inputs at 0).
     let mut pool: Vec<(Shape, usize)> = inputs.iter().map(|(shape, _)| (*shape, 0)).collect();
-    let mut last_read_all = 0;
     let length = if rng.chance(8) {
         260 + rng.below(400)
     } else {
@@ -125,29 +133,19 @@ fn generate(rng: &mut Rng) -> Program {
             71..=75 => (Step::Softmax(pick, rng.chance(50)), Some(shape)),
             76..=79 => (Step::Transpose(pick), Some([shape[1], shape[0]])),
             80..=87 => (Step::Read(pick), None),
-            88..=92 => {
-                last_read_all = index;
-                (Step::ReadAll, None)
+            88..=92 => (Step::ReadAll(rng.next()), None),
+            _ if pool.len() > 1 => {
+                pool.remove(pick);
+                (Step::Drop(pick), None)
             }
-            _ => {
-                let old: Vec<usize> = (0..pool.len())
-                    .filter(|&i| pool[i].1 < last_read_all)
-                    .collect();
-                if pool.len() > 1 && !old.is_empty() {
-                    let chosen = old[rng.below(old.len())];
-                    pool.remove(chosen);
-                    (Step::Drop(chosen), None)
-                } else {
-                    (Step::Read(pick), None)
-                }
-            }
+            _ => (Step::Read(pick), None),
         };
         if let Some(shape) = made {
             pool.push((shape, index));
         }
         steps.push(step);
     }
-    steps.push(Step::ReadAll);
+    steps.push(Step::ReadAll(rng.next()));
     Program { inputs, steps }
 }
 
@@ -156,23 +154,70 @@ fn bits(values: Vec<f32>) -> Vec<u32> {
     values.into_iter().map(f32::to_bits).collect()
 }
 
-/// Runs `program` in a fused or per-op scope: what it saw at each step,
-/// until the first error (as `?` would stop it).
-fn run(program: &Program, fused: bool) -> Vec<(usize, Seen)> {
+/// What reading `held` observes.
+fn read(held: &Held) -> Seen {
+    match held {
+        Ok(tensor) => match tensor.to_vec() {
+            Ok(values) => Seen::Values(bits(values)),
+            Err(err) => Seen::Error(err.to_string()),
+        },
+        Err(err) => Seen::Error(err.clone()),
+    }
+}
+
+/// A held result as an operand: its tensor, or its error to hold again.
+fn operand(held: &Held) -> Result<&TensorF32Cpu2D, String> {
+    held.as_ref().map_err(String::clone)
+}
+
+/// Two held results as operands: their tensors, or the error of the first
+/// that failed, in order, as per op. Fused, the first may be a result
+/// whose op has not run yet: when the second holds an error, the first is
+/// read to learn whether its error comes first.
+fn operands<'h>(
+    a: &'h Held,
+    b: &'h Held,
+) -> Result<(&'h TensorF32Cpu2D, &'h TensorF32Cpu2D), String> {
+    match (a, b) {
+        (Ok(x), Ok(y)) => Ok((x, y)),
+        (Err(first), _) => Err(first.clone()),
+        (Ok(x), Err(second)) => Err(match x.to_vec() {
+            Err(first) => first.to_string(),
+            Ok(_) => second.clone(),
+        }),
+    }
+}
+
+/// `indices` shuffled by `seed` (Fisher–Yates).
+fn shuffled(indices: std::ops::Range<usize>, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = indices.collect();
+    let mut rng = Rng(seed | 1);
+    for last in (1..order.len()).rev() {
+        order.swap(last, rng.below(last + 1));
+    }
+    order
+}
+
+/// Runs `program` in a fused or per-op scope: every read, as (step, result
+/// read, what it saw). A failing op does not stop the program: its result
+/// holds the error, and an op on a failed result holds that error without
+/// running (as a program that matched on each `tf!` result would).
+fn run(program: &Program, fused: bool) -> Vec<(usize, usize, Seen)> {
     with_python(|py| {
-        let mut pool: Vec<TensorF32Cpu2D> = program
+        let mut pool: Vec<Held> = program
             .inputs
             .iter()
-            .map(|(shape, values)| TensorF32Cpu2D::from_slice(py, values, *shape).expect("input"))
+            .map(|(shape, values)| {
+                TensorF32Cpu2D::from_slice(py, values, *shape).map_err(|err| err.to_string())
+            })
             .collect();
         let _scope = Scope::new(fused);
         let mut seen = Vec::new();
         for (index, step) in program.steps.iter().enumerate() {
-            let at = |pick: usize| &pool[pick];
-            let made = match *step {
-                Step::Unary(kind, a) => {
-                    let x = at(a);
-                    Some(match kind {
+            // The operands' tensors, or the first failed operand's error.
+            let made: Option<Held> = match *step {
+                Step::Unary(kind, a) => Some(operand(&pool[a]).and_then(|x| {
+                    match kind {
                         0 => tf!(relu(x)),
                         1 => tf!(tanh(x)),
                         2 => tf!(sigmoid(x)),
@@ -182,75 +227,70 @@ fn run(program: &Program, fused: bool) -> Vec<(usize, Seen)> {
                         6 => tf!(exp(x)),
                         7 => tf!(log(x)),
                         _ => tf!(sqrt(x)),
-                    })
-                }
+                    }
+                    .map_err(|err| err.to_string())
+                })),
                 Step::Binary(kind, a, b) => {
-                    let (x, y) = (at(a), at(b));
-                    Some(match kind {
-                        0 => tf!(x + y),
-                        1 => tf!(x - y),
-                        2 => tf!(x * y),
-                        3 => tf!(x / y),
-                        4 => tf!(maximum(x, y)),
-                        _ => tf!(minimum(x, y)),
-                    })
+                    Some(operands(&pool[a], &pool[b]).and_then(|(x, y)| {
+                        match kind {
+                            0 => tf!(x + y),
+                            1 => tf!(x - y),
+                            2 => tf!(x * y),
+                            3 => tf!(x / y),
+                            4 => tf!(maximum(x, y)),
+                            _ => tf!(minimum(x, y)),
+                        }
+                        .map_err(|err| err.to_string())
+                    }))
                 }
-                Step::Literal(kind, a) => {
-                    let x = at(a);
-                    Some(match kind {
+                Step::Literal(kind, a) => Some(operand(&pool[a]).and_then(|x| {
+                    match kind {
                         0 => tf!(x * 1.5),
                         1 => tf!(x + 2),
                         2 => tf!(x - 0.25),
                         _ => tf!(x / 3),
-                    })
-                }
-                Step::RunTimeScalar(a, value) => {
-                    let x = at(a);
-                    Some(tf!(x * Scalar(value)))
-                }
-                Step::Matmul(a, b) => Some(tf!(matmul(at(a), at(b)))),
-                Step::Reduce(kind, a, axis0) => {
-                    let x = at(a);
-                    Some(match (kind, axis0) {
+                    }
+                    .map_err(|err| err.to_string())
+                })),
+                Step::RunTimeScalar(a, value) => Some(
+                    operand(&pool[a])
+                        .and_then(|x| tf!(x * Scalar(value)).map_err(|err| err.to_string())),
+                ),
+                Step::Matmul(a, b) => Some(
+                    operands(&pool[a], &pool[b])
+                        .and_then(|(x, y)| tf!(matmul(x, y)).map_err(|err| err.to_string())),
+                ),
+                Step::Reduce(kind, a, axis0) => Some(operand(&pool[a]).and_then(|x| {
+                    match (kind, axis0) {
                         (0, true) => tf!(reduce_sum(x, axis = 0, keepdims = true)),
                         (0, false) => tf!(reduce_sum(x, axis = 1, keepdims = true)),
                         (1, true) => tf!(reduce_mean(x, axis = 0, keepdims = true)),
                         (1, false) => tf!(reduce_mean(x, axis = -1, keepdims = true)),
                         (_, true) => tf!(reduce_max(x, axis = 0, keepdims = true)),
                         (_, false) => tf!(reduce_max(x, axis = 1, keepdims = true)),
-                    })
-                }
-                Step::Softmax(a, axis0) => {
-                    let x = at(a);
-                    Some(if axis0 {
+                    }
+                    .map_err(|err| err.to_string())
+                })),
+                Step::Softmax(a, axis0) => Some(operand(&pool[a]).and_then(|x| {
+                    if axis0 {
                         tf!(softmax(x, axis = 0))
                     } else {
                         tf!(softmax(x))
-                    })
-                }
-                Step::Transpose(a) => Some(tf!(transpose(at(a)))),
-                Step::Read(a) => {
-                    match at(a).to_vec() {
-                        Ok(values) => seen.push((index, Seen::Values(vec![bits(values)]))),
-                        Err(err) => {
-                            seen.push((index, Seen::Error(err.to_string())));
-                            return seen;
-                        }
                     }
+                    .map_err(|err| err.to_string())
+                })),
+                Step::Transpose(a) => Some(
+                    operand(&pool[a])
+                        .and_then(|x| tf!(transpose(x)).map_err(|err| err.to_string())),
+                ),
+                Step::Read(a) => {
+                    seen.push((index, a, read(&pool[a])));
                     None
                 }
-                Step::ReadAll => {
-                    let mut all = Vec::with_capacity(pool.len());
-                    for tensor in &pool {
-                        match tensor.to_vec() {
-                            Ok(values) => all.push(bits(values)),
-                            Err(err) => {
-                                seen.push((index, Seen::Error(err.to_string())));
-                                return seen;
-                            }
-                        }
+                Step::ReadAll(order) => {
+                    for a in shuffled(0..pool.len(), order) {
+                        seen.push((index, a, read(&pool[a])));
                     }
-                    seen.push((index, Seen::Values(all)));
                     None
                 }
                 Step::Drop(pick) => {
@@ -258,13 +298,8 @@ fn run(program: &Program, fused: bool) -> Vec<(usize, Seen)> {
                     None
                 }
             };
-            match made {
-                Some(Ok(tensor)) => pool.push(tensor),
-                Some(Err(err)) => {
-                    seen.push((index, Seen::Error(err.to_string())));
-                    return seen;
-                }
-                None => {}
+            if let Some(held) = made {
+                pool.push(held);
             }
         }
         seen
@@ -275,54 +310,32 @@ fn run(program: &Program, fused: bool) -> Vec<(usize, Seen)> {
 fn random_programs_observe_the_same_fused_and_per_op() {
     let mut rng = Rng(SEED);
     let before = fusion::stats();
-    let (mut failed, mut long) = (0, 0);
+    let (mut failed, mut long, mut kept) = (0, 0, 0);
     for number in 0..PROGRAMS {
         let program = generate(&mut rng);
         long += usize::from(program.steps.len() > 256);
         let per_op = run(&program, false);
         let fused = run(&program, true);
-        let stop = match per_op.last() {
-            Some((step, Seen::Error(_))) => Some(*step),
-            _ => None,
-        };
-        let Some(stop) = stop else {
-            assert_eq!(fused, per_op, "program {number}: {:?}", program.steps);
-            continue;
-        };
-        failed += 1;
-        // Up to the failing op both saw the same; then the fused run's
-        // first error (when a read meets it) is the per-op one.
-        let before_stop = |seen: &[(usize, Seen)]| -> Vec<(usize, Seen)> {
-            seen.iter()
-                .filter(|(step, _)| *step < stop)
-                .cloned()
-                .collect()
-        };
-        assert_eq!(
-            before_stop(&fused),
-            before_stop(&per_op),
-            "program {number}: {:?}",
-            program.steps
-        );
-        let fused_error = fused.iter().find_map(|(_, seen)| match seen {
-            Seen::Error(err) => Some(err),
-            Seen::Values(_) => None,
-        });
-        let per_op_error = match per_op.last() {
-            Some((_, Seen::Error(err))) => err,
-            _ => unreachable!("per op stopped at an error"),
-        };
-        assert_eq!(
-            fused_error,
-            Some(per_op_error),
-            "program {number}: {:?}",
-            program.steps
-        );
+        let error = |(_, _, seen): &&(usize, usize, Seen)| matches!(seen, Seen::Error(_));
+        if let Some(first) = per_op.iter().position(|read| error(&read)) {
+            failed += 1;
+            // Values read after the first error: results the failure left
+            // alone (per op they hold values; fused they must too).
+            kept += per_op[first..].iter().filter(|read| !error(read)).count();
+        }
+        for (at, (fused, per_op)) in fused.iter().zip(&per_op).enumerate() {
+            assert_eq!(
+                fused, per_op,
+                "program {number}, read {at} (step, result, seen): {:?}",
+                program.steps
+            );
+        }
+        assert_eq!(fused.len(), per_op.len(), "program {number}");
     }
     let after = fusion::stats();
     eprintln!(
-        "{PROGRAMS} programs ({failed} stopped by a failing op, {long} past 256 ops): \
-         {} builds, {} replays",
+        "{PROGRAMS} programs ({failed} with a failing op, {kept} values read after a failure, \
+         {long} past 256 ops): {} builds, {} replays",
         after.builds - before.builds,
         after.replays - before.replays
     );
@@ -330,5 +343,6 @@ fn random_programs_observe_the_same_fused_and_per_op() {
         failed > PROGRAMS / 10 && failed < PROGRAMS * 2 / 3,
         "{failed}"
     );
+    assert!(kept > PROGRAMS, "{kept}");
     assert!(long > PROGRAMS / 50, "{long}");
 }

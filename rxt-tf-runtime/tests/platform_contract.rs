@@ -7,10 +7,7 @@ use rxt_tf_runtime::__private::platform::{
 use serde_json::Value;
 
 fn cells() -> Vec<Value> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../ci/platform-contract.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../ci/platform-contract.json");
     let text = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
     let contract: Value = serde_json::from_str(&text).expect("valid JSON");
     contract["cells"].as_array().expect("cells").clone()

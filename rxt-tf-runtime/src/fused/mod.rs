@@ -12,9 +12,11 @@
 //! a computed tensor holds only its handle. Each distinct path through a
 //! body (scalar `if`s, loop counts) is its own trace.
 //!
-//! Results equal the per-op path's: the same kernels run. If a fused call
-//! fails, its ops run again one by one, so the error is the per-op one,
-//! naming the failing op. The environment variable `RXT_TF_FUSE=0` (or
+//! Results equal the per-op path's, value for value and error for error:
+//! the same kernels run. If a fused call fails, its ops run again one by
+//! one, so a failing op fails exactly the results that depend on it (with
+//! the per-op error, naming the op), and every other result holds its
+//! value, whatever order results are read in. The environment variable `RXT_TF_FUSE=0` (or
 //! `false`, `off`, `no`) turns fusion off for the process;
 //! `#[rxt_tf::inference(fuse = false)]` turns it off for one function.
 

@@ -5,10 +5,11 @@
 //! leaves fused mode (the scope that recorded it closes), or earlier when
 //! one of its promises is needed (read, or used by an op outside the
 //! batch): its live outputs become the outputs of one function call. If
-//! that call fails, the batch is run again op by op, so the error is the
-//! one (and names the op) per-op execution gives.
+//! that call fails, the batch is run again op by op, so each result gets
+//! what per-op execution gives it: its value, or the error (naming the op)
+//! of the failing op it depends on.
 
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
@@ -24,7 +25,7 @@ use crate::fused::library::{self, FusedFunction};
 use crate::gil::acquire;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
-use crate::tensor::{Failure, Fulfilment, Producer, Promise, Untyped};
+use crate::tensor::{Fulfilment, Producer, Promise, Untyped};
 
 /// Ops in one trace at most: a batch this long runs at once.
 pub(crate) const MAX_NODES: usize = 256;
@@ -33,13 +34,6 @@ pub(crate) const MAX_NODES: usize = 256;
 pub(crate) struct Batch {
     context: Arc<BoundContext>,
     recording: Mutex<Recording>,
-    /// The error of its earliest failing op, once a replay found one.
-    failure: OnceLock<Arc<Failure>>,
-    /// The failure of an earlier batch of the same scope that no read has
-    /// returned yet: per op, the program would have stopped there, so ops
-    /// recorded after it report that error when read, and nothing runs,
-    /// until a read returns it (then the program knows, and goes on).
-    inherited: Option<Arc<Failure>>,
 }
 
 /// The record of a batch's ops; its room is reused by the thread's next
@@ -87,6 +81,22 @@ impl Drop for Garbage {
     }
 }
 
+/// Why a node's sources were not resolved.
+enum Unresolved {
+    /// An operand failed (or a constant could not be made): so does the
+    /// node, with that error.
+    Failed(crate::Error),
+    /// The batch ran to settle an earlier operand's fate: the node is
+    /// recorded again, into a new batch.
+    BatchRan,
+}
+
+impl From<crate::Error> for Unresolved {
+    fn from(err: crate::Error) -> Unresolved {
+        Unresolved::Failed(err)
+    }
+}
+
 /// Where an operand comes from, resolved before the batch is locked.
 enum Source {
     Node(u32),
@@ -99,13 +109,8 @@ enum Source {
 
 impl Batch {
     /// An empty batch on `context`, in the room of `spare` (a recording of
-    /// this thread's previous batch) if there is one, after a batch that
-    /// failed with `inherited`, if one did.
-    pub(crate) fn new(
-        context: &Arc<BoundContext>,
-        spare: Option<Recording>,
-        inherited: Option<Arc<Failure>>,
-    ) -> Arc<Batch> {
+    /// this thread's previous batch) if there is one.
+    pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Recording>) -> Arc<Batch> {
         let mut recording = spare.unwrap_or_else(|| Recording {
             inputs: Vec::with_capacity(8),
             input_types: Vec::with_capacity(8),
@@ -122,8 +127,6 @@ impl Batch {
         Arc::new(Batch {
             context: Arc::clone(context),
             recording: Mutex::new(recording),
-            failure: OnceLock::new(),
-            inherited,
         })
     }
 
@@ -137,16 +140,6 @@ impl Batch {
             .unwrap_or_else(PoisonError::into_inner);
         recording.clear(&batch.context);
         Some(recording)
-    }
-
-    /// The failure ops recorded after this batch report: its own, or the
-    /// one it inherited, unless a read has returned it.
-    fn failure(&self) -> Option<Arc<Failure>> {
-        self.failure
-            .get()
-            .or(self.inherited.as_ref())
-            .filter(|failure| !failure.seen())
-            .cloned()
     }
 
     /// Whether new ops may still join the batch.
@@ -183,7 +176,7 @@ impl Batch {
             || {
                 let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
                 for tensor in call.arguments {
-                    sources.push(self.tensor_source(tensor)?);
+                    self.push_tensor_source(&mut sources, tensor)?;
                 }
                 sources.extend(
                     call.captured
@@ -198,22 +191,15 @@ impl Batch {
 
     /// Records one node: its inputs resolved by `sources` before the batch
     /// is locked, then added by `push`; `None` if the batch ran meanwhile.
-    /// After a failure no read has returned, the node is that failure.
     fn record_node<S>(
         self: &Arc<Batch>,
-        sources: impl FnOnce() -> Result<S>,
+        sources: impl FnOnce() -> std::result::Result<S, Unresolved>,
         push: impl FnOnce(&mut Recording, S) -> Result<Untyped>,
     ) -> Option<Result<Untyped>> {
-        if let Some(failure) = self.inherited.as_ref().filter(|failure| !failure.seen()) {
-            let promise = Promise::fulfilled(Err(Arc::clone(failure)));
-            return Some(Ok(Untyped::promised(
-                Arc::new(promise),
-                Arc::clone(&self.context),
-            )));
-        }
         let sources = match sources() {
             Ok(sources) => sources,
-            Err(err) => return Some(Err(err)),
+            Err(Unresolved::Failed(err)) => return Some(Err(err)),
+            Err(Unresolved::BatchRan) => return None,
         };
         let mut recording = self.lock();
         if recording.done {
@@ -245,6 +231,31 @@ impl Batch {
         })
     }
 
+    /// Adds where `tensor`, the next operand, comes from to `sources`. A
+    /// failed operand fails the node with its error, as per op, where the
+    /// first failed operand in order decides: when an earlier operand is a
+    /// node of this batch (its fate still unknown), the batch runs first and
+    /// the node is recorded again.
+    fn push_tensor_source(
+        self: &Arc<Batch>,
+        sources: &mut Vec<Source>,
+        tensor: &Untyped,
+    ) -> std::result::Result<(), Unresolved> {
+        match self.tensor_source(tensor) {
+            Ok(source) => {
+                sources.push(source);
+                Ok(())
+            }
+            Err(err) if sources.iter().any(|s| matches!(s, Source::Node(_))) => {
+                Err(match self.flush() {
+                    Ok(()) => Unresolved::BatchRan,
+                    Err(_) => Unresolved::Failed(err),
+                })
+            }
+            Err(err) => Err(Unresolved::Failed(err)),
+        }
+    }
+
     /// The node's inputs in the op's order (operands and constants), then
     /// the permutation when its axis is swapped.
     fn sources(
@@ -252,7 +263,7 @@ impl Batch {
         call: &Call,
         operands: &[Input<'_>],
         keywords: &[Value],
-    ) -> Result<(Vec<Source>, Option<Arc<OwnedHandle>>)> {
+    ) -> std::result::Result<(Vec<Source>, Option<Arc<OwnedHandle>>), Unresolved> {
         let context = &self.context;
         let row = call.row;
         let mut sources = Vec::with_capacity(row.inputs.len());
@@ -270,7 +281,7 @@ impl Batch {
                         // One argument per tensor: a list's are grouped
                         // again when emitted (the call's `list_length`).
                         for tensor in tensors {
-                            sources.push(self.tensor_source(tensor)?);
+                            self.push_tensor_source(&mut sources, tensor)?;
                         }
                         continue;
                     }
@@ -280,7 +291,7 @@ impl Batch {
                     for index in indices {
                         let operand = operands.get(*index).ok_or_else(|| malformed(row))?;
                         let tensor = operand.tensor().ok_or_else(|| malformed(row))?;
-                        sources.push(self.tensor_source(tensor)?);
+                        self.push_tensor_source(&mut sources, tensor)?;
                     }
                     continue;
                 }
@@ -388,10 +399,9 @@ impl Batch {
         }
     }
 
-    /// The batch's ops as eager ops, one by one, up to the first that
-    /// fails: as per-op execution would, the outputs before it get their
-    /// values, and it and every later output its error (per op, that error
-    /// would have stopped the program there).
+    /// The batch's ops as eager ops, one by one, as per-op execution runs
+    /// them: an op that fails gets its error, an op whose operand failed
+    /// gets that operand's error, and every other op its value.
     fn replay(&self, recording: &Recording, live: &[(u32, Arc<Promise>)]) -> Vec<Fulfilment> {
         let mut emitter = EagerEmitter {
             context: &self.context,
@@ -402,24 +412,10 @@ impl Batch {
             &recording.constants,
             &recording.nodes,
         );
-        let first_failure = values.iter().position(Result::is_err);
-        let failure = first_failure
-            .and_then(|index| values.get(index))
-            .and_then(|value| value.as_ref().err())
-            .map(|err| Failure::new(err.clone()));
-        if let Some(failure) = &failure {
-            let _ = self.failure.set(Arc::clone(failure));
-        }
         live.iter()
-            .map(|&(node, _)| match (first_failure, &failure) {
-                (Some(failed), Some(failure)) if node as usize >= failed => {
-                    Err(Arc::clone(failure))
-                }
-                _ => match values.get(node as usize) {
-                    Some(Ok(handle)) => Ok(Arc::clone(handle)),
-                    Some(Err(err)) => Err(Failure::new(err.clone())),
-                    None => Err(Failure::new(internal("a replayed output is missing"))),
-                },
+            .map(|&(node, _)| match values.get(node as usize) {
+                Some(value) => value.clone(),
+                None => Err(internal("a replayed output is missing")),
             })
             .collect()
     }
@@ -718,8 +714,7 @@ fn into_batch(
         let batch = match current {
             Some(batch) if batch.accepts(context) => Arc::clone(batch),
             _ => {
-                let inherited = current.as_ref().and_then(|batch| batch.failure());
-                let batch = Batch::new(context, spare.take(), inherited);
+                let batch = Batch::new(context, spare.take());
                 *current = Some(Arc::clone(&batch));
                 batch
             }

@@ -7,7 +7,7 @@ mod element;
 mod promise;
 mod typed;
 
-pub(crate) use promise::{Failure, Fulfilment, Producer, Promise};
+pub(crate) use promise::{Fulfilment, Producer, Promise};
 
 pub use element::Element;
 pub use typed::{Rank, SupportedRank, Tensor, TensorType};

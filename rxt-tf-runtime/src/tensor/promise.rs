@@ -3,7 +3,6 @@
 //! knows promises and producers only through this interface, not who makes
 //! them.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::error::{Error, Result};
@@ -18,30 +17,8 @@ pub(crate) trait Producer: Send + Sync {
     fn produce(&self) -> Result<()>;
 }
 
-/// The error a producer gave some of its promises, shared by them: it
-/// records whether the program has seen it (a read returned it).
-pub(crate) struct Failure {
-    error: Error,
-    seen: AtomicBool,
-}
-
-impl Failure {
-    /// A failure not seen yet.
-    pub(crate) fn new(error: Error) -> Arc<Failure> {
-        Arc::new(Failure {
-            error,
-            seen: AtomicBool::new(false),
-        })
-    }
-
-    /// Whether a read has returned it.
-    pub(crate) fn seen(&self) -> bool {
-        self.seen.load(Ordering::Acquire)
-    }
-}
-
 /// What a promise holds once fulfilled.
-pub(crate) type Fulfilment = std::result::Result<Arc<OwnedHandle>, Arc<Failure>>;
+pub(crate) type Fulfilment = Result<Arc<OwnedHandle>>;
 
 /// One output a [`Producer`] will compute.
 pub(crate) struct Promise {
@@ -60,15 +37,6 @@ impl Promise {
             producer: Mutex::new(Some(producer)),
             index,
             value: OnceLock::new(),
-        }
-    }
-
-    /// A promise already fulfilled with `value` (no producer).
-    pub(crate) fn fulfilled(value: Fulfilment) -> Promise {
-        Promise {
-            producer: Mutex::new(None),
-            index: 0,
-            value: OnceLock::from(value),
         }
     }
 
@@ -114,10 +82,7 @@ impl Promise {
         }
         match self.value.get() {
             Some(Ok(handle)) => Ok(handle),
-            Some(Err(failure)) => {
-                failure.seen.store(true, Ordering::Release);
-                Err(failure.error.clone())
-            }
+            Some(Err(err)) => Err(err.clone()),
             None => Err(Error::Op {
                 op: "fused call",
                 code: 13, // INTERNAL
