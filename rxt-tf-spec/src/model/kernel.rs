@@ -50,7 +50,8 @@ pub struct Batched {
 pub enum Input {
     /// The `tf!` operand at this position.
     Operand(usize),
-    /// The constant made from this keyword's value (see [`Becomes::Input`](crate::model::Becomes::Input)).
+    /// The constant made from this keyword's value (see
+    /// [`Becomes::Input`](crate::model::Becomes::Input)).
     Keyword(&'static str),
     /// These operands, as one list input (`Einsum`'s `inputs`).
     Operands(&'static [usize]),

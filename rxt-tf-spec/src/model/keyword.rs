@@ -93,7 +93,8 @@ impl ValueKind {
 pub enum Becomes {
     /// The op attribute of this name (its type follows the keyword's kind).
     Attr(&'static CStr),
-    /// A constant input tensor of this element type, placed by [`Input::Keyword`](crate::model::Input::Keyword).
+    /// A constant input tensor of this element type, placed by
+    /// [`Input::Keyword`](crate::model::Input::Keyword).
     Input(DType),
     /// The axis an op that works on the last axis only (`Softmax`) runs
     /// along: another axis is moved last by a transpose before the op and

@@ -4,10 +4,11 @@
 use super::dtype::MAX_RANK;
 
 /// How an op types its operands and result: one rule for every element
-/// type of [`Op::dtypes`](crate::model::Op::dtypes) and every rank it allows. The runtime implements
-/// each rule once, generically (`ops::rules`), the macros derive the typed
-/// keywords from it, and the code generator expands it for the README and
-/// the Rextio plugin.
+/// type of [`Op::dtypes`](crate::model::Op::dtypes) and every rank it
+/// allows. The runtime implements each rule once, generically
+/// (`ops::rules`), the macros derive the typed keywords from it, and the
+/// code generator expands it for the guide's op reference and the Rextio
+/// plugin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rule {
     /// One tensor of rank `min_rank..=MAX_RANK`; the result has its type.
@@ -179,8 +180,9 @@ pub struct ListEntries {
 /// What an operand position holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
-    /// A tensor of the call's element type (one of [`Op::dtypes`](crate::model::Op::dtypes)), or where
-    /// the rule takes them a literal.
+    /// A tensor of the call's element type (one of
+    /// [`Op::dtypes`](crate::model::Op::dtypes)), or where the rule takes
+    /// them a literal.
     Element,
     /// A bool tensor (the condition of a selection).
     Condition,
@@ -381,7 +383,7 @@ impl Rule {
         }
     }
 
-    /// The rule in words, for the README (`r → r`, `a × b → max(a, b)`).
+    /// The rule in words, for the op reference (`r → r`, `a × b → max(a, b)`).
     pub fn describe(self) -> String {
         let (low, high) = self.ranks(0);
         let ranks = if low == high {

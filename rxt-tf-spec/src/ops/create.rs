@@ -99,7 +99,8 @@ pub const ONE_HOT: Op = Op {
             &["tensorflow.one_hot"],
             "rxt-tf/one-hot-cpu",
             83,
-            " and a non-negative int literal depth; axis a literal in -(rank + 1)..=rank (default -1); on_value and off_value omitted",
+            " and a non-negative int literal depth; axis a literal in -(rank + 1)..=rank \
+             (default -1); on_value and off_value omitted",
         )
     }],
 };
