@@ -158,6 +158,23 @@ pub enum Error {
         /// Which position, expected and found.
         message: String,
     },
+    /// A defect of rxt-tf itself, not of the caller's input: a recorded
+    /// node or a planned call that does not match its row, a fused call
+    /// that set no result. Raised as `tf.errors.InternalError`.
+    Internal {
+        /// What was running (an op's name, `fused call`).
+        op: &'static str,
+        /// What was found wrong.
+        defect: &'static str,
+    },
+    /// A size beyond what TensorFlow's C API can take (a count past
+    /// `int`, a name with a NUL byte). Raised as `ValueError`.
+    Limit {
+        /// What was running.
+        op: &'static str,
+        /// What was too large, or not representable.
+        what: &'static str,
+    },
     /// A TensorFlow op returned an error status.
     Op {
         /// The op, as rxt-tf names it (e.g. `matmul`).
@@ -205,12 +222,24 @@ impl fmt::Display for Error {
             Error::Python { detail, step, .. } => write!(f, "rxt-tf: {step} failed: {detail}"),
             Error::NotFunction { message } | Error::Function { message } => write!(f, "rxt-tf: {message}"),
             Error::FunctionArguments { message } | Error::FunctionShapes { message } => write!(f, "rxt-tf: function call: {message}"),
+            Error::Internal { op, defect } => write!(f, "rxt-tf: {op}: internal error (a defect of rxt-tf, not of the input): {defect}"),
+            Error::Limit { op, what } => write!(f, "rxt-tf: {op}: {what} is beyond what TensorFlow's C API takes"),
             Error::Op { message, op, .. } => write!(f, "rxt-tf: {op} failed: {message}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// The `TF_Code` values rxt-tf reports itself (TensorFlow's
+/// `tensorflow/c/tf_status.h`).
+pub(crate) mod code {
+    /// `TF_INVALID_ARGUMENT`: what eager TensorFlow raises as
+    /// `InvalidArgumentError`.
+    pub(crate) const INVALID_ARGUMENT: i32 = 3;
+    /// `TF_INTERNAL`: `InternalError`.
+    pub(crate) const INTERNAL: i32 = 13;
+}
 
 /// "a" or "an" before a dtype name (`an int64`, `a float32`).
 fn article(word: &str) -> &'static str {
@@ -283,7 +312,9 @@ impl From<Error> for PyErr {
             | Error::Device { .. }
             | Error::Keyword { .. }
             | Error::Data { .. }
-            | Error::MixedContexts { .. } => PyValueError::new_err(message),
+            | Error::MixedContexts { .. }
+            | Error::Limit { .. } => PyValueError::new_err(message),
+            Error::Internal { .. } => op_error(code::INTERNAL, message),
             Error::Op { code, .. } => op_error(code, message),
             Error::Interrupted { exception, .. } => Python::attach(|py| exception.0.clone_ref(py)),
             Error::WatchedByTape

@@ -13,8 +13,6 @@ use rxt_tf_spec::{Op, Rule, Value};
 use crate::eager::work::Dims;
 use crate::error::{Error, Result};
 
-/// `INVALID_ARGUMENT`.
-const INVALID_ARGUMENT: i32 = 3;
 
 /// A spatial keyword's (height, width): one size for both, a pair, or the
 /// NHWC list `[1, h, w, 1]`.
@@ -117,7 +115,7 @@ pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
         if size > 0 && effective > size && stride > 0 {
             return Err(Error::Op {
                 op: row.name,
-                code: INVALID_ARGUMENT,
+                code: crate::error::code::INVALID_ARGUMENT,
                 message: format!(
                     "Computed output size would be {}: {} [input_size: {size}, \
                      effective_filter_size: {effective}, stride: {stride}]; rxt-tf refuses a \

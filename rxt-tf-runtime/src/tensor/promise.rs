@@ -83,10 +83,9 @@ impl Promise {
         match self.value.get() {
             Some(Ok(handle)) => Ok(handle),
             Some(Err(err)) => Err(err.clone()),
-            None => Err(Error::Op {
+            None => Err(Error::Internal {
                 op: "fused call",
-                code: 13, // INTERNAL
-                message: String::from("a fused call set no result"),
+                defect: "a fused call set no result",
             }),
         }
     }
