@@ -237,6 +237,8 @@ pub(crate) mod code {
     /// `TF_INVALID_ARGUMENT`: what eager TensorFlow raises as
     /// `InvalidArgumentError`.
     pub(crate) const INVALID_ARGUMENT: i32 = 3;
+    /// `TF_RESOURCE_EXHAUSTED`: `ResourceExhaustedError`.
+    pub(crate) const RESOURCE_EXHAUSTED: i32 = 8;
     /// `TF_INTERNAL`: `InternalError`.
     pub(crate) const INTERNAL: i32 = 13;
 }
@@ -263,6 +265,18 @@ impl PartialEq for PassThrough {
 impl Eq for PassThrough {}
 
 impl Error {
+    /// An [`Error::Internal`]: `defect` says what of rxt-tf's own was found
+    /// inconsistent while `op` ran.
+    pub(crate) const fn internal(op: &'static str, defect: &'static str) -> Self {
+        Error::Internal { op, defect }
+    }
+
+    /// An [`Error::Limit`]: `what` names the thing TensorFlow's C API cannot
+    /// take (`"the number of inputs"`, `"a node name with a NUL byte"`).
+    pub(crate) const fn limit(op: &'static str, what: &'static str) -> Self {
+        Error::Limit { op, what }
+    }
+
     /// Records a Python exception raised during `step`, keeping its type and
     /// message; one that must not be turned into another (see
     /// [`Error::Interrupted`]) is kept whole.
@@ -354,4 +368,57 @@ fn op_error(code: i32, message: String) -> PyErr {
             Err(_) => PyRuntimeError::new_err(message),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_internal_error_names_the_op_and_the_defect() {
+        let err = Error::internal("matmul", "a recorded node does not match its row");
+        assert_eq!(
+            err.to_string(),
+            "rxt-tf: matmul: internal error (a defect of rxt-tf, not of the input): \
+             a recorded node does not match its row"
+        );
+        assert_eq!(
+            err,
+            Error::Internal {
+                op: "matmul",
+                defect: "a recorded node does not match its row"
+            }
+        );
+        assert!(!err.is_permanent());
+    }
+
+    #[test]
+    fn a_limit_names_the_op_and_what_was_too_large() {
+        let err = Error::limit("concat", "the number of inputs in an input list");
+        assert_eq!(
+            err.to_string(),
+            "rxt-tf: concat: the number of inputs in an input list is beyond what \
+             TensorFlow's C API takes"
+        );
+        assert_eq!(
+            err,
+            Error::Limit {
+                op: "concat",
+                what: "the number of inputs in an input list"
+            }
+        );
+        assert!(!err.is_permanent());
+    }
+
+    #[test]
+    fn the_status_codes_are_tensorflows() {
+        assert_eq!(
+            (
+                code::INVALID_ARGUMENT,
+                code::RESOURCE_EXHAUSTED,
+                code::INTERNAL
+            ),
+            (3, 8, 13)
+        );
+    }
 }

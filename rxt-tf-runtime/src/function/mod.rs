@@ -20,6 +20,10 @@ use crate::tensor::{TensorType, Untyped};
 /// The name of a function call in errors.
 const CALL: &str = "function call";
 
+/// The defect of a call whose outputs, already checked against the result
+/// type's count, do not fill it.
+const RESULT_COUNT: &str = "the call's outputs do not fill its result type";
+
 /// One input or output of a function's signature: its element type (a
 /// `TF_DataType` code) and rank (`None` when unknown).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,7 +148,7 @@ impl Function {
                     kind,
                 ) {
                     return Out::from_cores(vec![recorded?])
-                        .ok_or_else(|| crate::safe::handle::null_handle(CALL));
+                        .ok_or_else(|| Error::internal(CALL, RESULT_COUNT));
                 }
             }
             // Otherwise what a fusing scope recorded runs first, then the
@@ -163,7 +167,7 @@ impl Function {
             .into_iter()
             .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
             .collect();
-        Out::from_cores(cores).ok_or_else(|| crate::safe::handle::null_handle(CALL))
+        Out::from_cores(cores).ok_or_else(|| Error::internal(CALL, RESULT_COUNT))
     }
 }
 

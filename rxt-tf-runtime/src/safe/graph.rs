@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rxt_tf_spec::Value;
 
 use crate::error::{Error, Result};
-use crate::safe::handle::{null_handle, OwnedHandle};
+use crate::safe::handle::{null_pointer, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::{Api, TF_Function, TF_Graph, TF_Operation, TF_OperationDescription, TF_Output};
 
@@ -39,7 +39,7 @@ impl OwnedGraph {
         let id = NEXT_GRAPH.fetch_add(1, Ordering::Relaxed);
         NonNull::new(raw)
             .map(|raw| OwnedGraph { raw, api, id })
-            .ok_or_else(|| null_handle(op))
+            .ok_or_else(|| null_pointer(op, "TF_NewGraph"))
     }
 
     /// Starts the node `name` running `tf_op`.
@@ -49,7 +49,8 @@ impl OwnedGraph {
         name: &str,
         op: &'static str,
     ) -> Result<NodeBuilder<'g>> {
-        let name = CString::new(name).map_err(|_| null_handle(op))?;
+        let name =
+            CString::new(name).map_err(|_| Error::limit(op, "a node name with a NUL byte"))?;
         // SAFETY: the graph is live and exclusively borrowed while the node is
         // built; both names are NUL-terminated and copied by TensorFlow.
         let raw =
@@ -62,7 +63,7 @@ impl OwnedGraph {
                 graph: self.id,
                 _graph: std::marker::PhantomData,
             })
-            .ok_or_else(|| null_handle(op))
+            .ok_or_else(|| null_pointer(op, "TF_NewOperation"))
     }
 
     /// The function `name` computing `outputs` from `inputs` (placeholders),
@@ -78,14 +79,19 @@ impl OwnedGraph {
         let own = |output: &GraphOutput| {
             (output.graph == self.id)
                 .then_some(output.output)
-                .ok_or_else(|| null_handle(op))
+                .ok_or_else(|| {
+                    Error::internal(
+                        op,
+                        "a function's input or output is a node of another graph",
+                    )
+                })
         };
         let inputs = inputs.iter().map(own).collect::<Result<Vec<TF_Output>>>()?;
         let outputs = outputs
             .iter()
             .map(own)
             .collect::<Result<Vec<TF_Output>>>()?;
-        let count = |len: usize| c_int::try_from(len).map_err(|_| null_handle(op));
+        let count = |len: usize, what| c_int::try_from(len).map_err(|_| Error::limit(op, what));
         // SAFETY: the graph is live; `inputs` / `outputs` are nodes of it and
         // live for the call, with the counts given; null operation list (-1:
         // every node), output names, options and description are allowed.
@@ -96,9 +102,9 @@ impl OwnedGraph {
                 0,
                 -1,
                 std::ptr::null(),
-                count(inputs.len())?,
+                count(inputs.len(), "the number of a function's inputs")?,
                 inputs.as_ptr(),
-                count(outputs.len())?,
+                count(outputs.len(), "the number of a function's outputs")?,
                 outputs.as_ptr(),
                 std::ptr::null(),
                 std::ptr::null(),
@@ -109,7 +115,7 @@ impl OwnedGraph {
         status.check(op)?;
         NonNull::new(raw)
             .map(|raw| OwnedFunction { raw, api: self.api })
-            .ok_or_else(|| null_handle(op))
+            .ok_or_else(|| null_pointer(op, "TF_GraphToFunction"))
     }
 }
 
@@ -131,11 +137,16 @@ pub(crate) struct NodeBuilder<'g> {
     _graph: std::marker::PhantomData<&'g mut OwnedGraph>,
 }
 
+/// The defect of a node input that belongs to another graph.
+const ANOTHER_GRAPH: &str = "a node's input is a node of another graph";
+
 impl NodeBuilder<'_> {
+    /// The unfinished description; only [`NodeBuilder::finish`], which
+    /// consumes the builder, takes it away.
     fn description(&self) -> Result<*mut TF_OperationDescription> {
         self.raw
             .map(NonNull::as_ptr)
-            .ok_or_else(|| null_handle(self.op))
+            .ok_or_else(|| Error::internal(self.op, "a graph node was built after it was finished"))
     }
 
     /// Sets the attribute `attr` to `value`.
@@ -191,7 +202,8 @@ impl NodeBuilder<'_> {
     /// Sets the type-list attribute `attr` to `codes`.
     pub(crate) fn set_type_list(&mut self, attr: &CStr, codes: &[i32]) -> Result<()> {
         let node = self.description()?;
-        let count = c_int::try_from(codes.len()).map_err(|_| null_handle(self.op))?;
+        let count = c_int::try_from(codes.len())
+            .map_err(|_| Error::limit(self.op, "the number of types in a type-list attribute"))?;
         // SAFETY: `node` is an unfinished description, `attr` NUL-terminated
         // and `codes` holds `count` codes; the setter copies them.
         unsafe { (self.api.TF_SetAttrTypeList)(node, attr.as_ptr(), codes.as_ptr(), count) };
@@ -226,7 +238,7 @@ impl NodeBuilder<'_> {
             unsafe { (self.api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
         status.check(self.op)?;
         if tensor.is_null() {
-            return Err(null_handle(self.op));
+            return Err(null_pointer(self.op, "TFE_TensorHandleResolve"));
         }
         // SAFETY: the description is unfinished, `attr` NUL-terminated and
         // `tensor` a live host tensor, which the setter copies.
@@ -239,7 +251,7 @@ impl NodeBuilder<'_> {
     /// Adds `input` (a node of the same graph) as the next input.
     pub(crate) fn add_input(&mut self, input: GraphOutput) -> Result<()> {
         if input.graph != self.graph {
-            return Err(null_handle(self.op));
+            return Err(Error::internal(self.op, ANOTHER_GRAPH));
         }
         // SAFETY: the description is unfinished and `input` is a finished
         // node of the same graph (checked), which is alive: this builder
@@ -251,10 +263,11 @@ impl NodeBuilder<'_> {
     /// Adds `inputs` (nodes of the same graph) as the next input, a list.
     pub(crate) fn add_input_list(&mut self, inputs: &[GraphOutput]) -> Result<()> {
         if inputs.iter().any(|input| input.graph != self.graph) {
-            return Err(null_handle(self.op));
+            return Err(Error::internal(self.op, ANOTHER_GRAPH));
         }
         let outputs: Vec<TF_Output> = inputs.iter().map(|input| input.output).collect();
-        let count = std::ffi::c_int::try_from(outputs.len()).map_err(|_| null_handle(self.op))?;
+        let count = c_int::try_from(outputs.len())
+            .map_err(|_| Error::limit(self.op, "the number of inputs in an input list"))?;
         // SAFETY: the description is unfinished and every input a finished,
         // live node of the same graph (checked); `outputs` holds `count`
         // entries, read during the call only.
@@ -273,7 +286,7 @@ impl NodeBuilder<'_> {
             unsafe { (self.api.TF_FinishOperation)(description, status.as_ptr()) };
         status.check(self.op)?;
         if node.is_null() {
-            return Err(null_handle(self.op));
+            return Err(null_pointer(self.op, "TF_FinishOperation"));
         }
         Ok(GraphOutput {
             graph: self.graph,

@@ -118,11 +118,23 @@ impl Drop for OwnedHandle {
     }
 }
 
-/// The error for a C call that reported success but returned no handle.
+/// The error for a C call that reported success but returned no tensor
+/// handle (for a null of another kind, see [`null_pointer`]).
 pub(crate) fn null_handle(op: &'static str) -> crate::Error {
     crate::Error::Op {
         op,
-        code: 13, // INTERNAL
+        code: crate::error::code::INTERNAL,
         message: String::from("TensorFlow returned a null tensor handle"),
+    }
+}
+
+/// The error for the C function `function` reporting success (or having no
+/// status to report on) but returning a null pointer that is not a tensor
+/// handle: a graph, a node, a tensor, an op, a function.
+pub(crate) fn null_pointer(op: &'static str, function: &'static str) -> crate::Error {
+    crate::Error::Op {
+        op,
+        code: crate::error::code::INTERNAL,
+        message: format!("TensorFlow's {function} returned NULL"),
     }
 }

@@ -7,7 +7,7 @@ use std::ffi::c_int;
 use rxt_tf_spec::DType;
 
 use crate::error::{Error, Result};
-use crate::safe::handle::{null_handle, OwnedHandle};
+use crate::safe::handle::{null_handle, null_pointer, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::Api;
 
@@ -20,12 +20,12 @@ pub(crate) fn new_handle(
     dims: &[i64],
     bytes: &[u8],
 ) -> Result<OwnedHandle> {
-    let rank = c_int::try_from(dims.len()).map_err(|_| null_handle(op))?;
+    let rank = c_int::try_from(dims.len()).map_err(|_| Error::limit(op, "the rank of a tensor"))?;
     // SAFETY: `dims` holds `rank` sizes; the caller made `bytes.len()` their
     // product times the element size.
     let tensor = unsafe { (api.TF_AllocateTensor)(dtype.code(), dims.as_ptr(), rank, bytes.len()) };
     if tensor.is_null() {
-        return Err(null_handle(op));
+        return Err(null_pointer(op, "TF_AllocateTensor"));
     }
     if !bytes.is_empty() {
         // SAFETY: `tensor` is a live tensor.
@@ -68,7 +68,7 @@ pub(crate) fn read<V>(
     let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
     status.check(op)?;
     if tensor.is_null() {
-        return Err(null_handle(op));
+        return Err(null_pointer(op, "TFE_TensorHandleResolve"));
     }
     // SAFETY: `tensor` is a live host tensor.
     let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };

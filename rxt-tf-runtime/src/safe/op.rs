@@ -6,7 +6,7 @@ use std::ptr::NonNull;
 use rxt_tf_spec::Value;
 
 use crate::error::{Error, Result};
-use crate::safe::handle::{null_handle, OwnedHandle};
+use crate::safe::handle::{null_handle, null_pointer, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::{Api, TFE_Context, TFE_Op, TFE_TensorHandle};
 
@@ -42,7 +42,7 @@ impl<'s> OwnedOp<'s> {
                 status,
                 name,
             })
-            .ok_or_else(|| null_handle(name))?;
+            .ok_or_else(|| null_pointer(name, "TFE_NewOp"))?;
         // SAFETY: `op` is live; the device name is NUL-terminated.
         unsafe { (api.TFE_OpSetDevice)(op.raw.as_ptr(), device.as_ptr(), status.as_ptr()) };
         status.check(name)?;
@@ -110,7 +110,8 @@ impl<'s> OwnedOp<'s> {
 
     /// Sets the type-list attribute `attr` to `types` (`TF_DataType` codes).
     pub(crate) fn set_type_list(&mut self, attr: &CStr, types: &[i32]) -> Result<()> {
-        let count = c_int::try_from(types.len()).map_err(|_| null_handle(self.name))?;
+        let count = c_int::try_from(types.len())
+            .map_err(|_| Error::limit(self.name, "the number of types in a type-list attribute"))?;
         // SAFETY: the op is live, `attr` NUL-terminated, `types` valid for
         // `count` codes; the setter copies them.
         unsafe {
@@ -154,7 +155,8 @@ impl<'s> OwnedOp<'s> {
     /// op takes its own references.
     pub(crate) fn add_input_list(&mut self, inputs: &[&OwnedHandle]) -> Result<()> {
         let mut raw: Vec<*mut TFE_TensorHandle> = inputs.iter().map(|h| h.as_ptr()).collect();
-        let count = c_int::try_from(raw.len()).map_err(|_| null_handle(self.name))?;
+        let count = c_int::try_from(raw.len())
+            .map_err(|_| Error::limit(self.name, "the number of inputs in an input list"))?;
         // SAFETY: the op and every handle are live; `raw` holds `count`
         // pointers, read during the call only.
         unsafe {
@@ -173,14 +175,18 @@ impl<'s> OwnedOp<'s> {
     pub(crate) fn execute(self, work: i64) -> Result<OwnedHandle> {
         let name = self.name;
         let mut outputs = self.execute_many(work, 1)?;
-        outputs.pop().ok_or_else(|| null_handle(name))
+        // `execute_many` returns exactly the one output asked for.
+        outputs
+            .pop()
+            .ok_or_else(|| Error::internal(name, "a one-output op was run for no output"))
     }
 
     /// Runs the op, expecting `expected` outputs, with the GIL released when
     /// `work` says so.
     pub(crate) fn execute_many(self, work: i64, expected: usize) -> Result<Vec<OwnedHandle>> {
         let mut raw: Vec<*mut TFE_TensorHandle> = vec![std::ptr::null_mut(); expected];
-        let mut count = c_int::try_from(expected).map_err(|_| null_handle(self.name))?;
+        let mut count = c_int::try_from(expected)
+            .map_err(|_| Error::limit(self.name, "the number of an op's outputs"))?;
         crate::gil::maybe_released(work, || {
             // SAFETY: the op is fully built; `raw` has room for `count`
             // outputs, and `count` says so. No Python object is touched.
@@ -201,6 +207,14 @@ impl<'s> OwnedOp<'s> {
             .iter()
             .filter_map(|&handle| unsafe { OwnedHandle::from_raw(self.api, handle) })
             .collect();
+        if usize::try_from(count).ok() != Some(expected) {
+            // What rxt-tf planned (a row's or a function signature's output
+            // count) disagrees with the op TensorFlow ran.
+            return Err(Error::internal(
+                self.name,
+                "the op produced another number of outputs than was planned",
+            ));
+        }
         if outputs.len() != expected {
             return Err(null_handle(self.name));
         }

@@ -4,11 +4,8 @@
 use std::ffi::CStr;
 use std::ptr::NonNull;
 
-use crate::error::{Error, Result};
+use crate::error::{code, Error, Result};
 use crate::sys::{Api, TF_Status, TF_OK};
-
-/// TensorFlow's `RESOURCE_EXHAUSTED`, used when a status cannot be allocated.
-const TF_RESOURCE_EXHAUSTED: i32 = 8;
 
 /// An owned `TF_Status`.
 pub(crate) struct Status {
@@ -25,7 +22,8 @@ impl Status {
             .map(|raw| Status { api, raw })
             .ok_or(Error::Op {
                 op,
-                code: TF_RESOURCE_EXHAUSTED,
+                // As TensorFlow reports a failed allocation.
+                code: code::RESOURCE_EXHAUSTED,
                 message: String::from("TF_NewStatus returned NULL"),
             })
     }
