@@ -330,7 +330,7 @@ fn marker(out: &mut String, index: usize, op: &Op) {
     for dtype in op.dtypes {
         let _ = writeln!(
             out,
-            "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{}}",
+            "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{ type Accept<X> = X; }}",
             dtype.rust_name()
         );
     }
@@ -347,7 +347,7 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         for rank in low..=high {
             let _ = writeln!(
                 out,
-                "    {HIDDEN} impl {DISPATCH}::RankOf<{name}, {}> for crate::tensor::Rank<{rank}> {{}}",
+                "    {HIDDEN} impl {DISPATCH}::RankOf<{name}, {}> for crate::tensor::Rank<{rank}> {{ type Accept<X> = X; }}",
                 position + 1
             );
         }
@@ -361,14 +361,14 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         };
         let _ = writeln!(
             out,
-            "    {HIDDEN} impl {DISPATCH}::{takes}<{}> for {name} {{}}",
+            "    {HIDDEN} impl {DISPATCH}::{takes}<{}> for {name} {{ type Accept<X> = X; }}",
             position + 1
         );
     }
     if op.rule.takes_literals() {
         let _ = writeln!(
             out,
-            "    {HIDDEN} impl {DISPATCH}::TakesLiterals for {name} {{}}"
+            "    {HIDDEN} impl {DISPATCH}::TakesLiterals for {name} {{ type Accept<X> = X; }}"
         );
     }
 }

@@ -22,6 +22,9 @@ pub use rxt_tf_runtime::tensor::aliases::*;
 pub use rxt_tf_runtime::{
     fusion, ops, Arguments, Element, Error, Function, PassThrough, Result, Returns, Tensor,
 };
+/// A rank as a type: here so that compile errors name it `Rank<2>`.
+#[doc(hidden)]
+pub use rxt_tf_runtime::tensor::Rank;
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
 /// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,

@@ -1,8 +1,7 @@
-// A list holds 2 to 8 tensors, as a bracketed list.
+// A list holds 2 to 8 tensors.
 use rxt_tf::{tf, TensorF32Cpu2D};
 
 fn f(a: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let _ = tf!(concat(a, axis = 0));
     tf!(concat([a], axis = 0))
 }
 

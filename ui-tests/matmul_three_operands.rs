@@ -1,4 +1,4 @@
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::{tf, TensorF32Cpu2D};
 
 fn f(a: TensorF32Cpu2D, b: TensorF32Cpu2D, c: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
     tf!(matmul(a, b, c))

@@ -1,4 +1,4 @@
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
+use rxt_tf::{tf, TensorF32Cpu2D};
 
 // The target is injected (a proc macro cannot see the real target, and this
 // host cannot build for it); the message comes from the platform table.

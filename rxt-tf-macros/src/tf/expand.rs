@@ -2,7 +2,7 @@
 //! each operand checked and borrowed at its own span (so a rank error points
 //! at it), the typed keywords as types and every keyword value as data.
 
-use proc_macro2::{Ident, Literal, Span, TokenStream};
+use proc_macro2::{Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
 use rxt_tf_spec::{fits_mask, Keyword, Value, ValueKind};
 use syn::spanned::Spanned;
@@ -62,12 +62,23 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     };
     // Each operand is checked by a call spanned at the operand, so a rank
     // error (given the typed keywords) points at it and is reported once.
+    // The element type is checked at the first operand written as an
+    // expression; the rule ties the others' to it, so a wrong element type
+    // is reported once, not once per operand.
+    let first_expression = invocation
+        .operands
+        .iter()
+        .position(|operand| matches!(operand, OperandExpr::Expr(_) | OperandExpr::Tensors(..)));
     let operands = invocation
         .operands
         .iter()
         .enumerate()
         .map(|(index, operand)| {
             let position = index + 1;
+            let check = match first_expression.is_none_or(|first| first == index) {
+                true => quote!(OperandOf),
+                false => quote!(OperandRankOf),
+            };
             let (span, value) = match operand {
                 OperandExpr::Expr(expr) => (expr.span(), quote_spanned!(expr.span()=> &(#expr))),
                 OperandExpr::Float(float, span) => {
@@ -117,9 +128,11 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     )
                 }
             };
-            let borrowed = quote_spanned!(span=> #private::AsOperand::as_operand(#value));
+            // The crate path too is placed at the operand, so every
+            // obligation of its check is reported there, once.
+            let private = located_at(&private, span);
             quote_spanned! {span=>
-                <_ as #private::OperandOf<#marker, #position>>::checked(#borrowed)
+                <_ as #private::#check<#marker, #position>>::checked(#value)
             }
         });
     let values = invocation
@@ -129,6 +142,25 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     quote_spanned! {span=>
         #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
     }
+}
+
+/// `tokens` shown at `span`, resolving names as before (`$crate` keeps
+/// its hygiene).
+fn located_at(tokens: &TokenStream, span: Span) -> TokenStream {
+    tokens
+        .clone()
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                let mut inner = Group::new(group.delimiter(), located_at(&group.stream(), span));
+                inner.set_span(group.span().located_at(span));
+                tree = TokenTree::Group(inner);
+            } else {
+                tree.set_span(tree.span().located_at(span));
+            }
+            tree
+        })
+        .collect()
 }
 
 /// An `i64` literal, its sign as a separate token (`-1i64`).
@@ -225,12 +257,17 @@ mod tests {
         expand(input).to_string()
     }
 
-    /// The check-and-borrow of operand `position` of `marker`.
+    /// The check-and-borrow of operand `position` of `marker`: element
+    /// type and rank at the first operand, the rank alone after it.
     fn checked(marker: &str, position: usize, operand: &str) -> String {
+        let check = match position {
+            1 => "OperandOf",
+            _ => "OperandRankOf",
+        };
         format!(
-            "< _ as :: rxt_tf :: __private :: OperandOf < :: rxt_tf :: ops :: op :: {marker} , \
+            "< _ as :: rxt_tf :: __private :: {check} < :: rxt_tf :: ops :: op :: {marker} , \
              {position}usize >> :: checked \
-             (:: rxt_tf :: __private :: AsOperand :: as_operand (& ({operand})))"
+             (& ({operand}))"
         )
     }
 
@@ -292,17 +329,26 @@ mod tests {
     fn errors_expand_to_compile_error_and_a_typed_placeholder() {
         let out = expand_str(quote!(::rxt_tf; atan(x)));
         assert!(out.contains("compile_error"), "{out}");
-        let names: Vec<String> = rxt_tf_spec::OPS
-            .iter()
-            .map(|op| format!("`{}`", op.name))
-            .collect();
-        let want = format!(
-            "unsupported op `atan`; expected one of: {}",
-            names.join(", ")
+        assert!(
+            out.contains("unsupported op `atan`; did you mean `tanh`?"),
+            "{out}"
         );
-        assert!(out.contains(&want), "{out}");
-        assert!(out.contains("`matmul`, `relu`"), "{out}");
+        assert!(
+            !out.contains("`matmul`, `relu`"),
+            "no list of every op: {out}"
+        );
         assert!(out.contains("unreachable_result"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; frobnicate(x)));
+        assert!(out.contains("the guide's op reference lists"), "{out}");
+    }
+
+    #[test]
+    fn a_question_mark_inside_is_named() {
+        let out = expand_str(quote!(::rxt_tf; reciprocal(x)?));
+        assert!(
+            out.contains("a `?` belongs outside `tf!`: write `tf!(reciprocal (x))?`"),
+            "{out}"
+        );
     }
 
     #[test]
@@ -314,8 +360,8 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("needs the keyword `axis` (`axis` = an integer literal or a list"),
-            "{out}"
+            !out.contains("needs the keyword `axis`"),
+            "the positional axis is reported once: {out}"
         );
     }
 

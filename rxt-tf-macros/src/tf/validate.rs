@@ -51,20 +51,54 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
             })
         }
         Syntax::Call(call, args) => op_call(call, &args),
+        Syntax::Other(Expr::Try(tried)) => Err(syn::Error::new(
+            tried.question_token.span,
+            format!(
+                "rxt-tf: a `?` belongs outside `tf!`: write `tf!({})?`",
+                tried.expr.to_token_stream()
+            ),
+        )),
         Syntax::Other(other) => Err(syn::Error::new(
             other.span(),
-            format!(
-                "rxt-tf: `tf!` expects an op call such as `matmul(x, w)` or a sum `a + b`; supported ops: {}",
-                names()
-            ),
+            "rxt-tf: `tf!` expects an op call such as `matmul(x, w)`, an operator such as \
+             `a + b`, or an index such as `x[:, 0]`",
         )),
     }
 }
 
-/// "`matmul`, `relu`, …" for messages.
-fn names() -> String {
-    let names: Vec<String> = OPS.iter().map(|op| format!("`{}`", op.name)).collect();
-    names.join(", ")
+/// "unsupported op `atan`; did you mean `tanh`?": the nearest op by edit
+/// distance, if one is near enough to be a misspelling.
+fn unknown_op(name: &str) -> String {
+    let nearest = OPS
+        .iter()
+        .map(|op| (edit_distance(name, op.name), op.name))
+        .min_by_key(|(distance, _)| *distance)
+        .filter(|(distance, _)| *distance <= 2 || *distance * 3 <= name.chars().count());
+    match nearest {
+        Some((_, op)) => format!("rxt-tf: unsupported op `{name}`; did you mean `{op}`?"),
+        None => format!(
+            "rxt-tf: unsupported op `{name}`; the guide's op reference lists the {} ops",
+            OPS.len()
+        ),
+    }
+}
+
+/// The Levenshtein distance between `a` and `b` (insertions, deletions
+/// and substitutions of one character).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, left) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, right) in b.iter().enumerate() {
+            let substitute = previous[j] + usize::from(left != *right);
+            let insert = current[j] + 1;
+            let delete = previous[j + 1] + 1;
+            current.push(substitute.min(insert).min(delete));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 /// "`a + b` (`add`), …, `-x` (`neg`)" for messages.
@@ -344,18 +378,12 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
     let Some(name) = name else {
         return Err(syn::Error::new(
             call.func.span(),
-            format!("rxt-tf: expected an op name; supported ops: {}", names()),
+            "rxt-tf: expected an op name such as `matmul` or `relu`",
         ));
     };
     // `r#where` is the op `where`.
     let Some(op) = rxt_tf_spec::lookup(&syn::ext::IdentExt::unraw(&name).to_string()) else {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "rxt-tf: unsupported op `{name}`; expected one of: {}",
-                names()
-            ),
-        ));
+        return Err(syn::Error::new(name.span(), unknown_op(&name.to_string())));
     };
 
     let mut errors = Errors::default();
@@ -381,6 +409,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
     // `einsum("ij,jk->ik", a, b)`: the equation comes first, as in
     // `tf.einsum`; it is the keyword `equation`.
     let equation_name: Expr = syn::parse_quote!(equation);
+    let mut equation_reported = false;
     if op.name == "einsum" {
         match positional.first() {
             Some(Expr::Lit(syn::ExprLit {
@@ -396,6 +425,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
                      (`einsum(\"ij,jk->ik\", a, b)`)",
                 );
                 positional.remove(0);
+                equation_reported = true;
             }
             None => {}
         }
@@ -448,12 +478,18 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         .collect();
     let mut given: Vec<(&Expr, &Expr)> = names.iter().zip(by_position).collect();
     given.extend(keyword_args);
-    check_operand_count(op, call, &positional, &mut errors);
+    let given_positionally = check_operand_count(op, call, &positional, &mut errors);
     let operands = match positional.len() == op.arity() {
         true => operands(op, &positional, &mut errors),
         false => Vec::new(),
     };
-    let keywords = keyword_values(op, call, &given, &mut errors);
+    let keywords = keyword_values(
+        op,
+        call,
+        &given,
+        given_positionally || equation_reported,
+        &mut errors,
+    );
     errors.finish(Invocation {
         op,
         op_span: name.span(),
@@ -506,10 +542,12 @@ fn pad_mode(
     }
 }
 
-fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mut Errors) {
+/// Checks the number of operands; `true` when the extra ones were taken
+/// for the required keywords (reported once, here).
+fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mut Errors) -> bool {
     let arity = op.arity();
     if operands.len() == arity {
-        return;
+        return false;
     }
     let required: Vec<&Keyword> = op.keywords.iter().filter(|k| k.default.is_none()).collect();
     if operands.len() > arity && !required.is_empty() {
@@ -529,7 +567,7 @@ fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mu
                 ),
             );
         }
-        return;
+        return true;
     }
     let s = if arity == 1 { "" } else { "s" };
     let message = format!(
@@ -546,6 +584,7 @@ fn check_operand_count(op: &Op, call: &ExprCall, operands: &[&Expr], errors: &mu
         }
         _ => errors.push(call, message),
     }
+    false
 }
 
 /// A value to show in "write `axis = 1`" hints.
@@ -569,11 +608,13 @@ fn example(keyword: &Keyword) -> String {
 }
 
 /// One value per row keyword (given, else its default), checking names,
-/// duplicates, literals and values; required keywords must be given.
+/// duplicates, literals and values; required keywords must be given
+/// (unless `given_positionally` already said where they go).
 fn keyword_values(
     op: &Op,
     call: &ExprCall,
     given: &[(&Expr, &Expr)],
+    given_positionally: bool,
     errors: &mut Errors,
 ) -> Vec<Value> {
     let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
@@ -614,7 +655,7 @@ fn keyword_values(
         }
     }
     for (keyword, value) in op.keywords.iter().zip(&values) {
-        if value.is_none() && !seen.iter().any(|k| k == keyword.name) {
+        if value.is_none() && !given_positionally && !seen.iter().any(|k| k == keyword.name) {
             errors.push(
                 call,
                 format!(

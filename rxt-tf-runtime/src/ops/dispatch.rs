@@ -28,7 +28,10 @@ pub trait OpRow {
     note = "the README's op table lists each op's element types; TensorFlow has no CPU kernel \
             of this op for `{Self}`"
 )]
-pub trait ElementOf<Op> {}
+pub trait ElementOf<Op> {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
 
 /// The element type of `Op`'s result on operands of `Self`: their own, or
 /// the one the op promotes them to (`div` of integers: `f64`, as
@@ -44,7 +47,10 @@ pub trait ResultOf<Op> {
     label = "rank not accepted here",
     note = "the README's op table lists each op's ranks"
 )]
-pub trait RankOf<Op, const POSITION: usize> {}
+pub trait RankOf<Op, const POSITION: usize> {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
 
 /// Ops that take a list of integers known at run time ([`Dims`]) as their
 /// operand number `POSITION` (from 1).
@@ -52,7 +58,10 @@ pub trait RankOf<Op, const POSITION: usize> {}
     message = "rxt-tf: `{Self}` takes no list of sizes as operand {POSITION}",
     label = "a list is not accepted here"
 )]
-pub trait DimsAt<const POSITION: usize> {}
+pub trait DimsAt<const POSITION: usize> {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
 
 /// Ops that take an integer known at run time ([`Size`]) as their operand
 /// number `POSITION` (from 1).
@@ -60,7 +69,10 @@ pub trait DimsAt<const POSITION: usize> {}
     message = "rxt-tf: `{Self}` takes no size as operand {POSITION}",
     label = "a size is not accepted here"
 )]
-pub trait SizeAt<const POSITION: usize> {}
+pub trait SizeAt<const POSITION: usize> {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
 
 /// Ops that take pairs of integers known at run time ([`Pairs`]) as their
 /// operand number `POSITION` (from 1).
@@ -68,7 +80,10 @@ pub trait SizeAt<const POSITION: usize> {}
     message = "rxt-tf: `{Self}` takes no pairs as operand {POSITION}",
     label = "pairs are not accepted here"
 )]
-pub trait PairsAt<const POSITION: usize> {}
+pub trait PairsAt<const POSITION: usize> {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
 
 /// Ops whose operands may be literals (`tf!(x * 2)`).
 #[diagnostic::on_unimplemented(
@@ -76,7 +91,14 @@ pub trait PairsAt<const POSITION: usize> {}
     label = "a literal is not accepted here",
     note = "pass a tensor (`TensorF32Cpu0D::from_slice(py, &[v], [])` makes a scalar tensor)"
 )]
-pub trait TakesLiterals {}
+pub trait TakesLiterals {
+    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
+    type Accept<X>;
+}
+
+/// An operand on its way to [`execute`]: its input, and the type its check
+/// at its own position gave (`C`).
+pub struct Checked<'a, C>(Input<'a>, core::marker::PhantomData<fn() -> C>);
 
 /// Operand types accepted at one position of one op: a tensor of an element
 /// type and rank the op takes there, a literal, or a run-time scalar.
@@ -86,11 +108,35 @@ pub trait TakesLiterals {}
     note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …), numeric \
             literals, or `rxt_tf::ops::Scalar(value)` for a value known at run time"
 )]
-pub trait OperandOf<Op, const POSITION: usize> {
-    /// The operand itself, once accepted.
-    type Checked: OperandInput;
-    /// The operand, as its checked type.
-    fn checked(&self) -> &Self::Checked;
+pub trait OperandOf<Op, const POSITION: usize>: OperandInput {
+    /// The operand's type, once accepted. It is computed through the
+    /// associated types of the traits that accept it ([`ElementOf`],
+    /// [`RankOf`], …), which only the accepted cases implement: a rejected
+    /// operand's type is an error, so the rule's [`Signature`] is not
+    /// checked (and not reported) a second time.
+    type Checked;
+    /// The operand, with its checked type.
+    fn checked(&self) -> Checked<'_, Self::Checked> {
+        Checked(self.input(), core::marker::PhantomData)
+    }
+}
+
+/// [`OperandOf`] for an operand after the first tensor of a call: its rank
+/// (or kind) is checked here, its element type by the rule, which ties it
+/// to the first one's (so one wrong element type is reported once).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not an operand `{Op}` takes at position {POSITION}",
+    label = "not accepted here",
+    note = "`tf!` operands are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …), numeric \
+            literals, or `rxt_tf::ops::Scalar(value)` for a value known at run time"
+)]
+pub trait OperandRankOf<Op, const POSITION: usize>: OperandInput {
+    /// The operand's type, once accepted (as [`OperandOf::Checked`]).
+    type Checked;
+    /// The operand, with its checked type.
+    fn checked(&self) -> Checked<'_, Self::Checked> {
+        Checked(self.input(), core::marker::PhantomData)
+    }
 }
 
 impl<Op, const P: usize, T, const R: usize> OperandOf<Op, P> for Tensor<T, R>
@@ -98,10 +144,15 @@ where
     T: Element + ElementOf<Op>,
     Rank<R>: SupportedRank + RankOf<Op, P>,
 {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
+}
+
+impl<Op, const P: usize, T, const R: usize> OperandRankOf<Op, P> for Tensor<T, R>
+where
+    T: Element,
+    Rank<R>: SupportedRank + RankOf<Op, P>,
+{
+    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<Self>;
 }
 
 impl<Op, const P: usize, T> OperandOf<Op, P> for Scalar<T>
@@ -109,45 +160,81 @@ where
     T: Element + ElementOf<Op>,
     Rank<0>: RankOf<Op, P>,
 {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+    type Checked = <Rank<0> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
 }
 
+impl<Op, const P: usize, T> OperandRankOf<Op, P> for Scalar<T>
+where
+    T: Element,
+    Rank<0>: RankOf<Op, P>,
+{
+    type Checked = <Rank<0> as RankOf<Op, P>>::Accept<Self>;
+}
+
+impl<'a, Op, const P: usize, T, const R: usize, const N: usize> OperandOf<Op, P>
+    for TensorList<'a, T, R, N>
+where
+    T: Element + ElementOf<Op>,
+    Rank<R>: SupportedRank + RankOf<Op, P>,
+{
+    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
+}
+
+impl<'a, Op, const P: usize, T, const R: usize, const N: usize> OperandRankOf<Op, P>
+    for TensorList<'a, T, R, N>
+where
+    T: Element,
+    Rank<R>: SupportedRank + RankOf<Op, P>,
+{
+    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<Self>;
+}
+
+/// A reference to an operand is checked as the operand (`tf!(relu(&x))`,
+/// or `x` a reference).
+impl<Op, const P: usize, X: OperandOf<Op, P> + ?Sized> OperandOf<Op, P> for &X {
+    type Checked = X::Checked;
+}
+
+impl<Op, const P: usize, X: OperandRankOf<Op, P> + ?Sized> OperandRankOf<Op, P> for &X {
+    type Checked = X::Checked;
+}
+
+/// Literals carry no element type of their own: they take the other
+/// operands', where the op takes literals at all.
 impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for IntLiteral {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+    type Checked = <Op as TakesLiterals>::Accept<Self>;
+}
+
+impl<Op: TakesLiterals, const P: usize> OperandRankOf<Op, P> for IntLiteral {
+    type Checked = <Op as TakesLiterals>::Accept<Self>;
 }
 
 impl<Op: TakesLiterals, const P: usize> OperandOf<Op, P> for FloatLiteral {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+    type Checked = <Op as TakesLiterals>::Accept<Self>;
 }
 
-impl<Op: PairsAt<P>, const P: usize, const N: usize> OperandOf<Op, P> for Pairs<N> {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+impl<Op: TakesLiterals, const P: usize> OperandRankOf<Op, P> for FloatLiteral {
+    type Checked = <Op as TakesLiterals>::Accept<Self>;
 }
 
-impl<Op: SizeAt<P>, const P: usize> OperandOf<Op, P> for Size {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+/// The operands that carry no element type of their own and are taken at
+/// one position only: sizes, lists and pairs of integers.
+macro_rules! positional_operands {
+    ($([$($generics:tt)*] $operand:ty => $check:ident;)*) => {$(
+        impl<Op: $check<P>, const P: usize, $($generics)*> OperandOf<Op, P> for $operand {
+            type Checked = <Op as $check<P>>::Accept<Self>;
+        }
+
+        impl<Op: $check<P>, const P: usize, $($generics)*> OperandRankOf<Op, P> for $operand {
+            type Checked = <Op as $check<P>>::Accept<Self>;
+        }
+    )*};
 }
 
-impl<Op: DimsAt<P>, const P: usize, const N: usize> OperandOf<Op, P> for Dims<N> {
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
+positional_operands! {
+    [const N: usize] Pairs<N> => PairsAt;
+    [] Size => SizeAt;
+    [const N: usize] Dims<N> => DimsAt;
 }
 
 /// The result of an op (`Op`, following its rule `Self`) for a tuple of
@@ -302,6 +389,12 @@ impl<T: AsOperand + ?Sized> AsOperand for &T {
 pub trait OperandInput {
     /// The input it provides.
     fn input(&self) -> Input<'_>;
+}
+
+impl<T: OperandInput + ?Sized> OperandInput for &T {
+    fn input(&self) -> Input<'_> {
+        (**self).input()
+    }
 }
 
 impl<T: Element, const R: usize> AsOperand for Tensor<T, R>
@@ -495,18 +588,6 @@ where
     }
 }
 
-impl<'a, Op, const P: usize, T, const R: usize, const N: usize> OperandOf<Op, P>
-    for TensorList<'a, T, R, N>
-where
-    T: Element + ElementOf<Op>,
-    Rank<R>: SupportedRank + RankOf<Op, P>,
-{
-    type Checked = Self;
-    fn checked(&self) -> &Self {
-        self
-    }
-}
-
 /// The operands of one call, as a tuple of references.
 pub trait OperandList {
     /// The tuple of operand types, matched against [`Signature`].
@@ -528,6 +609,28 @@ macro_rules! operand_list {
     )*};
 }
 operand_list!((A), (A, B), (A, B, C), (A, B, C, D), (A, B, C, D, E));
+
+/// The operands of a `tf!` call, each checked at its own position: the
+/// types matched against [`Signature`] are the checked ones.
+macro_rules! checked_list {
+    ($(($($name:ident $checked:ident),+)),*) => {$(
+        impl<$($checked),+> OperandList for ($(Checked<'_, $checked>,)+) {
+            type Types = ($($checked,)+);
+            #[allow(non_snake_case)]
+            fn with_inputs<R>(&self, f: impl FnOnce(&[Input<'_>]) -> R) -> R {
+                let ($($name,)+) = self;
+                f(&[$($name.0),+])
+            }
+        }
+    )*};
+}
+checked_list!(
+    (A CA),
+    (A CA, B CB),
+    (A CA, B CB, C CC),
+    (A CA, B CB, C CC, D CD),
+    (A CA, B CB, C CC, D CD, E CE)
+);
 
 /// Runs the op `Op` on `operands`, with `keywords` given in the row's
 /// keyword order (omitted ones at their defaults). `Variant` carries the

@@ -1,0 +1,119 @@
+//! What the rules know of scalar operands and element types: the kind of
+//! a scalar (a known element type, or a literal that takes the others'),
+//! and the element types literals convert to.
+
+use crate::ops::dispatch::{FloatLiteral, IntLiteral, Scalar};
+use crate::tensor::{Element, Tensor};
+
+/// What a scalar operand says of its element type: known (a tensor or
+/// [`Scalar`]), or a literal that takes the others' (else Python's: int32,
+/// float32).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `{Self}` is not a scalar operand",
+    label = "expected a literal, a `Scalar` or a rank-0 tensor",
+    note = "`fill`, `range` and `clip_by_value` take scalars here"
+)]
+pub trait ScalarKind {
+    /// [`Known`], [`IntKind`] or [`FloatKind`].
+    type Kind;
+}
+
+/// A scalar of element type `T`.
+pub struct Known<T>(core::marker::PhantomData<T>);
+/// An integer literal.
+pub struct IntKind;
+/// A float literal.
+pub struct FloatKind;
+
+impl<T: Element> ScalarKind for Tensor<T, 0> {
+    type Kind = Known<T>;
+}
+impl<T: Element> ScalarKind for Scalar<T> {
+    type Kind = Known<T>;
+}
+impl ScalarKind for IntLiteral {
+    type Kind = IntKind;
+}
+impl ScalarKind for FloatLiteral {
+    type Kind = FloatKind;
+}
+
+/// Two scalar kinds together: one element type, or the literals' default.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the scalars have no one element type (`{Self}` and `{K}`)",
+    label = "mixed element types"
+)]
+pub trait JoinKind<K> {
+    /// The kind of both.
+    type Kind;
+}
+
+impl<T: Element, U: SameElement<T>> JoinKind<Known<U>> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromIntLiteral> JoinKind<IntKind> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromIntLiteral> JoinKind<Known<T>> for IntKind {
+    type Kind = Known<T>;
+}
+impl<T: FromFloatLiteral> JoinKind<FloatKind> for Known<T> {
+    type Kind = Known<T>;
+}
+impl<T: FromFloatLiteral> JoinKind<Known<T>> for FloatKind {
+    type Kind = Known<T>;
+}
+impl JoinKind<IntKind> for IntKind {
+    type Kind = IntKind;
+}
+impl JoinKind<FloatKind> for IntKind {
+    type Kind = FloatKind;
+}
+impl JoinKind<IntKind> for FloatKind {
+    type Kind = FloatKind;
+}
+impl JoinKind<FloatKind> for FloatKind {
+    type Kind = FloatKind;
+}
+
+/// The element type of a scalar kind: its own, or Python's for literals.
+pub trait KindElement {
+    /// The element type.
+    type Element: Element;
+}
+
+impl<T: Element> KindElement for Known<T> {
+    type Element = T;
+}
+impl KindElement for IntKind {
+    type Element = i32;
+}
+impl KindElement for FloatKind {
+    type Element = f32;
+}
+
+/// The other operand of a binary op has the same element type.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: mixed element types `{Self}` and `{T}`; both operands need one element type",
+    label = "`{Self}` here, `{T}` in the other operand",
+    note = "TensorFlow does not promote element types: cast one operand first"
+)]
+pub trait SameElement<T> {}
+
+impl<T: Element> SameElement<T> for T {}
+
+/// Element types an integer literal converts to (as a Python `int` does).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: an integer literal cannot be a `{Self}` operand",
+    label = "the literal's type would be `{Self}`",
+    note = "bool tensors take no numeric literals"
+)]
+pub trait FromIntLiteral: Element {}
+
+/// Element types a float literal converts to.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a float literal cannot be a `{Self}` operand (TensorFlow raises TypeError)",
+    label = "the literal's type would be `{Self}`",
+    note = "write an integer literal, or cast the tensor to a float type first"
+)]
+pub trait FromFloatLiteral: Element {}

@@ -1,0 +1,8 @@
+// conv2d's padding is "SAME" or "VALID".
+use rxt_tf::{tf, TensorF32Cpu4D};
+
+fn f(x: TensorF32Cpu4D, k: TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu4D> {
+    tf!(conv2d(x, k, padding = "FULL"))
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// Strides are positive.
+use rxt_tf::{tf, TensorF32Cpu4D};
+
+fn f(x: TensorF32Cpu4D, k: TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu4D> {
+    tf!(conv2d(x, k, strides = 0, padding = "SAME"))
+}
+
+fn main() {}

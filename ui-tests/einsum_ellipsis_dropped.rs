@@ -1,0 +1,8 @@
+// `...` broadcast axes stay in the result.
+use rxt_tf::{tf, TensorF32Cpu2D};
+
+fn f(a: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+    tf!(einsum("...ij,jk->ik", a, a))
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// The result keeps the most broadcast axes: rank 4 here.
+use rxt_tf::{tf, TensorF32Cpu2D, TensorF32Cpu3D, TensorF32Cpu4D};
+
+fn f(a: TensorF32Cpu2D, b: TensorF32Cpu3D, c: TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu3D> {
+    tf!(einsum("...ij,jk,...kl->...il", b, a, c))
+}
+
+fn main() {}

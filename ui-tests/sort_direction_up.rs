@@ -1,0 +1,8 @@
+// sort's direction is "ASCENDING" or "DESCENDING".
+use rxt_tf::{tf, TensorF32Cpu2D};
+
+fn f(x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+    tf!(sort(x, direction = "UP"))
+}
+
+fn main() {}
