@@ -10,8 +10,8 @@ use syn::spanned::Spanned;
 use syn::Expr;
 
 use crate::errors::Errors;
+use crate::tf::literal::{number_literal, NumberLiteral};
 use crate::tf::model::{DimExpr, Invocation, OperandExpr};
-use crate::tf::parse::{number_literal, NumberLiteral};
 
 /// `base[items]`, as written.
 pub(crate) struct IndexSyntax {

@@ -3,6 +3,7 @@
 
 mod expand;
 mod index;
+mod literal;
 mod model;
 mod parse;
 mod validate;

@@ -3,9 +3,10 @@
 
 use proc_macro2::{TokenStream, TokenTree};
 use syn::parse::{Parse, ParseStream};
-use syn::{BinOp, Expr, ExprCall, Lit, Token, UnOp};
+use syn::{BinOp, Expr, ExprCall, Token, UnOp};
 
 use crate::tf::index::{index_syntax, IndexSyntax};
+use crate::tf::literal::number_literal;
 
 /// `tf_impl!(<crate path tokens>; <expr>)`.
 pub(crate) struct TfInput {
@@ -123,50 +124,5 @@ pub(crate) fn syntax(expr: &Expr) -> Syntax<'_> {
             Syntax::Call(call, args)
         }
         other => Syntax::Other(other),
-    }
-}
-
-/// A number literal as an operand: its value, and whether it was written
-/// as an integer.
-pub(crate) enum NumberLiteral {
-    /// `0.5`, `-3.0`, `2.0f32`.
-    Float(f64),
-    /// `2`, `-1`, `3i64`.
-    Int(i64),
-    /// An integer literal too large for an `i64`, or with another suffix.
-    Unsupported,
-}
-
-/// `expr` as a number literal (a leading `-` allowed), if it is one.
-pub(crate) fn number_literal(expr: &Expr) -> Option<NumberLiteral> {
-    let (negative, lit) = match expr {
-        Expr::Lit(lit) => (false, &lit.lit),
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
-            Expr::Lit(lit) => (true, &lit.lit),
-            _ => return None,
-        },
-        Expr::Paren(inner) => return number_literal(&inner.expr),
-        Expr::Group(inner) => return number_literal(&inner.expr),
-        _ => return None,
-    };
-    match lit {
-        Lit::Float(float) => {
-            let magnitude: f64 = float.base10_parse().ok()?;
-            Some(NumberLiteral::Float(if negative {
-                -magnitude
-            } else {
-                magnitude
-            }))
-        }
-        Lit::Int(int) if matches!(int.suffix(), "" | "i32" | "i64") => {
-            let magnitude: i64 = int.base10_parse().ok()?;
-            Some(NumberLiteral::Int(if negative {
-                -magnitude
-            } else {
-                magnitude
-            }))
-        }
-        Lit::Int(_) => Some(NumberLiteral::Unsupported),
-        _ => None,
     }
 }

@@ -5,14 +5,15 @@
 
 use quote::ToTokens;
 use rxt_tf_spec::{
-    axes_fit, join_or, DType, Keyword, Op, Role, Rule, Value, ValueKind, MAX_LIST, MAX_RANK, OPS,
+    axes_fit, join_or, Keyword, Op, Role, Rule, Value, ValueKind, MAX_LIST, MAX_RANK, OPS,
 };
 use syn::spanned::Spanned;
-use syn::{Expr, ExprCall, Lit, UnOp};
+use syn::{Expr, ExprCall, Lit};
 
 use crate::errors::Errors;
+use crate::tf::literal::{int_list, literal, number_literal, string, NumberLiteral};
 use crate::tf::model::{DimExpr, Invocation, OperandExpr};
-use crate::tf::parse::{number_literal, Arg, NumberLiteral, Syntax};
+use crate::tf::parse::{Arg, Syntax};
 
 /// Validates one `tf!` expression.
 pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
@@ -704,25 +705,16 @@ fn keyword_value(op: &Op, keyword: &Keyword, value: &Expr, errors: &mut Errors) 
         ValueKind::Number => {
             literal(ValueKind::Int, value).or_else(|| literal(ValueKind::Float, value))
         }
-        ValueKind::Str => match value {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(text),
-                ..
-            }) => Some(Value::Str(Box::leak(text.value().into_boxed_str()))),
-            _ => None,
-        },
-        ValueKind::Equation => match value {
-            Expr::Lit(syn::ExprLit {
-                lit: Lit::Str(text),
-                ..
-            }) => match rxt_tf_spec::einsum::parse(&text.value(), op.arity()) {
+        ValueKind::Str => string(value).map(|text| Value::Str(Box::leak(text.into_boxed_str()))),
+        ValueKind::Equation => match string(value) {
+            Some(text) => match rxt_tf_spec::einsum::parse(&text, op.arity()) {
                 Ok(equation) => Some(Value::Str(Box::leak(equation.resolved.into_boxed_str()))),
                 Err(message) => {
                     errors.push(value, format!("rxt-tf: `einsum`: {message}"));
                     return None;
                 }
             },
-            _ => None,
+            None => None,
         },
         kind => literal(kind, value),
     };
@@ -837,56 +829,4 @@ fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
 /// `ints` kept for the rest of the expansion (a keyword value is `'static`).
 fn leak(ints: Vec<i64>) -> &'static [i64] {
     Box::leak(ints.into_boxed_slice())
-}
-
-/// `value` as a literal of `kind` (a leading `-` allowed on numbers).
-fn literal(kind: ValueKind, value: &Expr) -> Option<Value> {
-    match (kind, value) {
-        (ValueKind::Type, Expr::Path(path)) => {
-            let name = path.path.get_ident()?.to_string();
-            return DType::from_rust_name(&name).map(Value::Type);
-        }
-        (ValueKind::Ints | ValueKind::Type | ValueKind::Axes, _) => return None,
-        _ => {}
-    }
-    let (negative, lit) = match value {
-        Expr::Lit(lit) => (false, &lit.lit),
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => match &*unary.expr {
-            Expr::Lit(lit) => (true, &lit.lit),
-            _ => return None,
-        },
-        Expr::Paren(inner) => return literal(kind, &inner.expr),
-        Expr::Group(inner) => return literal(kind, &inner.expr),
-        _ => return None,
-    };
-    match (kind, lit) {
-        (ValueKind::Bool, Lit::Bool(flag)) if !negative => Some(Value::Bool(flag.value)),
-        (ValueKind::Int, Lit::Int(int)) if matches!(int.suffix(), "" | "i32" | "i64") => {
-            let magnitude: i64 = int.base10_parse().ok()?;
-            Some(Value::Int(if negative { -magnitude } else { magnitude }))
-        }
-        (ValueKind::Float, Lit::Float(float)) if matches!(float.suffix(), "" | "f32" | "f64") => {
-            let magnitude: f64 = float.base10_parse().ok()?;
-            // Float attributes are float32: a value that does not fit is
-            // not taken for a literal of the kind.
-            let fits = (magnitude as f32).is_finite();
-            fits.then_some(Value::Float(if negative { -magnitude } else { magnitude }))
-        }
-        _ => None,
-    }
-}
-
-/// `[1, 0]` as integers, if every element is an integer literal.
-fn int_list(value: &Expr) -> Option<Vec<i64>> {
-    let Expr::Array(array) = value else {
-        return None;
-    };
-    array
-        .elems
-        .iter()
-        .map(|element| match literal(ValueKind::Int, element)? {
-            Value::Int(int) => Some(int),
-            _ => None,
-        })
-        .collect()
 }
