@@ -5,10 +5,12 @@
 //! code generator all read the same rows. Not for direct use: depend on
 //! `rxt-tf`, which pins this crate's exact version.
 
+pub mod axes;
 pub mod einsum;
 pub mod model;
 pub mod ops;
 pub mod platform;
+pub mod spelling;
 
 pub use model::{
     axes_fit, diagnostic_code, fits_mask, join_or, Attr, AttrValue, Batched, Becomes, DType, Input,

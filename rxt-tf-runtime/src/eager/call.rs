@@ -7,8 +7,8 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use rxt_tf_spec::{
-    axes_fit, AttrValue, Becomes, DType, Input as RowInput, Op, Role, Rule, TensorKind, Value,
-    MAX_LIST, MAX_RANK,
+    AttrValue, Becomes, DType, Input as RowInput, Op, Role, Rule, TensorKind, Value, MAX_LIST,
+    MAX_RANK,
 };
 
 use crate::binding::context::BoundContext;
@@ -446,40 +446,18 @@ fn operands_list(row: &Op) -> Option<usize> {
 
 /// The first of `axes`, counted from the front, if they fit `rank`.
 fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
-    if !axes_fit(axes, rank) {
-        return Err(Error::Keyword {
-            op: row.name,
-            message: format!(
-                "`{name} = {axes:?}` does not fit a rank-{rank} tensor: each axis is in \
-                 -{rank}..{rank}, once"
-            ),
-        });
-    }
-    let first = axes.first().copied().unwrap_or(0);
-    let normalized = if first < 0 {
-        first + i64::from(rank)
-    } else {
-        first
-    };
-    usize::try_from(normalized).map_err(|_| malformed(row))
+    rxt_tf_spec::axes::first_fitting(axes, rank).ok_or_else(|| Error::Keyword {
+        op: row.name,
+        message: format!(
+            "`{name} = {axes:?}` does not fit a rank-{rank} tensor: each axis is in \
+             -{rank}..{rank}, once"
+        ),
+    })
 }
 
 /// `perm` is empty (the axes reversed) or a permutation of `0..rank`.
 fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
-    let mut seen = [false; MAX_RANK as usize];
-    let fits = perm.is_empty()
-        || (perm.len() == usize::from(rank)
-            && perm.iter().all(|&axis| {
-                let slot = usize::try_from(axis).ok().and_then(|i| seen.get_mut(i));
-                match slot {
-                    Some(seen) if !*seen && axis < i64::from(rank) => {
-                        *seen = true;
-                        true
-                    }
-                    _ => false,
-                }
-            }));
-    if fits {
+    if perm.is_empty() || rxt_tf_spec::axes::is_permutation(perm, rank) {
         return Ok(());
     }
     Err(Error::Keyword {

@@ -1,0 +1,110 @@
+//! The checks on axis lists and permutations, once for the macro (which
+//! knows no rank yet: can any rank take them?) and the runtime (which
+//! knows the rank: does this one?). Messages are the callers'.
+
+use crate::model::{axes_fit, MAX_RANK};
+
+/// `axis` counted from the front of a rank-`rank` tensor (`-1` is the
+/// last), if it is one of its axes.
+pub fn normalized(axis: i64, rank: u8) -> Option<usize> {
+    let rank = i64::from(rank);
+    let normalized = if axis < 0 { axis + rank } else { axis };
+    usize::try_from(normalized)
+        .ok()
+        .filter(|_| normalized < rank)
+}
+
+/// The first of `axes` counted from the front (0 when there is none), if
+/// they all fit a rank-`rank` tensor, each axis once.
+pub fn first_fitting(axes: &[i64], rank: u8) -> Option<usize> {
+    if !axes_fit(axes, rank) {
+        return None;
+    }
+    match axes.first() {
+        Some(first) => normalized(*first, rank),
+        None => Some(0),
+    }
+}
+
+/// Whether `axis` is an axis of some rank (`-MAX_RANK..MAX_RANK`).
+pub fn in_some_rank(axis: i64) -> bool {
+    let max = i64::from(MAX_RANK);
+    (-max..max).contains(&axis)
+}
+
+/// The first axis `axes` name twice as written (`[1, 1]`; `[1, -2]` is
+/// one axis twice only at rank 3, see [`fit_some_rank`]).
+pub fn repeated(axes: &[i64]) -> Option<i64> {
+    axes.iter()
+        .enumerate()
+        .find(|(index, axis)| axes[..*index].contains(axis))
+        .map(|(_, axis)| *axis)
+}
+
+/// Whether some rank takes `axes`, each axis once.
+pub fn fit_some_rank(axes: &[i64]) -> bool {
+    (1..=MAX_RANK).any(|rank| axes_fit(axes, rank))
+}
+
+/// Whether `perm` is a permutation of `0..rank` (each axis once).
+pub fn is_permutation(perm: &[i64], rank: u8) -> bool {
+    let mut seen = [false; MAX_RANK as usize];
+    perm.len() == usize::from(rank)
+        && perm.iter().all(|&axis| {
+            let slot = usize::try_from(axis)
+                .ok()
+                .filter(|_| axis < i64::from(rank))
+                .and_then(|index| seen.get_mut(index));
+            match slot {
+                Some(seen) if !*seen => {
+                    *seen = true;
+                    true
+                }
+                _ => false,
+            }
+        })
+}
+
+/// Whether `perm` is a permutation of the axes of some rank (of as many
+/// axes as it has entries, at most `MAX_RANK`).
+pub fn permutes_some_rank(perm: &[i64]) -> bool {
+    u8::try_from(perm.len()).is_ok_and(|rank| rank <= MAX_RANK && is_permutation(perm, rank))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_by_rank() {
+        assert_eq!(normalized(-1, 3), Some(2));
+        assert_eq!(normalized(3, 3), None);
+        assert_eq!(normalized(-4, 3), None);
+        assert_eq!(first_fitting(&[-1, 0], 2), Some(1));
+        assert_eq!(first_fitting(&[1, -1], 2), None, "one axis twice");
+        assert_eq!(first_fitting(&[], 0), Some(0));
+        assert!(in_some_rank(-4) && in_some_rank(3));
+        assert!(!in_some_rank(4) && !in_some_rank(-5));
+        assert_eq!(repeated(&[0, 2, 0]), Some(0));
+        assert_eq!(repeated(&[1, -2]), None);
+        assert!(fit_some_rank(&[1, -2]));
+        assert!(
+            !fit_some_rank(&[0, -4]),
+            "axis 0 twice at rank 4, too few axes below"
+        );
+    }
+
+    #[test]
+    fn permutations() {
+        assert!(is_permutation(&[1, 0, 2], 3));
+        assert!(is_permutation(&[], 0));
+        assert!(!is_permutation(&[1, 0], 3));
+        assert!(!is_permutation(&[0, 0], 2));
+        assert!(!is_permutation(&[0, 2], 2));
+        assert!(!is_permutation(&[-1, 0], 2));
+        assert!(permutes_some_rank(&[2, 0, 1]));
+        assert!(permutes_some_rank(&[]));
+        assert!(!permutes_some_rank(&[0, 1, 2, 3, 4]));
+        assert!(!permutes_some_rank(&[1, 2]));
+    }
+}
