@@ -4,6 +4,7 @@
 
 use proc_macro2::{Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::{quote, quote_spanned};
+use rxt_tf_spec::einsum::Equation;
 use rxt_tf_spec::{fits_mask, Keyword, Value, ValueKind};
 use syn::spanned::Spanned;
 
@@ -54,7 +55,7 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let marker = quote!(#krate::ops::op::#op);
     let variant: Vec<TokenStream> = invocation
         .typed_values()
-        .map(|(keyword, value)| typed_value(&private, keyword, value))
+        .map(|(keyword, value)| typed_value(&private, keyword, value, invocation.equation.as_ref()))
         .collect();
     let variant = match variant.is_empty() {
         true => quote!(()),
@@ -181,8 +182,14 @@ fn dim_tokens(private: &TokenStream, entry: &DimExpr) -> TokenStream {
 
 /// The type that carries the value of a typed keyword: `Flag<true>`,
 /// `Axes<N, FITS>` (how many axes, and the ranks they fit as bits), `Perm<N>`
-/// or `Reversed`, or the element type itself.
-fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> TokenStream {
+/// or `Reversed`, the ranks of an einsum's `equation` (parsed when
+/// validated), or the element type itself.
+fn typed_value(
+    private: &TokenStream,
+    keyword: &Keyword,
+    value: &Value,
+    equation: Option<&Equation>,
+) -> TokenStream {
     let axes = |axes: &[i64]| {
         let count = axes.len();
         let fits = fits_mask(axes);
@@ -190,14 +197,9 @@ fn typed_value(private: &TokenStream, keyword: &Keyword, value: &Value) -> Token
     };
     match (keyword.kind, value) {
         (_, Value::Bool(flag)) => quote!(#private::Flag<#flag>),
-        (ValueKind::Equation, Value::Str(equation)) => {
-            // Resolved when validated: the ranks its subscripts give, or
-            // with `...` its letters.
-            let operands = equation
-                .split("->")
-                .next()
-                .map_or(1, |i| i.split(',').count());
-            let Ok(parsed) = rxt_tf_spec::einsum::parse(equation, operands) else {
+        (ValueKind::Equation, Value::Str(_)) => {
+            // The ranks its subscripts give, or with `...` its letters.
+            let Some(parsed) = equation else {
                 return quote!(());
             };
             let letters = |i: usize| parsed.operands.get(i).map_or(0, |s| usize::from(s.labels));
@@ -399,6 +401,48 @@ mod tests {
         let out = expand_str(quote!(::rxt_tf; h / 2u8));
         assert!(
             out.contains("is not an integer literal `tf!` takes"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn spellings_choose_their_rows() {
+        let out = expand_str(quote!(::rxt_tf; einsum("ij->ji", x)));
+        assert!(out.contains(":: op :: EinsumOneOp"), "{out}");
+        assert!(
+            out.contains("Equation < 2usize , 2usize , 0usize , 0usize >"),
+            "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; einsum("bij,bjk->bik", a, b)));
+        assert!(out.contains(":: op :: EinsumOp"), "{out}");
+        assert!(
+            out.contains("Equation < 3usize , 3usize , 3usize , 0usize >"),
+            "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; einsum("...ij,jk->...ik", a, b)));
+        assert!(
+            out.contains("Subscripts < 2usize , 2usize , 2usize , 0usize , true , false , false >"),
+            "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; einsum("ij,jk,kl,lm->im", a, b, c, d)));
+        assert!(
+            out.contains("`einsum` takes one to three operands after its equation, got 4"),
+            "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; einsum(e, a, b)));
+        assert!(
+            out.contains("`einsum` takes its equation first, as a string literal"),
+            "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; split(x, [2, -1], axis = 0)));
+        assert!(out.contains(":: op :: SplitVOp"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; pad(x, [[1, 1]], mode = "SYMMETRIC")));
+        assert!(out.contains(":: op :: MirrorPadOp"), "{out}");
+        let out = expand_str(quote!(::rxt_tf; pad(x, [[1, 1]], mode = "WRAP")));
+        assert!(
+            out.contains(
+                "`pad` supports `mode` = `\\\"CONSTANT\\\"`, `\\\"REFLECT\\\"` or `\\\"SYMMETRIC\\\"`"
+            ),
             "{out}"
         );
     }

@@ -1,6 +1,7 @@
 //! The typed model `tf!` expands: one validated op invocation.
 
 use proc_macro2::Span;
+use rxt_tf_spec::einsum::Equation;
 use rxt_tf_spec::{Keyword, Op, Value};
 use syn::Expr;
 
@@ -46,6 +47,9 @@ pub(crate) struct Invocation {
     /// One value per keyword of the row, in row order: as written, or the
     /// default.
     pub(crate) keywords: Vec<Value>,
+    /// An einsum's equation, parsed once when validated: the letters of
+    /// each operand's subscripts and of the result.
+    pub(crate) equation: Option<Equation>,
 }
 
 impl Invocation {

@@ -1,0 +1,266 @@
+//! Keywords: each `key = value` checked against the row (its name, its
+//! literal, the values it allows, axes some rank can take), one value per
+//! row keyword in row order, and the einsum equation parsed once.
+
+use quote::ToTokens;
+use rxt_tf_spec::einsum::Equation;
+use rxt_tf_spec::{axes, Keyword, Op, Value, ValueKind, MAX_RANK};
+use syn::{Expr, ExprCall};
+
+use crate::errors::Errors;
+use crate::tf::literal::{int_list, literal, number_literal, string, NumberLiteral};
+
+/// The keyword values of a call that gives none (an operator).
+pub(super) fn defaults(op: &Op) -> Vec<Value> {
+    op.keywords.iter().filter_map(|k| k.default).collect()
+}
+
+/// A value to show in "write `axis = 1`" hints.
+pub(super) fn example(keyword: &Keyword) -> String {
+    match keyword.allowed.first() {
+        Some(value) => value.rust(),
+        None => match keyword.kind {
+            ValueKind::Bool => "true".to_owned(),
+            ValueKind::Int => "0".to_owned(),
+            ValueKind::Float => "0.5".to_owned(),
+            ValueKind::Ints => "[1, 0]".to_owned(),
+            ValueKind::Type => "i64".to_owned(),
+            ValueKind::Axes => "[0, 1]".to_owned(),
+            ValueKind::Count => "1".to_owned(),
+            ValueKind::Str => "\"CONSTANT\"".to_owned(),
+            ValueKind::Number => "0".to_owned(),
+            ValueKind::Spatial => "2".to_owned(),
+            ValueKind::Equation => "\"ij,jk->ik\"".to_owned(),
+        },
+    }
+}
+
+/// One value per row keyword (given, else its default), checking names,
+/// duplicates, literals and values; required keywords must be given
+/// (unless `given_positionally` already said where they go).
+pub(super) fn keyword_values(
+    op: &Op,
+    call: &ExprCall,
+    given: &[(&Expr, &Expr)],
+    given_positionally: bool,
+    equation: &mut Option<Equation>,
+    errors: &mut Errors,
+) -> Vec<Value> {
+    let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
+    let mut seen: Vec<String> = Vec::new();
+    for &(key, value) in given {
+        let name = match key {
+            Expr::Path(path) => path.path.get_ident().map(ToString::to_string),
+            _ => None,
+        };
+        let Some(name) = name else {
+            errors.push(key, "rxt-tf: expected a keyword name");
+            continue;
+        };
+        let Some(index) = op.keywords.iter().position(|k| k.name == name) else {
+            let allowed = if op.keywords.is_empty() {
+                format!("`{}` takes no keyword arguments", op.name)
+            } else {
+                let names: Vec<String> = op
+                    .keywords
+                    .iter()
+                    .map(|k| format!("`{}`", k.name))
+                    .collect();
+                format!("`{}` accepts only {}", op.name, names.join(" and "))
+            };
+            errors.push(
+                key,
+                format!("rxt-tf: unsupported keyword `{name}`; {allowed}"),
+            );
+            continue;
+        };
+        if seen.contains(&name) {
+            errors.push(key, format!("rxt-tf: keyword `{name}` given twice"));
+        }
+        seen.push(name);
+        let keyword = &op.keywords[index];
+        if let Some(parsed) = keyword_value(op, keyword, value, equation, errors) {
+            values[index] = Some(parsed);
+        }
+    }
+    for (keyword, value) in op.keywords.iter().zip(&values) {
+        if value.is_none() && !given_positionally && !seen.iter().any(|k| k == keyword.name) {
+            errors.push(
+                call,
+                format!(
+                    "rxt-tf: `{}` needs the keyword `{}` ({})",
+                    op.name,
+                    keyword.name,
+                    literal_text(keyword)
+                ),
+            );
+        }
+    }
+    values.into_iter().flatten().collect()
+}
+
+/// "`axis = 1`" or "`axis` = `0`, `1` or `-1`" or "`alpha` = a float literal".
+fn literal_text(keyword: &Keyword) -> String {
+    match keyword.allowed {
+        [only] => format!("`{} = {}`", keyword.name, only.rust()),
+        _ => format!("`{}` = {}", keyword.name, keyword.allowed_text()),
+    }
+}
+
+/// The literal `value` of `keyword`, if it is one the row accepts.
+fn keyword_value(
+    op: &Op,
+    keyword: &Keyword,
+    value: &Expr,
+    equation: &mut Option<Equation>,
+    errors: &mut Errors,
+) -> Option<Value> {
+    if let (ValueKind::Float, Some(NumberLiteral::Float(float))) =
+        (keyword.kind, number_literal(value))
+    {
+        if !(float as f32).is_finite() {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `{}` does not fit a float32",
+                    value.to_token_stream()
+                ),
+            );
+            return None;
+        }
+    }
+    let parsed = match keyword.kind {
+        ValueKind::Ints => int_list(value).map(|ints| Value::Ints(leak(ints))),
+        ValueKind::Axes | ValueKind::Spatial => match int_list(value) {
+            Some(ints) => Some(Value::Ints(leak(ints))),
+            None => literal(ValueKind::Int, value),
+        },
+        ValueKind::Count => literal(ValueKind::Int, value),
+        ValueKind::Number => {
+            literal(ValueKind::Int, value).or_else(|| literal(ValueKind::Float, value))
+        }
+        ValueKind::Str => string(value).map(|text| Value::Str(Box::leak(text.into_boxed_str()))),
+        ValueKind::Equation => match string(value) {
+            Some(text) => match rxt_tf_spec::einsum::parse(&text, op.arity()) {
+                Ok(parsed) => {
+                    let resolved = Box::leak(parsed.resolved.clone().into_boxed_str());
+                    *equation = Some(parsed);
+                    Some(Value::Str(resolved))
+                }
+                Err(message) => {
+                    errors.push(value, format!("rxt-tf: `einsum`: {message}"));
+                    return None;
+                }
+            },
+            None => None,
+        },
+        kind => literal(kind, value),
+    };
+    let Some(parsed) = parsed else {
+        if let (ValueKind::Type, Expr::Path(path)) = (keyword.kind, value) {
+            if let Some(name) = path.path.get_ident() {
+                errors.push(
+                    value,
+                    format!(
+                        "rxt-tf: `{name}` is not an element type of rxt-tf; `{}` must be {}",
+                        keyword.name,
+                        keyword.allowed_text()
+                    ),
+                );
+                return None;
+            }
+        }
+        errors.push(
+            value,
+            format!(
+                "rxt-tf: `{}` must be {}, not an expression (keywords are checked at compile time)",
+                keyword.name,
+                match keyword.allowed {
+                    [only] => format!("the literal `{}`", only.rust()),
+                    _ => keyword.allowed_text(),
+                }
+            ),
+        );
+        return None;
+    };
+    if !keyword.accepts(&parsed) {
+        let supported = match keyword.allowed {
+            [only] => format!("supports only `{} = {}`", keyword.name, only.rust()),
+            _ => format!("supports `{}` = {}", keyword.name, keyword.allowed_text()),
+        };
+        errors.push(
+            value,
+            format!(
+                "rxt-tf: `{}` {supported}, got `{} = {}`",
+                op.name,
+                keyword.name,
+                value.to_token_stream()
+            ),
+        );
+        return None;
+    }
+    match check_axes(keyword, &parsed) {
+        Ok(()) => Some(parsed),
+        Err(message) => {
+            errors.push(value, format!("rxt-tf: `{}`: {message}", op.name));
+            None
+        }
+    }
+}
+
+/// Axis lists and permutations that no rank could take: an axis beyond
+/// every rank, an axis or entry named twice, a `perm` that is not a
+/// permutation ([`rxt_tf_spec::axes`], as the runtime checks them at the
+/// rank it meets).
+fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
+    let max = i64::from(MAX_RANK);
+    let (axes, is_perm): (&[i64], bool) = match (keyword.kind, value) {
+        (ValueKind::Axes | ValueKind::Int, Value::Int(axis)) if keyword.typed => {
+            (std::slice::from_ref(axis), false)
+        }
+        (ValueKind::Axes, Value::Ints(axes)) => (axes, false),
+        (ValueKind::Ints, Value::Ints(perm)) => (perm, true),
+        _ => return Ok(()),
+    };
+    if is_perm {
+        if !axes::permutes_some_rank(axes) {
+            return Err(format!(
+                "`perm = {}` is not a permutation of the axes (each of 0..{} once; tensors have \
+                 at most {max} axes)",
+                value.rust(),
+                axes.len()
+            ));
+        }
+        return Ok(());
+    }
+    if axes.is_empty() {
+        return Err(format!("`{} = []` names no axis", keyword.name));
+    }
+    if let Some(axis) = axes.iter().find(|axis| !axes::in_some_rank(**axis)) {
+        return Err(format!(
+            "`{} = {}`: axis {axis} is out of range for every rank (tensors have at most {max} axes)",
+            keyword.name,
+            value.rust()
+        ));
+    }
+    if let Some(axis) = axes::repeated(axes) {
+        return Err(format!(
+            "`{} = {}` names the axis {axis} twice",
+            keyword.name,
+            value.rust()
+        ));
+    }
+    if !axes::fit_some_rank(axes) {
+        return Err(format!(
+            "`{} = {}` names one axis twice for every rank",
+            keyword.name,
+            value.rust()
+        ));
+    }
+    Ok(())
+}
+
+/// `ints` kept for the rest of the expansion (a keyword value is `'static`).
+fn leak(ints: Vec<i64>) -> &'static [i64] {
+    Box::leak(ints.into_boxed_slice())
+}
