@@ -1,15 +1,18 @@
 //! The eager layer: what turns one op call (a row of the table, its
-//! operands and keyword values) into one TensorFlow op — which op, its
-//! attributes, its inputs in order — and runs it. The per-op path runs
-//! calls here; fused execution builds the same calls into a graph.
+//! operands and keyword values) into one TensorFlow node — which op, its
+//! attributes, its inputs in order, its casts and checks — and runs one
+//! eager op. Per-op execution and fused recording both build their nodes
+//! here ([`node`]), into a sink of their own.
 
 mod call;
+pub(crate) mod node;
+mod operand;
 mod run;
 pub(crate) mod window;
 pub(crate) mod work;
 
-pub(crate) use call::{kept, kept_text, shared_context, Call, Input, Slot};
-pub(crate) use run::{operand_handle, run_call, run_call_many, run_op};
+pub(crate) use call::{kept, kept_text, shared_context, Call, Input};
+pub(crate) use run::{run_op, run_op_then};
 
 use rxt_tf_spec::Op;
 
@@ -17,9 +20,8 @@ use crate::error::Error;
 
 /// The error for a call that does not fit its row (a defect, not user input).
 pub(crate) fn malformed(row: &Op) -> Error {
-    Error::Op {
+    Error::Internal {
         op: row.name,
-        code: 13, // INTERNAL
-        message: String::from("the call does not match the op's row"),
+        defect: "the call does not match the op's row",
     }
 }

@@ -13,7 +13,6 @@ use rxt_tf_spec::{Op, Rule, Value};
 use crate::eager::work::Dims;
 use crate::error::{Error, Result};
 
-
 /// A spatial keyword's (height, width): one size for both, a pair, or the
 /// NHWC list `[1, h, w, 1]`.
 fn spatial(value: Option<&Value>) -> Option<(i64, i64)> {

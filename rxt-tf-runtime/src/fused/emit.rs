@@ -1,33 +1,23 @@
-//! Emitting recorded nodes: into a graph (the fused function) or as eager
-//! ops one by one (the replay that names a failing op). One walk over the
-//! nodes serves both, so both run the same ops with the same attributes.
+//! Emitting nodes: into a graph (the fused function), or as eager ops one
+//! by one (an op run at once, and the replay that names a failing op). One
+//! walk over the nodes serves all three, so they run the same ops with the
+//! same attributes, and the transposes around an op whose axis is moved
+//! last are added here only.
 
-use std::ffi::CString;
+use std::fmt;
 use std::sync::Arc;
 
 use rxt_tf_spec::{Op, Value};
 
-use crate::binding::context::{BoundContext, CPU_DEVICE_C};
-use crate::eager::{malformed, run_op, Call};
+use crate::binding::context::BoundContext;
+use crate::eager::node::{Arg, NodeSpec, MAX_ARGS};
+use crate::eager::{malformed, run_op, run_op_then, Call};
 use crate::error::Result;
+use crate::fused::function_step::{FunctionStep, FUNCTION_CALL};
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
-
-/// Where an operand of a node comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Arg {
-    /// Input `n` of the fused call (a tensor or a run-time scalar).
-    Input(u32),
-    /// Constant `n` of the trace (a keyword's value, part of its key).
-    Constant(u32),
-    /// The output of node `n` of the same call.
-    Node(u32),
-}
-
-/// Inputs of one op at most (operands, the tensors of a list, constants).
-pub(crate) const MAX_ARGS: usize = rxt_tf_spec::MAX_LIST + 2;
 
 /// What a node runs.
 pub(crate) enum Step {
@@ -40,84 +30,6 @@ pub(crate) enum Step {
         args: Vec<Arg>,
     },
 }
-
-/// A TensorFlow function called as one node: one `StatefulPartitionedCall`
-/// of its definition.
-pub(crate) struct FunctionStep {
-    /// The concrete function: its definition stays in the context while
-    /// it lives (dropped where the GIL may be taken).
-    pub(crate) _keep: pyo3::Py<pyo3::PyAny>,
-    /// The definition's name in the context.
-    pub(crate) name: CString,
-    /// The `TF_DataType` codes of its inputs (arguments, then captures).
-    pub(crate) input_types: Vec<i32>,
-    /// The `TF_DataType` codes of its outputs.
-    pub(crate) output_types: Vec<i32>,
-    /// Its context (not kept alive by it).
-    pub(crate) context: std::sync::Weak<BoundContext>,
-    /// Whether it ran as an eager op: its kernel is then cached under
-    /// TensorFlow's wrapper of its arity, removed when it is let go of.
-    pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
-}
-
-impl FunctionStep {
-    /// Runs it as one eager `StatefulPartitionedCall` on `CPU:0` on
-    /// `inputs` (arguments, then captures) on `context`, the GIL released
-    /// meanwhile if this thread holds it.
-    pub(crate) fn execute(
-        &self,
-        context: &Arc<BoundContext>,
-        inputs: &[&OwnedHandle],
-    ) -> Result<Vec<OwnedHandle>> {
-        const CALL: &str = FUNCTION_CALL.name;
-        self.ran_eagerly
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        let api = context.wheel().api();
-        let status = Status::new(api, CALL)?;
-        // SAFETY: the context lives while `context` does, which outlives
-        // the op.
-        let mut op = unsafe {
-            OwnedOp::new(
-                api,
-                context.as_ptr(),
-                c"StatefulPartitionedCall",
-                CPU_DEVICE_C,
-                &status,
-                CALL,
-            )
-        }?;
-        op.set_type_list(c"Tin", &self.input_types)?;
-        op.set_type_list(c"Tout", &self.output_types)?;
-        op.set_function(c"f", &self.name)?;
-        for input in inputs {
-            op.add_input(input)?;
-        }
-        let _open = crate::fused::function_call_gate();
-        // A whole function: always worth releasing the GIL for.
-        op.execute_many(i64::MAX, self.output_types.len())
-    }
-}
-
-impl Drop for FunctionStep {
-    fn drop(&mut self) {
-        if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
-            return;
-        }
-        if let Some(context) = self.context.upgrade() {
-            crate::fused::release_function_wrapper(
-                &context,
-                self.input_types.len(),
-                self.output_types.len(),
-            );
-        }
-    }
-}
-
-/// The row errors of a function node name: `function call failed: …`.
-pub(crate) const FUNCTION_CALL: Op = Op {
-    name: "function call",
-    ..rxt_tf_spec::ops::IDENTITY
-};
 
 /// One recorded op: what it runs, keyword values and inputs in the op's
 /// order.
@@ -135,6 +47,18 @@ pub(crate) struct Node {
 }
 
 impl Node {
+    /// The node `spec` describes.
+    pub(crate) fn op(spec: NodeSpec<'_>) -> Node {
+        Node {
+            step: Step::Op(spec.call),
+            keywords: spec.keywords.to_vec(),
+            args: spec.args,
+            arg_count: spec.arg_count,
+            swap: spec.swap,
+            work: spec.work,
+        }
+    }
+
     /// The row its errors name.
     pub(crate) fn row(&self) -> &'static Op {
         match &self.step {
@@ -144,14 +68,35 @@ impl Node {
     }
 }
 
-/// A sink for nodes: builds (or runs) one op of `call` on `inputs`.
+/// The name of an emitted op in a graph: its node's index, its row, and
+/// which part of the node it is (the op, or a transpose around it).
+/// Formatted only where a graph needs it.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeName {
+    index: usize,
+    row: &'static str,
+    part: &'static str,
+}
+
+impl fmt::Display for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "n{}_", self.index)?;
+        for piece in self.row.split(' ') {
+            f.write_str(piece)?;
+            f.write_str("_")?;
+        }
+        f.write_str(self.part)
+    }
+}
+
+/// Where emitted nodes go: builds (or runs) one op of `call` on `inputs`.
 pub(crate) trait Emitter {
     /// What a node produces.
     type Value: Clone;
     /// Emits one op.
     fn emit(
         &mut self,
-        name: &str,
+        name: NodeName,
         call: &Call,
         keywords: &[Value],
         inputs: &[Self::Value],
@@ -161,7 +106,7 @@ pub(crate) trait Emitter {
     /// Emits one call of a TensorFlow function.
     fn call_function(
         &mut self,
-        name: &str,
+        name: NodeName,
         function: &FunctionStep,
         inputs: &[Self::Value],
         work: i64,
@@ -239,12 +184,16 @@ fn emit_node<E: Emitter>(
     lookup: impl Fn(&Arg) -> Result<E::Value>,
 ) -> Result<E::Value> {
     let row = node.row();
-    let name = format!("n{index}_{}", row.name.replace(' ', "_"));
+    let name = |part| NodeName {
+        index,
+        row: row.name,
+        part,
+    };
     let call = match &node.step {
         Step::Op(call) => call,
         Step::Function { function, args } => {
             let args = args.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
-            return emitter.call_function(&name, function, &args, node.work);
+            return emitter.call_function(name("call"), function, &args, node.work);
         }
     };
     let used = node
@@ -259,23 +208,17 @@ fn emit_node<E: Emitter>(
             let keywords = [Value::Ints(perm)];
             let first = args.first_mut().ok_or_else(|| malformed(row))?;
             let moved = [first.clone(), perm_value.clone()];
-            *first = emitter.emit(
-                &format!("{name}_in"),
-                &transpose,
-                &keywords,
-                &moved,
-                node.work,
-            )?;
-            let output = emitter.emit(&name, call, &node.keywords, &args, node.work)?;
+            *first = emitter.emit(name("in"), &transpose, &keywords, &moved, node.work)?;
+            let output = emitter.emit(name("op"), call, &node.keywords, &args, node.work)?;
             emitter.emit(
-                &format!("{name}_out"),
+                name("out"),
                 &transpose,
                 &keywords,
                 &[output, perm_value],
                 node.work,
             )
         }
-        _ => emitter.emit(&name, call, &node.keywords, &args, node.work),
+        _ => emitter.emit(name("op"), call, &node.keywords, &args, node.work),
     }
 }
 
@@ -330,13 +273,15 @@ impl Emitter for GraphEmitter<'_> {
 
     fn emit(
         &mut self,
-        name: &str,
+        name: NodeName,
         call: &Call,
         keywords: &[Value],
         inputs: &[GraphOutput],
         _work: i64,
     ) -> Result<GraphOutput> {
-        let mut node = self.graph.node(call.tf_op, name, call.row.name)?;
+        let mut node = self
+            .graph
+            .node(call.tf_op, &name.to_string(), call.row.name)?;
         for (attr, value) in call.attributes(keywords) {
             node.set_attr(attr, &value)?;
         }
@@ -351,13 +296,15 @@ impl Emitter for GraphEmitter<'_> {
 
     fn call_function(
         &mut self,
-        name: &str,
+        name: NodeName,
         function: &FunctionStep,
         inputs: &[GraphOutput],
         _work: i64,
     ) -> Result<GraphOutput> {
         let op = FUNCTION_CALL.name;
-        let mut node = self.graph.node(c"StatefulPartitionedCall", name, op)?;
+        let mut node = self
+            .graph
+            .node(c"StatefulPartitionedCall", &name.to_string(), op)?;
         node.set_type_list(c"Tin", &function.input_types)?;
         node.set_type_list(c"Tout", &function.output_types)?;
         node.set_function(c"f", &function.name)?;
@@ -376,38 +323,81 @@ impl Emitter for EagerEmitter<'_> {
 
     fn emit(
         &mut self,
-        _name: &str,
+        _name: NodeName,
         call: &Call,
         keywords: &[Value],
         inputs: &[Arc<OwnedHandle>],
         work: i64,
     ) -> Result<Arc<OwnedHandle>> {
         run_op(self.context, call, keywords, work, |op| {
-            for group in input_groups(call, inputs) {
-                match group? {
-                    Group::One(input) => op.add_input(input)?,
-                    Group::List(list) => {
-                        let handles: Vec<&OwnedHandle> = list.iter().map(|h| &**h).collect();
-                        op.add_input_list(&handles)?;
-                    }
-                }
-            }
-            Ok(())
+            add_eager_inputs(op, call, inputs)
         })
         .map(Arc::new)
     }
 
     fn call_function(
         &mut self,
-        _name: &str,
+        _name: NodeName,
         function: &FunctionStep,
         inputs: &[Arc<OwnedHandle>],
         _work: i64,
     ) -> Result<Arc<OwnedHandle>> {
         let handles: Vec<&OwnedHandle> = inputs.iter().map(|handle| &**handle).collect();
         let outputs = function.execute(self.context, &handles)?;
-        let [output] = <[OwnedHandle; 1]>::try_from(outputs)
-            .map_err(|_| crate::safe::handle::null_handle(FUNCTION_CALL.name))?;
+        let [output] =
+            <[OwnedHandle; 1]>::try_from(outputs).map_err(|_| crate::Error::Internal {
+                op: FUNCTION_CALL.name,
+                defect: "a function node gave other than one output",
+            })?;
         Ok(Arc::new(output))
     }
+}
+
+/// Adds `inputs` to the eager `op` of `call`, grouped as the op takes them.
+fn add_eager_inputs(op: &mut OwnedOp<'_>, call: &Call, inputs: &[Arc<OwnedHandle>]) -> Result<()> {
+    for group in input_groups(call, inputs) {
+        match group? {
+            Group::One(input) => op.add_input(input)?,
+            Group::List(list) => {
+                let handles: Vec<&OwnedHandle> = list.iter().map(|h| &**h).collect();
+                op.add_input_list(&handles)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `nodes` as eager ops on `inputs` and `constants` (an op run at
+/// once: its casts, then itself), the last one with `count` outputs.
+pub(crate) fn run_eager_many(
+    context: &Arc<BoundContext>,
+    inputs: &[Arc<OwnedHandle>],
+    constants: &[Arc<OwnedHandle>],
+    nodes: &[Node],
+    count: usize,
+) -> Result<Vec<OwnedHandle>> {
+    let (last, before) = nodes.split_last().ok_or_else(|| crate::Error::Internal {
+        op: "op",
+        defect: "an op run at once built no node",
+    })?;
+    let row = last.row();
+    let (Step::Op(call), None) = (&last.step, last.swap) else {
+        return Err(malformed(row));
+    };
+    let mut emitter = EagerEmitter { context };
+    let values = emit_all(&mut emitter, inputs, constants, before)?;
+    let args = last
+        .args
+        .get(..last.arg_count)
+        .ok_or_else(|| malformed(row))?
+        .iter()
+        .map(|arg| argument(arg, inputs, constants, &values, row).cloned())
+        .collect::<Result<Vec<_>>>()?;
+    run_op_then(
+        context,
+        call,
+        &last.keywords,
+        |op| add_eager_inputs(op, call, &args),
+        |op| op.execute_many(last.work, count),
+    )
 }

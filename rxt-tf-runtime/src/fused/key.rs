@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use rxt_tf_spec::{DType, Value};
 
-use crate::fused::emit::Arg;
+use crate::eager::node::Arg;
 
 /// One element of a trace key.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -24,6 +24,7 @@ use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::key::{BuildKeyHasher, Part};
+use crate::fused::recording::RecordedInput;
 use crate::gil::acquire;
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
@@ -152,7 +153,7 @@ fn gate_exclusive() -> RwLockWriteGuard<'static, ()> {
 pub(crate) fn function(
     context: &Arc<BoundContext>,
     key: &[Part],
-    input_types: &[i32],
+    inputs: &[RecordedInput],
     constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
@@ -170,7 +171,7 @@ pub(crate) fn function(
     // Built without the lock: two threads may build the same trace at once;
     // the first to insert it wins, and the other's function (never called)
     // leaves the context when dropped (names are never reused).
-    let built = Arc::new(build(context, input_types, constants, nodes, outputs)?);
+    let built = Arc::new(build(context, inputs, constants, nodes, outputs)?);
     let mut library = library();
     let used = library.clock;
     evicted.extend(library.without_dead_contexts());
@@ -339,7 +340,7 @@ fn note_wrapper_used(context: &BoundContext, inputs: usize, outputs: usize) {
 /// Builds the graph of `nodes` and adds it to `context` as a new function.
 fn build(
     context: &Arc<BoundContext>,
-    input_types: &[i32],
+    inputs: &[RecordedInput],
     constants: &[Arc<OwnedHandle>],
     nodes: &[Node],
     outputs: &[(u32, DType)],
@@ -347,16 +348,18 @@ fn build(
     let api = context.wheel().api();
     let status = Status::new(api, FUSED)?;
     let mut graph = OwnedGraph::new(api, FUSED)?;
-    let mut placeholders = Vec::with_capacity(input_types.len());
-    for (index, &dtype) in input_types.iter().enumerate() {
+    let mut placeholders = Vec::with_capacity(inputs.len());
+    for (index, input) in inputs.iter().enumerate() {
         let mut node = graph.node(c"Placeholder", &format!("input{index}"), FUSED)?;
-        node.set_type_code(c"dtype", dtype)?;
+        node.set_type_code(c"dtype", input.dtype)?;
         placeholders.push(node.finish(&status)?);
     }
     let mut constant_nodes = Vec::with_capacity(constants.len());
     for (index, handle) in constants.iter().enumerate() {
-        let dtype = DType::from_code(handle.dtype())
-            .ok_or_else(|| crate::safe::handle::null_handle(FUSED))?;
+        let dtype = DType::from_code(handle.dtype()).ok_or(crate::Error::Internal {
+            op: FUSED,
+            defect: "a constant of an unknown element type",
+        })?;
         let mut node = graph.node(c"Const", &format!("constant{index}"), FUSED)?;
         node.set_attr(c"dtype", &Value::Type(dtype))?;
         node.set_tensor_attr(c"value", handle, &status)?;
@@ -375,14 +378,21 @@ fn build(
         .iter()
         .map(|&(node, _)| values.get(node as usize).copied())
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| crate::safe::handle::null_handle(FUSED))?;
+        .ok_or(crate::Error::Internal {
+            op: FUSED,
+            defect: "an output names no node",
+        })?;
     // Names are never reused, also across copies of this crate in one
     // process (each extension module links its own): the address of this
     // copy's counter tells them apart.
     let number = NEXT_NAME.fetch_add(1, Ordering::Relaxed);
     let copy = std::ptr::addr_of!(NEXT_NAME) as usize;
-    let name = CString::new(format!("__rxt_tf_fused_{copy:x}_{number}"))
-        .map_err(|_| crate::safe::handle::null_handle(FUSED))?;
+    let name = CString::new(format!("__rxt_tf_fused_{copy:x}_{number}")).map_err(|_| {
+        crate::Error::Internal {
+            op: FUSED,
+            defect: "a function name with a NUL byte",
+        }
+    })?;
     let function = graph.to_function(&name, &placeholders, &returned, &status, FUSED)?;
     // SAFETY: the context is live (held by `context`); the function is live
     // and copied into the context's library.
@@ -393,7 +403,7 @@ fn build(
     Ok(FusedFunction {
         name,
         context: Arc::downgrade(context),
-        inputs: input_types.to_vec(),
+        inputs: inputs.iter().map(|input| input.dtype).collect(),
         outputs: outputs.iter().map(|&(_, dtype)| dtype.code()).collect(),
     })
 }
@@ -405,11 +415,14 @@ impl FusedFunction {
     pub(crate) fn call(
         &self,
         context: &Arc<BoundContext>,
-        inputs: &[Arc<OwnedHandle>],
+        inputs: &[RecordedInput],
         work: i64,
     ) -> Result<Vec<OwnedHandle>> {
         if !std::ptr::eq(self.context.as_ptr(), Arc::as_ptr(context)) {
-            return Err(crate::safe::handle::null_handle(FUSED));
+            return Err(crate::Error::Internal {
+                op: FUSED,
+                defect: "a fused function called on another context",
+            });
         }
         let api = context.wheel().api();
         let status = Status::new(api, FUSED)?;
@@ -430,7 +443,7 @@ impl FusedFunction {
         op.set_function(c"f", &self.name)?;
         op.set_bytes(c"config_proto", NO_GRAPH_REWRITES)?;
         for input in inputs {
-            op.add_input(input)?;
+            op.add_input(&input.handle)?;
         }
         let _open = gate_shared();
         let outputs = op.execute_many(work, self.outputs.len());

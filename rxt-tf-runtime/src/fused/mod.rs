@@ -20,10 +20,13 @@
 //! `false`, `off`, `no`) turns fusion off for the process;
 //! `#[rxt_tf::inference(fuse = false)]` turns it off for one function.
 
+mod batch;
 mod emit;
+mod function_step;
 mod key;
 mod library;
-mod trace;
+pub(crate) mod per_op;
+mod recording;
 
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
@@ -35,7 +38,7 @@ use crate::eager::Input;
 use crate::error::Result;
 use crate::tensor::Untyped;
 
-pub(crate) use emit::FunctionStep;
+pub(crate) use function_step::FunctionStep;
 pub(crate) use library::{function_call_gate, release_function_wrapper};
 pub use library::{stats, Stats, TRACE_CAPACITY};
 
@@ -54,9 +57,9 @@ struct ThreadState {
     /// The open scopes, oldest first, by number: the newest sets the mode.
     scopes: Vec<(u64, Mode)>,
     /// The batch new ops join.
-    batch: Option<Arc<trace::Batch>>,
+    batch: Option<Arc<batch::Batch>>,
     /// The emptied recording of the last batch, for the next one's room.
-    spare: Option<trace::Recording>,
+    spare: Option<recording::Recording>,
 }
 
 impl ThreadState {
@@ -164,7 +167,7 @@ impl Drop for Scope {
 
 /// Applies `change` to the thread's open scopes; if the thread leaves fused
 /// mode, returns the batch it was recording.
-fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<trace::Batch>> {
+fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<batch::Batch>> {
     STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
@@ -182,12 +185,12 @@ fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<trace
 /// the thread's state: it runs TensorFlow and may release a context), and
 /// keeps its emptied recording for the next batch. Its errors stay with its
 /// tensors, which report them when read.
-fn run_left(batch: Option<Arc<trace::Batch>>) {
+fn run_left(batch: Option<Arc<batch::Batch>>) {
     let Some(batch) = batch else {
         return;
     };
     let _ = batch.flush();
-    if let Some(recording) = trace::Batch::recycle(batch) {
+    if let Some(recording) = batch::Batch::recycle(batch) {
         let _ = STATE.try_with(|state| {
             if let Ok(mut state) = state.try_borrow_mut() {
                 state.spare.get_or_insert(recording);
@@ -204,7 +207,7 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {
-    in_thread_batch(|batch, spare| trace::record(batch, spare, row, operands, keywords, kind))
+    in_thread_batch(|batch, spare| batch::record(batch, spare, row, operands, keywords, kind))
 }
 
 /// Records a call of `function` (number `id`) on `arguments` and its
@@ -218,7 +221,7 @@ pub(crate) fn record_function(
     context: &Arc<crate::binding::context::BoundContext>,
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {
-    let call = trace::FunctionCall {
+    let call = batch::FunctionCall {
         function,
         id,
         arguments,
@@ -226,7 +229,7 @@ pub(crate) fn record_function(
         context,
         kind,
     };
-    in_thread_batch(|batch, spare| trace::record_function(batch, spare, &call))
+    in_thread_batch(|batch, spare| batch::record_function(batch, spare, &call))
 }
 
 /// Runs `record` on this thread's batches if it is fusing (`None`
@@ -235,8 +238,8 @@ pub(crate) fn record_function(
 /// dropping a context), and put back after.
 fn in_thread_batch(
     record: impl FnOnce(
-        &mut Option<Arc<trace::Batch>>,
-        &mut Option<trace::Recording>,
+        &mut Option<Arc<batch::Batch>>,
+        &mut Option<recording::Recording>,
     ) -> Result<Untyped>,
 ) -> Option<Result<Untyped>> {
     let (mut batch, mut spare) = STATE

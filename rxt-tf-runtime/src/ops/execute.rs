@@ -1,11 +1,11 @@
 //! The dispatcher of one op call: inside a fusing scope the call is recorded
-//! (see [`crate::fused`]); otherwise it is planned and run at once by the
-//! eager layer.
+//! (see [`crate::fused`]); otherwise it is planned, built and run at once.
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
-use crate::eager::{run_call, run_call_many, Call};
+use crate::eager::Call;
 use crate::error::Result;
+use crate::fused::per_op;
 use crate::tensor::Untyped;
 
 pub(crate) use crate::eager::Input;
@@ -28,7 +28,7 @@ pub(crate) fn run_row(
     // The calling thread may be one the boundary never saw (a spawned
     // thread, a detached section): its executor is checked here.
     context.ensure_synchronous()?;
-    run_call(&context, &call, operands, keywords)
+    per_op::run(&context, &call, operands, keywords, kind)
 }
 
 /// Runs `row`, an op of several outputs, on `operands` with `keywords`, and
@@ -44,5 +44,5 @@ pub(crate) fn run_row_many(
     let context = crate::eager::shared_context(row, operands)?;
     let call = Call::plan(row, operands, keywords)?;
     context.ensure_synchronous()?;
-    run_call_many(&context, &call, operands, keywords, kinds.len())
+    per_op::run_many(&context, &call, operands, keywords, kinds)
 }

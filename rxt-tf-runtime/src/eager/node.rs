@@ -1,0 +1,223 @@
+//! Building one TensorFlow node from a planned call: the one place that
+//! turns `(call, operands, keywords)` into a node's inputs (tensors, scalar
+//! and keyword constants, the casts a promoting row needs, the permutation
+//! of a moved axis), checks it (the window refusal), and estimates its work
+//! and output sizes.
+//!
+//! A node is built in two steps. [`sources`] finds where each of the op's
+//! inputs comes from, before anything is locked (finding a tensor may run
+//! other code: a promise of another trace). [`build`] then adds the node to
+//! a [`Sink`]: the fused recording, or the per-call sink of an op run at
+//! once. Both run what they hold through the same emitter.
+
+use std::sync::Arc;
+
+use rxt_tf_spec::{DType, Op, TensorKind, Value};
+
+use crate::binding::context::BoundContext;
+use crate::eager::call::{Call, Input, Slot};
+use crate::eager::malformed;
+use crate::eager::operand::operand_handle;
+use crate::eager::work::{estimate, output_dims, Dims};
+use crate::error::{Error, Result};
+use crate::safe::handle::OwnedHandle;
+use crate::tensor::Untyped;
+
+/// Inputs of one op at most (operands, the tensors of a list, constants).
+pub(crate) const MAX_ARGS: usize = rxt_tf_spec::MAX_LIST + 2;
+
+/// Where an input of a recorded node comes from, among what its sink holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Arg {
+    /// Input `n` of the sink (a tensor or a run-time scalar).
+    Input(u32),
+    /// Constant `n` of the sink (a keyword's value).
+    Constant(u32),
+    /// The output of node `n` of the same sink.
+    Node(u32),
+}
+
+/// Where an input of the op comes from, before the node is added.
+pub(crate) enum Source {
+    /// Output `n` of the sink's own nodes, not computed yet.
+    Pending(u32),
+    /// A computed tensor.
+    Tensor(Arc<OwnedHandle>),
+    /// A run-time scalar or literal: always its own input, so that whether
+    /// two scalars are equal is not part of a trace.
+    Scalar(Arc<OwnedHandle>),
+    /// A keyword's constant.
+    Constant(Arc<OwnedHandle>),
+}
+
+impl Source {
+    /// Whether it is a tensor operand (cast first by a promoting row).
+    fn is_tensor(&self) -> bool {
+        matches!(self, Source::Pending(_) | Source::Tensor(_))
+    }
+}
+
+/// Why a node's sources were not found.
+pub(crate) enum Unresolved {
+    /// An operand failed (or a constant could not be made): so does the
+    /// node, with that error.
+    Failed(Error),
+    /// The sink ran while its operands were found (to settle which
+    /// operand's failure comes first): the node is to be added to a new
+    /// one.
+    SinkRan,
+}
+
+impl From<Error> for Unresolved {
+    fn from(err: Error) -> Unresolved {
+        Unresolved::Failed(err)
+    }
+}
+
+/// The sources of one node, in the op's input order, and the permutation
+/// constant when the call moves its axis last and back.
+pub(crate) struct Sources {
+    pub(crate) inputs: Vec<Source>,
+    pub(crate) perm: Option<Arc<OwnedHandle>>,
+}
+
+/// Finds the sources of `call` on `operands` with `keywords`, on `context`:
+/// each tensor by `tensor` (given the sources found so far), each scalar,
+/// literal and keyword constant as a handle.
+pub(crate) fn sources(
+    context: &BoundContext,
+    call: &Call,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    mut tensor: impl FnMut(&Untyped, &[Source]) -> std::result::Result<Source, Unresolved>,
+) -> std::result::Result<Sources, Unresolved> {
+    let row = call.row;
+    let mut inputs = Vec::with_capacity(row.inputs.len() + call.list_length);
+    for slot in call.inputs(keywords) {
+        match slot? {
+            Slot::Operand(index) => {
+                let operand = operands.get(index).ok_or_else(|| malformed(row))?;
+                let tensors = operand.tensors();
+                if tensors.is_empty() {
+                    let handle = operand_handle(context, call, operand)?;
+                    inputs.push(Source::Scalar(handle.ok_or_else(|| malformed(row))?));
+                }
+                // One input per tensor: a list's are grouped again when
+                // emitted (the call's `list_length`).
+                for operand in tensors {
+                    let source = tensor(operand, &inputs)?;
+                    inputs.push(source);
+                }
+            }
+            Slot::Operands(indices) => {
+                // One input each, grouped again when emitted.
+                for index in indices {
+                    let operand = operands.get(*index).ok_or_else(|| malformed(row))?;
+                    let operand = operand.tensor().ok_or_else(|| malformed(row))?;
+                    let source = tensor(operand, &inputs)?;
+                    inputs.push(source);
+                }
+            }
+            Slot::Constant(value, dtype) => {
+                inputs.push(Source::Constant(context.constant(row.name, &value, dtype)?));
+            }
+        }
+    }
+    let perm = match call.swap {
+        Some(perm) => Some(context.constant(row.name, &Value::Ints(perm), DType::I32)?),
+        None => None,
+    };
+    Ok(Sources { inputs, perm })
+}
+
+/// One node to add: a planned op on its inputs.
+pub(crate) struct NodeSpec<'k> {
+    pub(crate) call: Call,
+    pub(crate) keywords: &'k [Value],
+    /// The first `arg_count` are its inputs, in the op's order.
+    pub(crate) args: [Arg; MAX_ARGS],
+    pub(crate) arg_count: usize,
+    /// The permutation constant when the op's axis is moved last and back
+    /// (the emitter adds the transposes).
+    pub(crate) swap: Option<Arg>,
+    /// Estimated work, in the units of the GIL policy.
+    pub(crate) work: i64,
+    /// What is known of its output: element type and sizes.
+    pub(crate) dtype: DType,
+    pub(crate) dims: Dims,
+}
+
+/// What holds nodes: the fused recording, or the per-call sink of an op
+/// run at once.
+pub(crate) trait Sink {
+    /// The argument `source` becomes (added as an input or constant, or a
+    /// pending node's), and its sizes.
+    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)>;
+    /// Adds a node; its output is `Arg::Node` of the index returned.
+    fn node(&mut self, node: NodeSpec<'_>) -> Result<u32>;
+}
+
+/// Adds `call` with `keywords`, whose output is of `kind`, on `sources` to
+/// `sink`: each tensor input cast first where the row promotes it, the
+/// window checked, the work and the output sizes estimated. Returns the
+/// node's index.
+pub(crate) fn build(
+    sink: &mut impl Sink,
+    call: &Call,
+    keywords: &[Value],
+    kind: TensorKind,
+    sources: Sources,
+) -> Result<u32> {
+    let row = call.row;
+    let arg_count = sources.inputs.len();
+    if arg_count > MAX_ARGS {
+        return Err(malformed(row));
+    }
+    let mut args = [Arg::Input(0); MAX_ARGS];
+    let mut dims = [Dims::default(); MAX_ARGS];
+    for (index, source) in sources.inputs.into_iter().enumerate() {
+        let tensor = source.is_tensor();
+        let (mut arg, arg_dims) = sink.input(source, row)?;
+        if tensor && call.promotes() {
+            arg = cast(sink, arg, arg_dims, call)?;
+        }
+        args[index] = arg;
+        dims[index] = arg_dims;
+    }
+    let swap = match sources.perm {
+        Some(perm) => Some(sink.input(Source::Constant(perm), row)?.0),
+        None => None,
+    };
+    let dims = &dims[..arg_count];
+    crate::eager::window::check(row, keywords, dims)?;
+    sink.node(NodeSpec {
+        call: *call,
+        keywords,
+        args,
+        arg_count,
+        swap,
+        work: estimate(row, keywords, dims),
+        dtype: kind.dtype,
+        dims: output_dims(row, keywords, kind, dims),
+    })
+}
+
+/// A node casting `arg` (a tensor of `call`'s operand element type, of
+/// `dims`) to the element type `call` promotes it to.
+fn cast(sink: &mut impl Sink, arg: Arg, dims: Dims, call: &Call) -> Result<Arg> {
+    let cast = Call::cast(call.operand_element);
+    let keywords = call.cast_keywords();
+    let mut args = [Arg::Input(0); MAX_ARGS];
+    args[0] = arg;
+    let node = sink.node(NodeSpec {
+        call: cast,
+        keywords: &keywords,
+        args,
+        arg_count: 1,
+        swap: None,
+        work: estimate(cast.row, &keywords, &[dims]),
+        dtype: call.element,
+        dims,
+    })?;
+    Ok(Arg::Node(node))
+}

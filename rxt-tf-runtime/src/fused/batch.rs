@@ -1,0 +1,423 @@
+//! A batch: the ops one thread records between fused calls, its lock and
+//! lifecycle, and running them as one fused call (or replaying them one by
+//! one when that call fails).
+//!
+//! Inside a fusing scope each op is recorded into the thread's current
+//! [`Batch`] and returns a promised tensor. The batch runs when its thread
+//! leaves fused mode (the scope that recorded it closes), or earlier when
+//! one of its promises is needed (read, or used by an op outside the
+//! batch): its live outputs become the outputs of one function call. If
+//! that call fails, the batch is run again op by op, so each result gets
+//! what per-op execution gives it: its value, or the error (naming the op)
+//! of the failing op it depends on.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use rxt_tf_spec::{DType, Op, TensorKind, Value};
+
+use crate::binding::context::BoundContext;
+use crate::eager::node::{self, Source, Sources, Unresolved};
+use crate::eager::{shared_context, Call, Input};
+use crate::error::Result;
+use crate::fused::emit::{emit_each, EagerEmitter, Step};
+use crate::fused::function_step::FunctionStep;
+use crate::fused::key::Part;
+use crate::fused::library::{self, FusedFunction};
+use crate::fused::recording::{Recorder, Recording};
+use crate::gil::acquire;
+use crate::safe::handle::OwnedHandle;
+use crate::tensor::{Fulfilment, Producer, Promise, Untyped};
+
+/// Ops in one trace at most: a batch this long runs at once.
+pub(crate) const MAX_NODES: usize = 256;
+
+/// The ops recorded on one thread since its last fused call, on one context.
+pub(crate) struct Batch {
+    context: Arc<BoundContext>,
+    recording: Mutex<Recording>,
+}
+
+/// What a batch lets go of while its recording is locked, dropped after:
+/// dropping these may release a context, whose Python objects' release
+/// runs Python code, and evicted functions are removed from their context
+/// under the call gate.
+#[derive(Default)]
+struct Garbage {
+    evicted: Vec<Arc<FusedFunction>>,
+    /// The functions the batch called (dropping the last reference to one
+    /// releases a Python object).
+    functions: Vec<Arc<FunctionStep>>,
+    producers: Vec<Arc<dyn Producer>>,
+    promises: Vec<Arc<Promise>>,
+}
+
+impl Drop for Garbage {
+    fn drop(&mut self) {
+        library::release(std::mem::take(&mut self.evicted));
+    }
+}
+
+impl Batch {
+    /// An empty batch on `context`, in the room of `spare` (a recording of
+    /// this thread's previous batch) if there is one.
+    pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Recording>) -> Arc<Batch> {
+        let mut recording = spare.unwrap_or_else(Recording::new);
+        recording.clear(context);
+        recording.done = false;
+        Arc::new(Batch {
+            context: Arc::clone(context),
+            recording: Mutex::new(recording),
+        })
+    }
+
+    /// The recording of a batch nobody else holds, emptied, for the
+    /// thread's next batch.
+    pub(crate) fn recycle(batch: Arc<Batch>) -> Option<Recording> {
+        let batch = Arc::into_inner(batch)?;
+        let mut recording = batch
+            .recording
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        recording.clear(&batch.context);
+        Some(recording)
+    }
+
+    /// Whether new ops may still join the batch.
+    pub(crate) fn accepts(&self, context: &Arc<BoundContext>) -> bool {
+        Arc::ptr_eq(&self.context, context) && !self.lock().done
+    }
+
+    /// The recording, locked. A thread that must wait gives up the GIL
+    /// while it waits: the holder may be running a large call with the GIL
+    /// released, and needs it back to finish.
+    fn lock(&self) -> MutexGuard<'_, Recording> {
+        acquire(|| self.recording.try_lock(), || self.recording.lock())
+    }
+
+    /// Records `row` on `operands` into the batch, or returns `None` if the
+    /// batch ran meanwhile (the caller starts a new one).
+    fn record(
+        self: &Arc<Batch>,
+        call: &Call,
+        operands: &[Input<'_>],
+        keywords: &[Value],
+        kind: TensorKind,
+    ) -> Option<Result<Untyped>> {
+        self.record_node(
+            || {
+                node::sources(
+                    &self.context,
+                    call,
+                    operands,
+                    keywords,
+                    |tensor, earlier| self.tensor_source(tensor, earlier),
+                )
+            },
+            |recording, sources: Sources| {
+                let mut sink = Recorder {
+                    recording,
+                    context: &self.context,
+                    status: None,
+                };
+                node::build(&mut sink, call, keywords, kind, sources)
+            },
+        )
+    }
+
+    /// Records a function call into the batch, or returns `None` if the
+    /// batch ran meanwhile (the caller starts a new one).
+    fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
+        self.record_node(
+            || {
+                let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
+                for tensor in call.arguments {
+                    let source = self.tensor_source(tensor, &sources)?;
+                    sources.push(source);
+                }
+                sources.extend(
+                    call.captured
+                        .iter()
+                        .map(|handle| Source::Tensor(Arc::clone(handle))),
+                );
+                Ok(sources)
+            },
+            |recording, sources| {
+                recording.push_function(
+                    &self.context,
+                    call.function,
+                    call.id,
+                    sources,
+                    call.kind.dtype,
+                )
+            },
+        )
+    }
+
+    /// Records one node: its inputs found by `sources` before the batch
+    /// is locked, then added by `push`, which returns the node's index; its
+    /// output is a promise of the batch. `None` if the batch ran meanwhile.
+    fn record_node<S>(
+        self: &Arc<Batch>,
+        sources: impl FnOnce() -> std::result::Result<S, Unresolved>,
+        push: impl FnOnce(&mut Recording, S) -> Result<u32>,
+    ) -> Option<Result<Untyped>> {
+        let sources = match sources() {
+            Ok(sources) => sources,
+            Err(Unresolved::Failed(err)) => return Some(Err(err)),
+            Err(Unresolved::SinkRan) => return None,
+        };
+        let mut recording = self.lock();
+        if recording.done {
+            return None;
+        }
+        let mark = recording.mark();
+        let pushed = push(&mut recording, sources).and_then(|node| {
+            let output = recording
+                .outputs
+                .get_mut(node as usize)
+                .ok_or_else(|| internal("a recorded node has no output"))?;
+            let producer: Arc<dyn Producer> = Arc::clone(self) as Arc<dyn Producer>;
+            let promise = Arc::new(Promise::new(producer, node));
+            output.promise = Arc::downgrade(&promise);
+            Ok(Untyped::promised(promise, Arc::clone(&self.context)))
+        });
+        if pushed.is_err() {
+            // Nothing of a node that failed to record stays in the trace.
+            recording.rewind(mark);
+        }
+        let full = recording.nodes.len() >= MAX_NODES;
+        drop(recording);
+        if full {
+            // A long loop in one scope: run what is live so far, so a trace
+            // (and what it holds) stays bounded; later ops start a new one.
+            // An error here is this thread's environment, which the next
+            // read reports; the ops stay recorded.
+            let _ = self.flush();
+        }
+        Some(pushed)
+    }
+
+    /// Where `tensor`, the next operand after `earlier`, comes from: a
+    /// node of this batch, or a computed tensor. A failed operand fails the
+    /// node with its error, and the first failed operand in order decides,
+    /// as per op: when an earlier operand is a node of this batch (its fate
+    /// still unknown), the batch runs first and the node is recorded again.
+    fn tensor_source(
+        self: &Arc<Batch>,
+        tensor: &Untyped,
+        earlier: &[Source],
+    ) -> std::result::Result<Source, Unresolved> {
+        if let Some(promise) = tensor.as_promise().filter(|promise| self.made(promise)) {
+            return Ok(Source::Pending(promise.index()));
+        }
+        match tensor.shared_handle() {
+            Ok(handle) => Ok(Source::Tensor(handle)),
+            Err(err) if earlier.iter().any(|s| matches!(s, Source::Pending(_))) => {
+                Err(match self.flush() {
+                    Ok(()) => Unresolved::SinkRan,
+                    Err(_) => Unresolved::Failed(err),
+                })
+            }
+            Err(err) => Err(Unresolved::Failed(err)),
+        }
+    }
+
+    /// Whether `promise` is an unfulfilled output of this batch.
+    fn made(self: &Arc<Batch>, promise: &Promise) -> bool {
+        promise
+            .producer()
+            .is_some_and(|producer| std::ptr::addr_eq(Arc::as_ptr(&producer), Arc::as_ptr(self)))
+    }
+
+    /// Runs the batch if it has not run: its live outputs become the
+    /// outputs of one fused call, and each promise gets its handle (or the
+    /// error per-op execution would give it). Fails, running nothing and
+    /// fulfilling nothing, if this thread cannot run ops on the context (its
+    /// executor is asynchronous): that error is the caller's, not the
+    /// promises', which another thread may still fulfil.
+    pub(crate) fn flush(&self) -> Result<()> {
+        self.context.ensure_synchronous()?;
+        let mut garbage = Garbage::default();
+        {
+            let mut recording = self.lock();
+            if recording.done {
+                return Ok(());
+            }
+            recording.done = true;
+            let live: Vec<(u32, Arc<Promise>)> = recording
+                .outputs
+                .iter()
+                .enumerate()
+                .filter_map(|(index, output)| {
+                    let promise = output.promise.upgrade()?;
+                    Some((u32::try_from(index).ok()?, promise))
+                })
+                .collect();
+            if !live.is_empty() {
+                let results = self.run(&mut recording, &live, &mut garbage);
+                for ((_, promise), result) in live.iter().zip(results) {
+                    garbage.producers.extend(promise.fulfil(result));
+                }
+            }
+            garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
+            garbage
+                .functions
+                .extend(recording.nodes.iter().filter_map(|node| match &node.step {
+                    Step::Function { function, .. } => Some(Arc::clone(function)),
+                    Step::Op(_) => None,
+                }));
+            // The inputs and nodes are no longer needed (their room is kept
+            // for the thread's next call).
+            recording.clear(&self.context);
+        }
+        drop(garbage);
+        Ok(())
+    }
+
+    /// The result of each of `live`: one fused call; if it fails, the ops
+    /// one by one.
+    fn run(
+        &self,
+        recording: &mut Recording,
+        live: &[(u32, Arc<Promise>)],
+        garbage: &mut Garbage,
+    ) -> Vec<Fulfilment> {
+        recording
+            .key
+            .extend(live.iter().map(|&(node, _)| Part::Output(node)));
+        let outputs: Vec<(u32, DType)> = live
+            .iter()
+            .map(|&(node, _)| {
+                let dtype = recording.outputs.get(node as usize).map(|o| o.dtype);
+                (node, dtype.unwrap_or(DType::F32))
+            })
+            .collect();
+        let fused = library::function(
+            &self.context,
+            &recording.key,
+            &recording.inputs,
+            &recording.constants,
+            &recording.nodes,
+            &outputs,
+            &mut garbage.evicted,
+        )
+        .and_then(|function| function.call(&self.context, &recording.inputs, recording.work));
+        match fused {
+            Ok(handles) if handles.len() == live.len() => {
+                handles.into_iter().map(|h| Ok(Arc::new(h))).collect()
+            }
+            _ => {
+                library::count_replay();
+                self.replay(recording, live)
+            }
+        }
+    }
+
+    /// The batch's ops as eager ops, one by one, as per-op execution runs
+    /// them: an op that fails gets its error, an op whose operand failed
+    /// gets that operand's error, and every other op its value.
+    fn replay(&self, recording: &Recording, live: &[(u32, Arc<Promise>)]) -> Vec<Fulfilment> {
+        let mut emitter = EagerEmitter {
+            context: &self.context,
+        };
+        let inputs: Vec<Arc<OwnedHandle>> = recording
+            .inputs
+            .iter()
+            .map(|input| Arc::clone(&input.handle))
+            .collect();
+        let values = emit_each(
+            &mut emitter,
+            &inputs,
+            &recording.constants,
+            &recording.nodes,
+        );
+        live.iter()
+            .map(|&(node, _)| match values.get(node as usize) {
+                Some(value) => value.clone(),
+                None => Err(internal("a replayed output is missing")),
+            })
+            .collect()
+    }
+}
+
+impl Producer for Batch {
+    fn produce(&self) -> Result<()> {
+        self.flush()
+    }
+}
+
+/// Records `row` into the thread's batch (`current`, replaced by a new
+/// batch in the room of `spare` when it cannot take the op) and returns
+/// its promised output.
+pub(crate) fn record(
+    current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
+    row: &'static Op,
+    operands: &[Input<'_>],
+    keywords: &[Value],
+    kind: TensorKind,
+) -> Result<Untyped> {
+    let context = shared_context(row, operands)?;
+    let call = Call::plan(row, operands, keywords)?;
+    into_batch(current, spare, &context, |batch| {
+        batch.record(&call, operands, keywords, kind)
+    })
+}
+
+/// Runs `record` on the thread's batch on `context` (`current`, replaced
+/// by a new batch in the room of `spare` when it cannot take more, or ran
+/// meanwhile) until a batch takes the node.
+fn into_batch(
+    current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
+    context: &Arc<BoundContext>,
+    record: impl Fn(&Arc<Batch>) -> Option<Result<Untyped>>,
+) -> Result<Untyped> {
+    loop {
+        let batch = match current {
+            Some(batch) if batch.accepts(context) => Arc::clone(batch),
+            _ => {
+                let batch = Batch::new(context, spare.take());
+                *current = Some(Arc::clone(&batch));
+                batch
+            }
+        };
+        if let Some(recorded) = record(&batch) {
+            return recorded;
+        }
+        *current = None;
+    }
+}
+
+/// A call of a TensorFlow function to record.
+pub(crate) struct FunctionCall<'a> {
+    pub(crate) function: &'a Arc<FunctionStep>,
+    /// Its trace key number.
+    pub(crate) id: u64,
+    pub(crate) arguments: &'a [&'a Untyped],
+    pub(crate) captured: &'a [Arc<OwnedHandle>],
+    pub(crate) context: &'a Arc<BoundContext>,
+    /// Its output's element type and rank.
+    pub(crate) kind: TensorKind,
+}
+
+/// Records `call` into the thread's batch (`current`, replaced by a new
+/// batch in the room of `spare` when it cannot take it) and returns its
+/// promised output.
+pub(crate) fn record_function(
+    current: &mut Option<Arc<Batch>>,
+    spare: &mut Option<Recording>,
+    call: &FunctionCall<'_>,
+) -> Result<Untyped> {
+    into_batch(current, spare, call.context, |batch| {
+        batch.record_function(call)
+    })
+}
+
+/// An error of the fused machinery itself (a defect, not user input).
+fn internal(defect: &'static str) -> crate::Error {
+    crate::Error::Internal {
+        op: "fused call",
+        defect,
+    }
+}

@@ -1,0 +1,91 @@
+//! A TensorFlow function called as one node of a trace (or on its own):
+//! one `StatefulPartitionedCall` of its definition in Python's context.
+
+use std::ffi::CString;
+use std::sync::Arc;
+
+use rxt_tf_spec::Op;
+
+use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::error::Result;
+use crate::safe::handle::OwnedHandle;
+use crate::safe::op::OwnedOp;
+use crate::safe::status::Status;
+
+/// A TensorFlow function called as one node: one `StatefulPartitionedCall`
+/// of its definition.
+pub(crate) struct FunctionStep {
+    /// The concrete function: its definition stays in the context while
+    /// it lives (dropped where the GIL may be taken).
+    pub(crate) _keep: pyo3::Py<pyo3::PyAny>,
+    /// The definition's name in the context.
+    pub(crate) name: CString,
+    /// The `TF_DataType` codes of its inputs (arguments, then captures).
+    pub(crate) input_types: Vec<i32>,
+    /// The `TF_DataType` codes of its outputs.
+    pub(crate) output_types: Vec<i32>,
+    /// Its context (not kept alive by it).
+    pub(crate) context: std::sync::Weak<BoundContext>,
+    /// Whether it ran as an eager op: its kernel is then cached under
+    /// TensorFlow's wrapper of its arity, removed when it is let go of.
+    pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
+}
+
+impl FunctionStep {
+    /// Runs it as one eager `StatefulPartitionedCall` on `CPU:0` on
+    /// `inputs` (arguments, then captures) on `context`, the GIL released
+    /// meanwhile if this thread holds it.
+    pub(crate) fn execute(
+        &self,
+        context: &Arc<BoundContext>,
+        inputs: &[&OwnedHandle],
+    ) -> Result<Vec<OwnedHandle>> {
+        const CALL: &str = FUNCTION_CALL.name;
+        self.ran_eagerly
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let api = context.wheel().api();
+        let status = Status::new(api, CALL)?;
+        // SAFETY: the context lives while `context` does, which outlives
+        // the op.
+        let mut op = unsafe {
+            OwnedOp::new(
+                api,
+                context.as_ptr(),
+                c"StatefulPartitionedCall",
+                CPU_DEVICE_C,
+                &status,
+                CALL,
+            )
+        }?;
+        op.set_type_list(c"Tin", &self.input_types)?;
+        op.set_type_list(c"Tout", &self.output_types)?;
+        op.set_function(c"f", &self.name)?;
+        for input in inputs {
+            op.add_input(input)?;
+        }
+        let _open = crate::fused::function_call_gate();
+        // A whole function: always worth releasing the GIL for.
+        op.execute_many(i64::MAX, self.output_types.len())
+    }
+}
+
+impl Drop for FunctionStep {
+    fn drop(&mut self) {
+        if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        if let Some(context) = self.context.upgrade() {
+            crate::fused::release_function_wrapper(
+                &context,
+                self.input_types.len(),
+                self.output_types.len(),
+            );
+        }
+    }
+}
+
+/// The row errors of a function node name: `function call failed: …`.
+pub(crate) const FUNCTION_CALL: Op = Op {
+    name: "function call",
+    ..rxt_tf_spec::ops::IDENTITY
+};

@@ -1,0 +1,278 @@
+//! The record of a batch's ops: its inputs, constants and nodes, what is
+//! known of each node's output, and the trace key that names the graph.
+//! Nodes of the table's ops are added by the eager layer's builder, through
+//! this module's [`Sink`]; function calls are added here.
+
+use std::sync::{Arc, Weak};
+
+use rxt_tf_spec::{DType, Op};
+
+use crate::binding::context::BoundContext;
+use crate::eager::malformed;
+use crate::eager::node::{Arg, NodeSpec, Sink, Source};
+use crate::eager::work::Dims;
+use crate::error::Result;
+use crate::fused::emit::{Node, Step};
+use crate::fused::function_step::{FunctionStep, FUNCTION_CALL};
+use crate::fused::key::{KeyValue, Part};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
+use crate::tensor::Promise;
+
+/// One input of a trace: a tensor or run-time scalar the fused call is
+/// given.
+pub(crate) struct RecordedInput {
+    pub(crate) handle: Arc<OwnedHandle>,
+    /// Its `TF_DataType` code (a captured variable's is `resource`).
+    pub(crate) dtype: i32,
+    pub(crate) dims: Dims,
+}
+
+/// What is known of a node's output before it runs.
+pub(crate) struct Output {
+    /// The promise of it the program holds, if any (a cast's has none).
+    pub(crate) promise: Weak<Promise>,
+    pub(crate) dtype: DType,
+    pub(crate) dims: Dims,
+}
+
+/// The record of a batch's ops; its room is reused by the thread's next
+/// batch (it holds no context, and nothing once cleared).
+pub(crate) struct Recording {
+    /// The call's inputs, each once (a run-time scalar each time).
+    pub(crate) inputs: Vec<RecordedInput>,
+    /// The keyword constants, each once: `Const` nodes of the function.
+    pub(crate) constants: Vec<Arc<OwnedHandle>>,
+    pub(crate) nodes: Vec<Node>,
+    /// One per node.
+    pub(crate) outputs: Vec<Output>,
+    pub(crate) key: Vec<Part>,
+    /// The nodes' estimated work, added up.
+    pub(crate) work: i64,
+    /// Run (or failed): later ops start a new batch.
+    pub(crate) done: bool,
+}
+
+/// Where the recording stands, to rewind to.
+pub(crate) struct Mark {
+    key: usize,
+    inputs: usize,
+    constants: usize,
+    nodes: usize,
+    work: i64,
+}
+
+impl Recording {
+    /// An empty recording.
+    pub(crate) fn new() -> Recording {
+        Recording {
+            inputs: Vec::with_capacity(8),
+            constants: Vec::with_capacity(4),
+            nodes: Vec::with_capacity(8),
+            outputs: Vec::with_capacity(8),
+            key: Vec::with_capacity(32),
+            work: 0,
+            done: false,
+        }
+    }
+
+    /// Where the recording stands now.
+    pub(crate) fn mark(&self) -> Mark {
+        Mark {
+            key: self.key.len(),
+            inputs: self.inputs.len(),
+            constants: self.constants.len(),
+            nodes: self.nodes.len(),
+            work: self.work,
+        }
+    }
+
+    /// Undoes what was added since `mark` (a node that failed to record).
+    pub(crate) fn rewind(&mut self, mark: Mark) {
+        self.key.truncate(mark.key);
+        self.inputs.truncate(mark.inputs);
+        self.constants.truncate(mark.constants);
+        self.nodes.truncate(mark.nodes);
+        self.outputs.truncate(mark.nodes);
+        self.work = mark.work;
+    }
+
+    /// Empties the recording (keeping its room), for a trace on `context`.
+    pub(crate) fn clear(&mut self, context: &Arc<BoundContext>) {
+        self.inputs.clear();
+        self.constants.clear();
+        self.nodes.clear();
+        self.outputs.clear();
+        self.key.clear();
+        self.key.push(Part::Context(Arc::as_ptr(context) as usize));
+        self.work = 0;
+    }
+
+    /// The nodes' count as a node index, for the next node.
+    fn next_node(&self, row: &'static Op) -> Result<u32> {
+        u32::try_from(self.nodes.len()).map_err(|_| malformed(row))
+    }
+
+    /// Adds a node calling `function` (key number `id`) on `sources` (its
+    /// arguments, then its captures), whose output is of `dtype`; returns
+    /// its index.
+    pub(crate) fn push_function(
+        &mut self,
+        context: &BoundContext,
+        function: &Arc<FunctionStep>,
+        id: u64,
+        sources: Vec<Source>,
+        dtype: DType,
+    ) -> Result<u32> {
+        let row: &'static Op = &FUNCTION_CALL;
+        self.key.push(Part::Function(id));
+        let mut sink = Recorder {
+            recording: self,
+            context,
+            status: None,
+        };
+        let mut args = Vec::with_capacity(sources.len());
+        for source in sources {
+            if matches!(source, Source::Scalar(_) | Source::Constant(_)) {
+                return Err(malformed(row));
+            }
+            let (arg, _) = sink.input(source, row)?;
+            args.push(arg);
+        }
+        self.key.extend(args.iter().map(|&arg| Part::of(arg)));
+        // A whole function: its work is not estimated; the fused call
+        // releases the GIL.
+        let work = i64::MAX / 4;
+        self.work = self.work.saturating_add(work);
+        let node = self.next_node(row)?;
+        self.nodes.push(Node {
+            step: Step::Function {
+                function: Arc::clone(function),
+                args,
+            },
+            keywords: Vec::new(),
+            args: [Arg::Input(0); crate::eager::node::MAX_ARGS],
+            arg_count: 0,
+            swap: None,
+            work,
+        });
+        self.outputs.push(Output {
+            promise: Weak::new(),
+            dtype,
+            dims: Dims::default(),
+        });
+        Ok(node)
+    }
+}
+
+/// A recording as the builder's sink, on the context of its batch.
+pub(crate) struct Recorder<'r> {
+    pub(crate) recording: &'r mut Recording,
+    pub(crate) context: &'r BoundContext,
+    /// Made on first use: reads inputs' sizes.
+    pub(crate) status: Option<Status>,
+}
+
+impl Recorder<'_> {
+    /// The sizes of `handle`.
+    fn dims(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Dims> {
+        let status = match &mut self.status {
+            Some(status) => status,
+            empty => empty.insert(Status::new(self.context.wheel().api(), row.name)?),
+        };
+        Dims::of(handle, status, row.name)
+    }
+
+    /// The input index of `handle`, added on first use (or, unless
+    /// `shared`, every time), and its sizes.
+    fn add_input(
+        &mut self,
+        handle: Arc<OwnedHandle>,
+        shared: bool,
+        row: &'static Op,
+    ) -> Result<(Arg, Dims)> {
+        let recording = &*self.recording;
+        let known = shared
+            .then(|| {
+                recording
+                    .inputs
+                    .iter()
+                    .position(|known| known.handle.as_ptr() == handle.as_ptr())
+            })
+            .flatten();
+        if let Some(index) = known {
+            let dims = recording.inputs[index].dims;
+            let index = u32::try_from(index).map_err(|_| malformed(row))?;
+            return Ok((Arg::Input(index), dims));
+        }
+        let index = u32::try_from(recording.inputs.len()).map_err(|_| malformed(row))?;
+        let dtype = handle.dtype();
+        let dims = self.dims(&handle, row)?;
+        let rank = u8::try_from(dims.rank()).map_err(|_| malformed(row))?;
+        self.recording.key.push(Part::NewInput(dtype, rank));
+        self.recording.inputs.push(RecordedInput {
+            handle,
+            dtype,
+            dims,
+        });
+        Ok((Arg::Input(index), dims))
+    }
+}
+
+impl Sink for Recorder<'_> {
+    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)> {
+        match source {
+            Source::Pending(index) => {
+                let output = self
+                    .recording
+                    .outputs
+                    .get(index as usize)
+                    .ok_or_else(|| malformed(row))?;
+                Ok((Arg::Node(index), output.dims))
+            }
+            Source::Tensor(handle) => self.add_input(handle, true, row),
+            Source::Scalar(handle) => self.add_input(handle, false, row),
+            Source::Constant(handle) => {
+                let dims = self.dims(&handle, row)?;
+                let constants = &mut self.recording.constants;
+                let known = constants
+                    .iter()
+                    .position(|known| known.as_ptr() == handle.as_ptr());
+                let index = known.unwrap_or(constants.len());
+                if known.is_none() {
+                    constants.push(handle);
+                }
+                // Its value is in the key through the keyword that made it.
+                let index = u32::try_from(index).map_err(|_| malformed(row))?;
+                Ok((Arg::Constant(index), dims))
+            }
+        }
+    }
+
+    fn node(&mut self, spec: NodeSpec<'_>) -> Result<u32> {
+        let recording = &mut *self.recording;
+        let row = spec.call.row;
+        let index = recording.next_node(row)?;
+        let key = &mut recording.key;
+        key.push(Part::Op(row.name, std::ptr::from_ref(row) as usize));
+        key.extend(
+            spec.keywords
+                .iter()
+                .map(|value| Part::Keyword(KeyValue::from(value))),
+        );
+        let args = spec.args.get(..spec.arg_count).unwrap_or_default();
+        key.extend(args.iter().map(|&arg| Part::of(arg)));
+        if let Some(perm) = spec.swap {
+            key.push(Part::Swapped);
+            key.push(Part::of(perm));
+        }
+        recording.work = recording.work.saturating_add(spec.work);
+        recording.outputs.push(Output {
+            promise: Weak::new(),
+            dtype: spec.dtype,
+            dims: spec.dims,
+        });
+        recording.nodes.push(Node::op(spec));
+        Ok(index)
+    }
+}
