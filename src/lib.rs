@@ -19,12 +19,12 @@
 
 pub use rxt_tf_macros::inference;
 pub use rxt_tf_runtime::tensor::aliases::*;
-pub use rxt_tf_runtime::{
-    fusion, ops, Arguments, Element, Error, Function, PassThrough, Result, Returns, Tensor,
-};
 /// A rank as a type: here so that compile errors name it `Rank<2>`.
 #[doc(hidden)]
 pub use rxt_tf_runtime::tensor::Rank;
+pub use rxt_tf_runtime::{
+    fusion, ops, Arguments, Element, Error, Function, PassThrough, Result, Returns, Tensor,
+};
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:
 /// `tf!(matmul(x, w))`, `tf!(relu(h))`, `tf!(a + b)`,

@@ -294,7 +294,7 @@ fn run(program: &Program, fused: bool) -> Vec<(usize, usize, Seen)> {
                     None
                 }
                 Step::Drop(pick) => {
-                    pool.remove(pick);
+                    drop(pool.remove(pick));
                     None
                 }
             };
