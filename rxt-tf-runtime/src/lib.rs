@@ -8,8 +8,10 @@
 //! the GIL), `safe` (owned statuses, handles, ops, graphs, constants),
 //! `binding` (the wheel, its platform profile, Python's context), the typed
 //! [`tensor`] types, `python` (the EagerTensor boundary), `eager` (one op
-//! call as one TensorFlow op), `fused` (recording ops and running them as
-//! one TensorFlow function; see [`fusion`]), `function` (calling TensorFlow
+//! call as one TensorFlow node: planned, its inputs found, cast and
+//! checked, built into a sink), `fused` (the sinks: a fused scope's
+//! recording, run as one TensorFlow function (see [`fusion`]), and an op
+//! run at once; one emitter runs both), `function` (calling TensorFlow
 //! functions: [`Function`]), and the [`ops`] (typed dispatch, its rules,
 //! and the record-or-run dispatcher). Use it through the `rxt-tf` crate.
 
