@@ -12,7 +12,7 @@ use rxt_tf_spec::TensorKind;
 
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
-use crate::fused::FunctionStep;
+use crate::fused::FunctionNode;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::{TensorType, Untyped};
@@ -55,7 +55,7 @@ impl Spec {
 pub(crate) struct Callee {
     /// The definition to call (holding the concrete function), with the
     /// types of its inputs and first output.
-    step: Arc<FunctionStep>,
+    node: Arc<FunctionNode>,
     /// A number never reused: the fused trace key of a call.
     id: u64,
     inputs: Vec<Spec>,
@@ -98,7 +98,7 @@ const _: () = {
 impl std::fmt::Debug for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Function")
-            .field("name", &self.callee.step.name)
+            .field("name", &self.callee.node.name)
             .field("inputs", &self.callee.inputs.len())
             .field("outputs", &self.callee.outputs.len())
             .finish()
@@ -140,7 +140,7 @@ impl Function {
             [kind] if callee.joins_trace => {
                 let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
                 if let Some(recorded) = crate::fused::record_function(
-                    &callee.step,
+                    &callee.node,
                     callee.id,
                     &arguments,
                     &callee.captured,
@@ -161,7 +161,7 @@ impl Function {
             .map(|(tensor, _)| tensor.handle())
             .collect::<Result<Vec<_>>>()?;
         handles.extend(callee.captured.iter().map(|handle| &**handle));
-        let outputs = callee.step.execute(&callee.context, &handles)?;
+        let outputs = callee.node.execute(&callee.context, &handles)?;
         check_ranks(callee, &outputs, &kinds)?;
         let cores = outputs
             .into_iter()

@@ -13,7 +13,7 @@ use pyo3::types::{PyModule, PyWeakrefReference};
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
 use crate::function::{Callee, Spec};
-use crate::fused::FunctionStep;
+use crate::fused::FunctionNode;
 use crate::python::boundary::share_handle;
 
 /// The resolver's source.
@@ -140,7 +140,7 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
     let outputs: Vec<Spec> = outputs.into_iter().map(spec).collect();
     let mut input_types: Vec<i32> = inputs.iter().map(|spec| spec.dtype).collect();
     input_types.extend(captured.iter().map(|handle| handle.dtype()));
-    let step = FunctionStep {
+    let node = FunctionNode {
         _keep: function.unbind(),
         name,
         input_types,
@@ -149,7 +149,7 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         ran_eagerly: std::sync::atomic::AtomicBool::new(false),
     };
     Ok(Callee {
-        step: Arc::new(step),
+        node: Arc::new(node),
         id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         joins_trace: replayable && outputs.len() == 1 && outputs.iter().all(|o| o.rank.is_some()),
         inputs,

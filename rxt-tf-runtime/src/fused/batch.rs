@@ -19,8 +19,8 @@ use crate::binding::context::BoundContext;
 use crate::eager::node::{self, Source, Sources, Unresolved};
 use crate::eager::{shared_context, Call, Input};
 use crate::error::Result;
-use crate::fused::emit::{emit_each, EagerEmitter, Step};
-use crate::fused::function_step::FunctionStep;
+use crate::fused::emit::{emit_each, EagerEmitter, NodeKind};
+use crate::fused::function_node::FunctionNode;
 use crate::fused::key::Part;
 use crate::fused::library::{self, FusedFunction};
 use crate::fused::recording::{Recorder, Recording};
@@ -46,7 +46,7 @@ struct Garbage {
     evicted: Vec<Arc<FusedFunction>>,
     /// The functions the batch called (dropping the last reference to one
     /// releases a Python object).
-    functions: Vec<Arc<FunctionStep>>,
+    functions: Vec<Arc<FunctionNode>>,
     producers: Vec<Arc<dyn Producer>>,
     promises: Vec<Arc<Promise>>,
 }
@@ -262,9 +262,9 @@ impl Batch {
             garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
             garbage
                 .functions
-                .extend(recording.nodes.iter().filter_map(|node| match &node.step {
-                    Step::Function { function, .. } => Some(Arc::clone(function)),
-                    Step::Op(_) => None,
+                .extend(recording.nodes.iter().filter_map(|node| match &node.kind {
+                    NodeKind::Function { function, .. } => Some(Arc::clone(function)),
+                    NodeKind::Op(_) => None,
                 }));
             // The inputs and nodes are no longer needed (their room is kept
             // for the thread's next call).
@@ -391,7 +391,7 @@ fn into_batch(
 
 /// A call of a TensorFlow function to record.
 pub(crate) struct FunctionCall<'a> {
-    pub(crate) function: &'a Arc<FunctionStep>,
+    pub(crate) function: &'a Arc<FunctionNode>,
     /// Its trace key number.
     pub(crate) id: u64,
     pub(crate) arguments: &'a [&'a Untyped],

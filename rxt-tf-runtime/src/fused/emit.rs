@@ -13,20 +13,20 @@ use crate::binding::context::BoundContext;
 use crate::eager::node::{Arg, NodeSpec, MAX_ARGS};
 use crate::eager::{malformed, run_op, run_op_then, Call};
 use crate::error::Result;
-use crate::fused::function_step::{FunctionStep, FUNCTION_CALL};
+use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 
 /// What a node runs.
-pub(crate) enum Step {
+pub(crate) enum NodeKind {
     /// An op of the table, planned.
     Op(Call),
     /// A TensorFlow function of the context (an `rxt_tf::Function` of one
     /// output) on `args`: the call's arguments, then its captures.
     Function {
-        function: Arc<FunctionStep>,
+        function: Arc<FunctionNode>,
         args: Vec<Arg>,
     },
 }
@@ -34,7 +34,7 @@ pub(crate) enum Step {
 /// One recorded op: what it runs, keyword values and inputs in the op's
 /// order.
 pub(crate) struct Node {
-    pub(crate) step: Step,
+    pub(crate) kind: NodeKind,
     pub(crate) keywords: Vec<Value>,
     /// The first `arg_count` are its inputs.
     pub(crate) args: [Arg; MAX_ARGS],
@@ -50,7 +50,7 @@ impl Node {
     /// The node `spec` describes.
     pub(crate) fn op(spec: NodeSpec<'_>) -> Node {
         Node {
-            step: Step::Op(spec.call),
+            kind: NodeKind::Op(spec.call),
             keywords: spec.keywords.to_vec(),
             args: spec.args,
             arg_count: spec.arg_count,
@@ -61,9 +61,9 @@ impl Node {
 
     /// The row its errors name.
     pub(crate) fn row(&self) -> &'static Op {
-        match &self.step {
-            Step::Op(call) => call.row,
-            Step::Function { .. } => &FUNCTION_CALL,
+        match &self.kind {
+            NodeKind::Op(call) => call.row,
+            NodeKind::Function { .. } => &FUNCTION_CALL,
         }
     }
 }
@@ -107,7 +107,7 @@ pub(crate) trait Emitter {
     fn call_function(
         &mut self,
         name: NodeName,
-        function: &FunctionStep,
+        function: &FunctionNode,
         inputs: &[Self::Value],
         work: i64,
     ) -> Result<Self::Value>;
@@ -189,9 +189,9 @@ fn emit_node<E: Emitter>(
         row: row.name,
         part,
     };
-    let call = match &node.step {
-        Step::Op(call) => call,
-        Step::Function { function, args } => {
+    let call = match &node.kind {
+        NodeKind::Op(call) => call,
+        NodeKind::Function { function, args } => {
             let args = args.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
             return emitter.call_function(name("call"), function, &args, node.work);
         }
@@ -297,7 +297,7 @@ impl Emitter for GraphEmitter<'_> {
     fn call_function(
         &mut self,
         name: NodeName,
-        function: &FunctionStep,
+        function: &FunctionNode,
         inputs: &[GraphOutput],
         _work: i64,
     ) -> Result<GraphOutput> {
@@ -338,7 +338,7 @@ impl Emitter for EagerEmitter<'_> {
     fn call_function(
         &mut self,
         _name: NodeName,
-        function: &FunctionStep,
+        function: &FunctionNode,
         inputs: &[Arc<OwnedHandle>],
         _work: i64,
     ) -> Result<Arc<OwnedHandle>> {
@@ -381,7 +381,7 @@ pub(crate) fn run_eager_many(
         defect: "an op run at once built no node",
     })?;
     let row = last.row();
-    let (Step::Op(call), None) = (&last.step, last.swap) else {
+    let (NodeKind::Op(call), None) = (&last.kind, last.swap) else {
         return Err(malformed(row));
     };
     let mut emitter = EagerEmitter { context };

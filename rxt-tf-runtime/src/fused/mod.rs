@@ -22,7 +22,7 @@
 
 mod batch;
 mod emit;
-mod function_step;
+mod function_node;
 mod key;
 mod library;
 pub(crate) mod per_op;
@@ -38,7 +38,7 @@ use crate::eager::Input;
 use crate::error::Result;
 use crate::tensor::Untyped;
 
-pub(crate) use function_step::FunctionStep;
+pub(crate) use function_node::FunctionNode;
 pub(crate) use library::{function_call_gate, release_function_wrapper};
 pub use library::{stats, Stats, TRACE_CAPACITY};
 
@@ -214,7 +214,7 @@ pub(crate) fn record(
 /// `captured` inputs, on `context`, if the thread is fusing: its output,
 /// of `kind`, is promised. `None` otherwise (the caller runs it).
 pub(crate) fn record_function(
-    function: &Arc<FunctionStep>,
+    function: &Arc<FunctionNode>,
     id: u64,
     arguments: &[&Untyped],
     captured: &[Arc<crate::safe::handle::OwnedHandle>],

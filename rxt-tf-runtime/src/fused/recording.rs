@@ -12,8 +12,8 @@ use crate::eager::malformed;
 use crate::eager::node::{Arg, NodeSpec, Sink, Source};
 use crate::eager::work::Dims;
 use crate::error::Result;
-use crate::fused::emit::{Node, Step};
-use crate::fused::function_step::{FunctionStep, FUNCTION_CALL};
+use crate::fused::emit::{Node, NodeKind};
+use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
 use crate::fused::key::{KeyValue, Part};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -119,7 +119,7 @@ impl Recording {
     pub(crate) fn push_function(
         &mut self,
         context: &BoundContext,
-        function: &Arc<FunctionStep>,
+        function: &Arc<FunctionNode>,
         id: u64,
         sources: Vec<Source>,
         dtype: DType,
@@ -146,7 +146,7 @@ impl Recording {
         self.work = self.work.saturating_add(work);
         let node = self.next_node(row)?;
         self.nodes.push(Node {
-            step: Step::Function {
+            kind: NodeKind::Function {
                 function: Arc::clone(function),
                 args,
             },

@@ -14,7 +14,7 @@ use crate::safe::status::Status;
 
 /// A TensorFlow function called as one node: one `StatefulPartitionedCall`
 /// of its definition.
-pub(crate) struct FunctionStep {
+pub(crate) struct FunctionNode {
     /// The concrete function: its definition stays in the context while
     /// it lives (dropped where the GIL may be taken).
     pub(crate) _keep: pyo3::Py<pyo3::PyAny>,
@@ -31,7 +31,7 @@ pub(crate) struct FunctionStep {
     pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
 }
 
-impl FunctionStep {
+impl FunctionNode {
     /// Runs it as one eager `StatefulPartitionedCall` on `CPU:0` on
     /// `inputs` (arguments, then captures) on `context`, the GIL released
     /// meanwhile if this thread holds it.
@@ -69,7 +69,7 @@ impl FunctionStep {
     }
 }
 
-impl Drop for FunctionStep {
+impl Drop for FunctionNode {
     fn drop(&mut self) {
         if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
             return;
