@@ -81,18 +81,20 @@ pub(crate) struct Sources {
     pub(crate) perm: Option<Arc<OwnedHandle>>,
 }
 
-/// Finds the sources of `call` on `operands` with `keywords`, on `context`:
-/// each tensor by `tensor` (given the sources found so far), each scalar,
-/// literal and keyword constant as a handle.
+/// Finds the sources of `call` on `operands` with `keywords`, on `context`,
+/// into `inputs` (emptied first; room a caller may keep): each tensor by
+/// `tensor` (given the sources found so far), each scalar, literal and
+/// keyword constant as a handle.
 pub(crate) fn sources(
     context: &BoundContext,
     call: &Call,
     operands: &[Input<'_>],
     keywords: &[Value],
+    mut inputs: Vec<Source>,
     mut tensor: impl FnMut(&Untyped, &[Source]) -> std::result::Result<Source, Unresolved>,
 ) -> std::result::Result<Sources, Unresolved> {
     let row = call.row;
-    let mut inputs = Vec::with_capacity(row.inputs.len() + call.list_length);
+    inputs.clear();
     for slot in call.inputs(keywords) {
         match slot? {
             Slot::Operand(index) => {
@@ -157,16 +159,16 @@ pub(crate) trait Sink {
     fn node(&mut self, node: NodeSpec<'_>) -> Result<u32>;
 }
 
-/// Adds `call` with `keywords`, whose output is of `kind`, on `sources` to
-/// `sink`: each tensor input cast first where the row promotes it, the
-/// window checked, the work and the output sizes estimated. Returns the
-/// node's index.
+/// Adds `call` with `keywords`, whose output is of `kind`, on `sources`
+/// (taken out of it) to `sink`: each tensor input cast first where the row
+/// promotes it, the window checked, the work and the output sizes
+/// estimated. Returns the node's index.
 pub(crate) fn build(
     sink: &mut impl Sink,
     call: &Call,
     keywords: &[Value],
     kind: TensorKind,
-    sources: Sources,
+    sources: &mut Sources,
 ) -> Result<u32> {
     let row = call.row;
     let arg_count = sources.inputs.len();
@@ -175,7 +177,7 @@ pub(crate) fn build(
     }
     let mut args = [Arg::Input(0); MAX_ARGS];
     let mut dims = [Dims::default(); MAX_ARGS];
-    for (index, source) in sources.inputs.into_iter().enumerate() {
+    for (index, source) in sources.inputs.drain(..).enumerate() {
         let tensor = source.is_tensor();
         let (mut arg, arg_dims) = sink.input(source, row)?;
         if tensor && call.promotes() {
@@ -184,7 +186,7 @@ pub(crate) fn build(
         args[index] = arg;
         dims[index] = arg_dims;
     }
-    let swap = match sources.perm {
+    let swap = match sources.perm.take() {
         Some(perm) => Some(sink.input(Source::Constant(perm), row)?.0),
         None => None,
     };

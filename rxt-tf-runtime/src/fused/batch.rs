@@ -105,21 +105,23 @@ impl Batch {
     ) -> Option<Result<Untyped>> {
         self.record_node(
             || {
+                let room = Vec::with_capacity(call.row.inputs.len() + call.list_length);
                 node::sources(
                     &self.context,
                     call,
                     operands,
                     keywords,
+                    room,
                     |tensor, earlier| self.tensor_source(tensor, earlier),
                 )
             },
-            |recording, sources: Sources| {
+            |recording, mut sources: Sources| {
                 let mut sink = Recorder {
                     recording,
                     context: &self.context,
                     status: None,
                 };
-                node::build(&mut sink, call, keywords, kind, sources)
+                node::build(&mut sink, call, keywords, kind, &mut sources)
             },
         )
     }

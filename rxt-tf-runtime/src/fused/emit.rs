@@ -121,15 +121,37 @@ pub(crate) fn emit_all<E: Emitter>(
     constants: &[E::Value],
     nodes: &[Node],
 ) -> Result<Vec<E::Value>> {
-    let mut values: Vec<E::Value> = Vec::with_capacity(nodes.len());
+    let mut values = Vec::with_capacity(nodes.len());
+    emit_all_into(
+        emitter,
+        inputs,
+        constants,
+        nodes,
+        &mut values,
+        &mut Vec::new(),
+    )?;
+    Ok(values)
+}
+
+/// As [`emit_all`], into `values` (emptied first), with `scratch` as room
+/// for each node's arguments: buffers a caller keeps from call to call.
+pub(crate) fn emit_all_into<E: Emitter>(
+    emitter: &mut E,
+    inputs: &[E::Value],
+    constants: &[E::Value],
+    nodes: &[Node],
+    values: &mut Vec<E::Value>,
+    scratch: &mut Vec<E::Value>,
+) -> Result<()> {
+    values.clear();
     for (index, node) in nodes.iter().enumerate() {
         let lookup = |arg: &Arg| -> Result<E::Value> {
-            argument(arg, inputs, constants, &values, node.row()).cloned()
+            argument(arg, inputs, constants, values, node.row()).cloned()
         };
-        let value = emit_node(emitter, index, node, lookup)?;
+        let value = emit_node(emitter, index, node, lookup, scratch)?;
         values.push(value);
     }
-    Ok(values)
+    Ok(())
 }
 
 /// Emits every node it can, each node's own result: a node whose operand
@@ -142,6 +164,7 @@ pub(crate) fn emit_each<E: Emitter>(
     nodes: &[Node],
 ) -> Vec<Result<E::Value>> {
     let mut values: Vec<Result<E::Value>> = Vec::with_capacity(nodes.len());
+    let mut scratch = Vec::new();
     for (index, node) in nodes.iter().enumerate() {
         let from_inputs = |arg: &Arg| -> Result<E::Value> {
             match *arg {
@@ -152,7 +175,7 @@ pub(crate) fn emit_each<E: Emitter>(
                 _ => argument(arg, inputs, constants, &[], node.row()).cloned(),
             }
         };
-        let value = emit_node(emitter, index, node, from_inputs);
+        let value = emit_node(emitter, index, node, from_inputs, &mut scratch);
         values.push(value);
     }
     values
@@ -176,12 +199,14 @@ fn argument<'v, V>(
 }
 
 /// Emits node `index` (and, when its axis is swapped, the transposes
-/// around it), its arguments looked up by `lookup`.
+/// around it), its arguments looked up by `lookup` into `args` (room kept
+/// by the caller).
 fn emit_node<E: Emitter>(
     emitter: &mut E,
     index: usize,
     node: &Node,
     lookup: impl Fn(&Arg) -> Result<E::Value>,
+    args: &mut Vec<E::Value>,
 ) -> Result<E::Value> {
     let row = node.row();
     let name = |part| NodeName {
@@ -191,16 +216,25 @@ fn emit_node<E: Emitter>(
     };
     let call = match &node.kind {
         NodeKind::Op(call) => call,
-        NodeKind::Function { function, args } => {
-            let args = args.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
-            return emitter.call_function(name("call"), function, &args, node.work);
+        NodeKind::Function {
+            function,
+            args: function_args,
+        } => {
+            args.clear();
+            for arg in function_args {
+                args.push(lookup(arg)?);
+            }
+            return emitter.call_function(name("call"), function, args, node.work);
         }
     };
     let used = node
         .args
         .get(..node.arg_count)
         .ok_or_else(|| malformed(row))?;
-    let mut args = used.iter().map(&lookup).collect::<Result<Vec<_>>>()?;
+    args.clear();
+    for arg in used {
+        args.push(lookup(arg)?);
+    }
     match (node.swap, call.swap) {
         (Some(perm_arg), Some(perm)) => {
             let perm_value = lookup(&perm_arg)?;
@@ -209,7 +243,7 @@ fn emit_node<E: Emitter>(
             let first = args.first_mut().ok_or_else(|| malformed(row))?;
             let moved = [first.clone(), perm_value.clone()];
             *first = emitter.emit(name("in"), &transpose, &keywords, &moved, node.work)?;
-            let output = emitter.emit(name("op"), call, &node.keywords, &args, node.work)?;
+            let output = emitter.emit(name("op"), call, &node.keywords, args, node.work)?;
             emitter.emit(
                 name("out"),
                 &transpose,
@@ -218,7 +252,7 @@ fn emit_node<E: Emitter>(
                 node.work,
             )
         }
-        _ => emitter.emit(name("op"), call, &node.keywords, &args, node.work),
+        _ => emitter.emit(name("op"), call, &node.keywords, args, node.work),
     }
 }
 

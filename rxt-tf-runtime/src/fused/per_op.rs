@@ -1,7 +1,11 @@
 //! An op run at once (outside a fusing scope, or in a per-op one): its
 //! node built by the eager layer's builder into a sink of its own, then
 //! run through the same emitter a failed fused call is replayed with.
+//!
+//! The sink's room is kept per thread and reused from call to call, so an
+//! op run at once allocates no more than its own output.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rxt_tf_spec::{Op, TensorKind, Value};
@@ -12,32 +16,73 @@ use crate::eager::node::{self, Arg, NodeSpec, Sink, Source, Sources, Unresolved}
 use crate::eager::work::Dims;
 use crate::eager::{Call, Input};
 use crate::error::Result;
-use crate::fused::emit::{emit_all, run_eager_many, EagerEmitter, Node};
+use crate::fused::emit::{emit_all_into, run_eager_many, EagerEmitter, Node};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
 
-/// The nodes of one op run at once (its casts, then itself) and what they
-/// take.
+/// The nodes of one op run at once (its casts, then itself), what they
+/// take, and room for running them.
+#[derive(Default)]
 struct PerCall {
+    sources: Vec<Source>,
     inputs: Vec<Arc<OwnedHandle>>,
     constants: Vec<Arc<OwnedHandle>>,
     nodes: Vec<Node>,
-    status: Status,
+    values: Vec<Arc<OwnedHandle>>,
+    scratch: Vec<Arc<OwnedHandle>>,
+    /// Reads inputs' sizes; made on first use, kept with the room.
+    status: Option<Status>,
+}
+
+thread_local! {
+    /// The thread's room for its next op run at once.
+    static SPARE: RefCell<Option<PerCall>> = const { RefCell::new(None) };
+}
+
+impl PerCall {
+    /// The thread's kept room, or new room (when another op of this thread
+    /// holds it, or the thread is ending).
+    fn take() -> PerCall {
+        SPARE
+            .try_with(|spare| spare.try_borrow_mut().ok()?.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Empties the room (dropping what it held here, outside the thread's
+    /// state) and keeps it for the thread's next op.
+    fn put(mut self) {
+        self.sources.clear();
+        self.inputs.clear();
+        self.constants.clear();
+        self.nodes.clear();
+        self.values.clear();
+        self.scratch.clear();
+        let _ = SPARE.try_with(|spare| {
+            if let Ok(mut spare) = spare.try_borrow_mut() {
+                spare.get_or_insert(self);
+            }
+        });
+    }
 }
 
 impl Sink for PerCall {
     fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)> {
-        let (list, arg): (_, fn(u32) -> Arg) = match source {
+        let (handle, list, arg): (_, _, fn(u32) -> Arg) = match source {
             Source::Tensor(handle) | Source::Scalar(handle) => {
-                (Some((handle, &mut self.inputs)), Arg::Input)
+                (handle, &mut self.inputs, Arg::Input)
             }
-            Source::Constant(handle) => (Some((handle, &mut self.constants)), Arg::Constant),
+            Source::Constant(handle) => (handle, &mut self.constants, Arg::Constant),
             // Nothing of it is pending: its operands are computed.
-            Source::Pending(_) => (None, Arg::Node),
+            Source::Pending(_) => return Err(malformed(row)),
         };
-        let (handle, list) = list.ok_or_else(|| malformed(row))?;
-        let dims = Dims::of(&handle, &self.status, row.name)?;
+        let status = match &mut self.status {
+            Some(status) => status,
+            empty => empty.insert(Status::new(handle.api(), row.name)?),
+        };
+        let dims = Dims::of(&handle, status, row.name)?;
         let index = u32::try_from(list.len()).map_err(|_| malformed(row))?;
         list.push(handle);
         Ok((arg(index), dims))
@@ -51,29 +96,27 @@ impl Sink for PerCall {
 }
 
 /// Builds the node of `call` on `operands` with `keywords` (its output of
-/// `kind`) on `context`, ready to run.
+/// `kind`) on `context` into `sink`, ready to run.
 fn build(
+    sink: &mut PerCall,
     context: &Arc<BoundContext>,
     call: &Call,
     operands: &[Input<'_>],
     keywords: &[Value],
     kind: TensorKind,
-) -> Result<PerCall> {
-    let sources: Sources = node::sources(context, call, operands, keywords, |tensor, _| {
-        Ok(Source::Tensor(tensor.shared_handle()?))
-    })
-    .map_err(|unresolved| match unresolved {
-        Unresolved::Failed(err) => err,
-        Unresolved::SinkRan => malformed(call.row),
-    })?;
-    let mut sink = PerCall {
-        inputs: Vec::with_capacity(sources.inputs.len()),
-        constants: Vec::new(),
-        nodes: Vec::with_capacity(1),
-        status: Status::new(context.wheel().api(), call.row.name)?,
-    };
-    node::build(&mut sink, call, keywords, kind, sources)?;
-    Ok(sink)
+) -> Result<()> {
+    let room = std::mem::take(&mut sink.sources);
+    let mut sources: Sources =
+        node::sources(context, call, operands, keywords, room, |tensor, _| {
+            Ok(Source::Tensor(tensor.shared_handle()?))
+        })
+        .map_err(|unresolved| match unresolved {
+            Unresolved::Failed(err) => err,
+            Unresolved::SinkRan => malformed(call.row),
+        })?;
+    let built = node::build(sink, call, keywords, kind, &mut sources);
+    sink.sources = sources.inputs;
+    built.map(drop)
 }
 
 /// Runs `call` on `operands` with `keywords` now: one node (and the casts
@@ -85,11 +128,22 @@ pub(crate) fn run(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
-    let sink = build(context, call, operands, keywords, kind)?;
-    let mut emitter = EagerEmitter { context };
-    let mut values = emit_all(&mut emitter, &sink.inputs, &sink.constants, &sink.nodes)?;
-    let output = values.pop().ok_or_else(|| malformed(call.row))?;
-    let handle = Arc::try_unwrap(output).or_else(|shared| {
+    let mut sink = PerCall::take();
+    let output = build(&mut sink, context, call, operands, keywords, kind).and_then(|()| {
+        let PerCall {
+            inputs,
+            constants,
+            nodes,
+            values,
+            scratch,
+            ..
+        } = &mut sink;
+        let mut emitter = EagerEmitter { context };
+        emit_all_into(&mut emitter, inputs, constants, nodes, values, scratch)?;
+        values.pop().ok_or_else(|| malformed(call.row))
+    });
+    sink.put();
+    let handle = Arc::try_unwrap(output?).or_else(|shared| {
         const OP: &str = "materialize";
         let status = Status::new(context.wheel().api(), OP)?;
         shared.share(&status, OP)
@@ -106,16 +160,24 @@ pub(crate) fn run_many(
     keywords: &[Value],
     kinds: &[TensorKind],
 ) -> Result<Vec<Untyped>> {
-    let first = kinds.first().copied().ok_or_else(|| malformed(call.row))?;
-    let sink = build(context, call, operands, keywords, first)?;
-    let handles = run_eager_many(
-        context,
-        &sink.inputs,
-        &sink.constants,
-        &sink.nodes,
-        kinds.len(),
-    )?;
-    Ok(handles
+    // The first output's kind sizes the node (an op may give none:
+    // `unstack` of an empty axis).
+    let first = kinds.first().copied().unwrap_or(TensorKind {
+        dtype: call.element,
+        rank: 0,
+    });
+    let mut sink = PerCall::take();
+    let handles = build(&mut sink, context, call, operands, keywords, first).and_then(|()| {
+        run_eager_many(
+            context,
+            &sink.inputs,
+            &sink.constants,
+            &sink.nodes,
+            kinds.len(),
+        )
+    });
+    sink.put();
+    Ok(handles?
         .into_iter()
         .map(|handle| Untyped::ready(handle, Arc::clone(context)))
         .collect())

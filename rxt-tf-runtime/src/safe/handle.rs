@@ -42,6 +42,11 @@ impl OwnedHandle {
         raw
     }
 
+    /// The function table it was made with.
+    pub(crate) fn api(&self) -> &'static Api {
+        self.api
+    }
+
     /// The `TF_DataType` code of the tensor.
     pub(crate) fn dtype(&self) -> i32 {
         // SAFETY: `raw` is a live handle owned by `self`.
