@@ -19,7 +19,7 @@ use crate::tensor::Untyped;
 
 /// One operand of a call.
 #[derive(Clone, Copy)]
-pub enum Input<'a> {
+pub enum Operand<'a> {
     /// A tensor, with the kind its type gives it.
     Tensor(&'a Untyped, TensorKind),
     /// A run-time scalar of an element type.
@@ -36,11 +36,11 @@ pub enum Input<'a> {
     Pairs(&'a [[i64; 2]]),
 }
 
-impl Input<'_> {
+impl Operand<'_> {
     /// The tensor, unless the input is a scalar.
     pub(crate) fn tensor(&self) -> Option<&Untyped> {
         match self {
-            Input::Tensor(tensor, _) => Some(tensor),
+            Operand::Tensor(tensor, _) => Some(tensor),
             _ => None,
         }
     }
@@ -48,8 +48,8 @@ impl Input<'_> {
     /// Its tensors: the tensor, or those of a list.
     pub(crate) fn tensors(&self) -> &[&Untyped] {
         match self {
-            Input::Tensor(tensor, _) => std::slice::from_ref(tensor),
-            Input::List(tensors, _) => tensors,
+            Operand::Tensor(tensor, _) => std::slice::from_ref(tensor),
+            Operand::List(tensors, _) => tensors,
             _ => &[],
         }
     }
@@ -57,9 +57,9 @@ impl Input<'_> {
     /// The rank (0 for a scalar).
     fn rank(&self) -> u8 {
         match self {
-            Input::Tensor(_, kind) | Input::List(_, kind) => kind.rank,
-            Input::Dims(_) => 1,
-            Input::Pairs(_) => 2,
+            Operand::Tensor(_, kind) | Operand::List(_, kind) => kind.rank,
+            Operand::Dims(_) => 1,
+            Operand::Pairs(_) => 2,
             _ => 0,
         }
     }
@@ -67,9 +67,9 @@ impl Input<'_> {
     /// The element type, unless it is a literal.
     fn dtype(&self) -> Option<DType> {
         match self {
-            Input::Tensor(_, kind) | Input::List(_, kind) => Some(kind.dtype),
-            Input::Scalar(dtype, _) => Some(*dtype),
-            Input::Literal(_) | Input::Dims(_) | Input::Pairs(_) => None,
+            Operand::Tensor(_, kind) | Operand::List(_, kind) => Some(kind.dtype),
+            Operand::Scalar(dtype, _) => Some(*dtype),
+            Operand::Literal(_) | Operand::Dims(_) | Operand::Pairs(_) => None,
         }
     }
 }
@@ -117,7 +117,7 @@ impl Call {
     /// `rxt_tf::ops` pass them at run time.
     pub(crate) fn plan(
         row: &'static Op,
-        operands: &[Input<'_>],
+        operands: &[Operand<'_>],
         keywords: &[Value],
     ) -> Result<Call> {
         check_keywords(row, keywords)?;
@@ -146,7 +146,7 @@ impl Call {
             .unwrap_or(DType::I32);
         let list_length = match operands
             .iter()
-            .find(|input| matches!(input, Input::List(..)))
+            .find(|input| matches!(input, Operand::List(..)))
         {
             Some(list) if !(2..=MAX_LIST).contains(&list.tensors().len()) => {
                 return Err(Error::Keyword {
@@ -163,13 +163,13 @@ impl Call {
             None => operands_list(row)
                 .or_else(|| {
                     operands.iter().find_map(|input| match input {
-                        Input::Dims(dims) => Some(dims.len()),
+                        Operand::Dims(dims) => Some(dims.len()),
                         _ => None,
                     })
                 })
                 .unwrap_or(0),
         };
-        let rank = operands.first().map_or(0, Input::rank);
+        let rank = operands.first().map_or(0, Operand::rank);
         let batched = row.batched.is_some() && operands.iter().any(|input| input.rank() > 2);
         let mut swap = None;
         for (keyword, value) in row.keywords.iter().zip(keywords) {
@@ -328,9 +328,9 @@ impl Call {
 /// The context of the operands' tensors, which must all share it.
 pub(crate) fn shared_context<'a>(
     row: &Op,
-    operands: &'a [Input<'_>],
+    operands: &'a [Operand<'_>],
 ) -> Result<Cow<'a, Arc<BoundContext>>> {
-    let mut tensors = operands.iter().flat_map(Input::tensors);
+    let mut tensors = operands.iter().flat_map(Operand::tensors);
     let Some(first) = tensors.next() else {
         // An op that makes a tensor from none (`zeros`): Python's context.
         return pyo3::Python::attach(BoundContext::current).map(Cow::Owned);
@@ -367,7 +367,7 @@ fn check_keywords(row: &'static Op, keywords: &[Value]) -> Result<()> {
 /// that only types the call (`zeros`), the row's result type (`one_hot`),
 /// or its literals' as Python's numbers are (int32, or float32 if one is a
 /// float: `fill(dims, 0.5)`, `range(0, 10, 2)`).
-fn created_element(row: &Op, operands: &[Input<'_>], keywords: &[Value]) -> Option<DType> {
+fn created_element(row: &Op, operands: &[Operand<'_>], keywords: &[Value]) -> Option<DType> {
     let typing = row
         .keywords
         .iter()
@@ -377,7 +377,7 @@ fn created_element(row: &Op, operands: &[Input<'_>], keywords: &[Value]) -> Opti
             _ => None,
         });
     let literals = operands.iter().filter_map(|input| match input {
-        Input::Literal(number) => Some(number),
+        Operand::Literal(number) => Some(number),
         _ => None,
     });
     let literal = literals.fold(None, |found, number| match (found, number) {
@@ -389,7 +389,7 @@ fn created_element(row: &Op, operands: &[Input<'_>], keywords: &[Value]) -> Opti
 
 /// An index's lists have one length, and its masks agree with the counts
 /// that typed its result (the plain function takes both from its caller).
-fn check_index(row: &'static Op, operands: &[Input<'_>], keywords: &[Value]) -> Result<()> {
+fn check_index(row: &'static Op, operands: &[Operand<'_>], keywords: &[Value]) -> Result<()> {
     let value = |name: &str| {
         let index = row.keywords.iter().position(|k| k.name == name);
         match index.and_then(|index| keywords.get(index)) {
@@ -400,7 +400,7 @@ fn check_index(row: &'static Op, operands: &[Input<'_>], keywords: &[Value]) -> 
     let lengths: Vec<usize> = operands
         .iter()
         .filter_map(|input| match input {
-            Input::Dims(list) => Some(list.len()),
+            Operand::Dims(list) => Some(list.len()),
             _ => None,
         })
         .collect();

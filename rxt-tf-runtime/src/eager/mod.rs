@@ -11,7 +11,7 @@ mod run;
 pub(crate) mod window;
 pub(crate) mod work;
 
-pub(crate) use call::{kept, kept_text, shared_context, Call, Input};
+pub(crate) use call::{kept, kept_text, shared_context, Call, Operand};
 pub(crate) use run::{run_op, run_op_then};
 
 use rxt_tf_spec::Op;

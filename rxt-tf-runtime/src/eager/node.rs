@@ -15,10 +15,10 @@ use std::sync::Arc;
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
-use crate::eager::call::{Call, Input, Slot};
+use crate::eager::call::{Call, Operand, Slot};
 use crate::eager::malformed;
 use crate::eager::operand::operand_handle;
-use crate::eager::work::{estimate, output_dims, Dims};
+use crate::eager::work::{estimate, output_dims, Sizes};
 use crate::error::{Error, Result};
 use crate::safe::handle::OwnedHandle;
 use crate::tensor::Untyped;
@@ -29,7 +29,7 @@ pub(crate) const MAX_ARGS: usize = rxt_tf_spec::MAX_LIST + 2;
 /// Where an input of a recorded node comes from, among what its sink holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Arg {
-    /// Input `n` of the sink (a tensor or a run-time scalar).
+    /// Operand `n` of the sink (a tensor or a run-time scalar).
     Input(u32),
     /// Constant `n` of the sink (a keyword's value).
     Constant(u32),
@@ -88,7 +88,7 @@ pub(crate) struct Sources {
 pub(crate) fn sources(
     context: &BoundContext,
     call: &Call,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     mut inputs: Vec<Source>,
     mut tensor: impl FnMut(&Untyped, &[Source]) -> std::result::Result<Source, Unresolved>,
@@ -146,7 +146,7 @@ pub(crate) struct NodeSpec<'k> {
     pub(crate) work: i64,
     /// What is known of its output: element type and sizes.
     pub(crate) dtype: DType,
-    pub(crate) dims: Dims,
+    pub(crate) dims: Sizes,
 }
 
 /// What holds nodes: the fused recording, or the per-call sink of an op
@@ -154,7 +154,7 @@ pub(crate) struct NodeSpec<'k> {
 pub(crate) trait Sink {
     /// The argument `source` becomes (added as an input or constant, or a
     /// pending node's), and its sizes.
-    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)>;
+    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Sizes)>;
     /// Adds a node; its output is `Arg::Node` of the index returned.
     fn node(&mut self, node: NodeSpec<'_>) -> Result<u32>;
 }
@@ -176,7 +176,7 @@ pub(crate) fn build(
         return Err(malformed(row));
     }
     let mut args = [Arg::Input(0); MAX_ARGS];
-    let mut dims = [Dims::default(); MAX_ARGS];
+    let mut dims = [Sizes::default(); MAX_ARGS];
     for (index, source) in sources.inputs.drain(..).enumerate() {
         let tensor = source.is_tensor();
         let (mut arg, arg_dims) = sink.input(source, row)?;
@@ -206,7 +206,7 @@ pub(crate) fn build(
 
 /// A node casting `arg` (a tensor of `call`'s operand element type, of
 /// `dims`) to the element type `call` promotes it to.
-fn cast(sink: &mut impl Sink, arg: Arg, dims: Dims, call: &Call) -> Result<Arg> {
+fn cast(sink: &mut impl Sink, arg: Arg, dims: Sizes, call: &Call) -> Result<Arg> {
     let cast = Call::cast(call.operand_element);
     let keywords = call.cast_keywords();
     let mut args = [Arg::Input(0); MAX_ARGS];

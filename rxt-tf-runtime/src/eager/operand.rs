@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::binding::context::BoundContext;
-use crate::eager::call::{Call, Input};
+use crate::eager::call::{Call, Operand};
 use crate::eager::malformed;
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
@@ -16,17 +16,17 @@ use crate::safe::host::{self, ScalarBits};
 pub(crate) fn operand_handle(
     context: &BoundContext,
     call: &Call,
-    input: &Input<'_>,
+    input: &Operand<'_>,
 ) -> Result<Option<Arc<OwnedHandle>>> {
     let (dtype, number) = match *input {
-        Input::Tensor(..) => return Ok(None),
-        Input::Scalar(dtype, number) => (dtype, number),
-        Input::Literal(number) => (call.operand_element, number),
-        Input::Dims(dims) => return dims_handle(context, call, dims, false).map(Some),
-        Input::Pairs(pairs) => {
+        Operand::Tensor(..) => return Ok(None),
+        Operand::Scalar(dtype, number) => (dtype, number),
+        Operand::Literal(number) => (call.operand_element, number),
+        Operand::Dims(dims) => return dims_handle(context, call, dims, false).map(Some),
+        Operand::Pairs(pairs) => {
             return dims_handle(context, call, pairs.as_flattened(), true).map(Some);
         }
-        Input::List(..) => return Ok(None),
+        Operand::List(..) => return Ok(None),
     };
     let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
     if call.promotes() {

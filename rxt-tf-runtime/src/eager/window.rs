@@ -10,7 +10,7 @@
 
 use rxt_tf_spec::{Op, Rule, Value};
 
-use crate::eager::work::Dims;
+use crate::eager::work::Sizes;
 use crate::error::{Error, Result};
 
 /// A spatial keyword's (height, width): one size for both, a pair, or the
@@ -33,7 +33,7 @@ fn keyword<'v>(row: &Op, keywords: &'v [Value], name: &str) -> Option<&'v Value>
 
 /// The window of a 2-D convolution or pool on an exact NHWC input.
 struct Window {
-    input: Dims,
+    input: Sizes,
     /// Height and width of the window, dilated.
     effective: (i64, i64),
     strides: (i64, i64),
@@ -45,7 +45,7 @@ impl Window {
     /// The window of `row` on operands of `dims` (the filters' first two
     /// sizes, dilated, or `ksize`); `None` if `row` is neither a 2-D
     /// convolution nor a pool, or a size is not known exactly.
-    fn of(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<Window> {
+    fn of(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Option<Window> {
         let input = *dims
             .first()
             .filter(|input| input.exact && input.rank() == 4)?;
@@ -94,7 +94,7 @@ impl Window {
 
 /// Refuses a window wider than a non-empty spatial axis of the input (see
 /// the module), where the input's sizes are known exactly.
-pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
+pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Result<()> {
     // The kernels at fault (`AvgPool` gives the right, empty, result).
     let faulty = [
         c"Conv2D".to_bytes(),
@@ -135,7 +135,7 @@ pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Dims]) -> Result<()> {
 
 /// The exact dims of a 2-D convolution's or pool's output on operands of
 /// exact `dims`, or `None`.
-pub(crate) fn output(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<Dims> {
+pub(crate) fn output(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Option<Sizes> {
     let window = Window::of(row, keywords, dims)?;
     let padding = keyword(row, keywords, "padding")?;
     let mut sizes = [window.input.size(0), 0, 0, window.channels];
@@ -152,5 +152,5 @@ pub(crate) fn output(row: &Op, keywords: &[Value], dims: &[Dims]) -> Option<Dims
             _ => return None,
         };
     }
-    Some(Dims::exact(&sizes))
+    Some(Sizes::exact(&sizes))
 }

@@ -12,7 +12,7 @@ use crate::safe::status::Status;
 /// The sizes of a tensor's dimensions, known or estimated: what the GIL
 /// policy needs to estimate the work of an op or of a fused call.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Dims {
+pub(crate) struct Sizes {
     rank: usize,
     sizes: [i64; MAX_RANK as usize],
     /// Whether the sizes are the tensor's own (read from it, or computed
@@ -20,11 +20,11 @@ pub(crate) struct Dims {
     pub(crate) exact: bool,
 }
 
-impl Dims {
+impl Sizes {
     /// The sizes of the tensor behind `handle`.
-    pub(crate) fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Dims> {
+    pub(crate) fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Sizes> {
         let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
-        let mut dims = Dims {
+        let mut dims = Sizes {
             rank: rank.min(MAX_RANK as usize),
             sizes: [1; MAX_RANK as usize],
             exact: true,
@@ -36,8 +36,8 @@ impl Dims {
     }
 
     /// The exact dims `sizes` (at most `MAX_RANK` of them).
-    pub(crate) fn exact(sizes: &[i64]) -> Dims {
-        let mut dims = Dims {
+    pub(crate) fn exact(sizes: &[i64]) -> Sizes {
+        let mut dims = Sizes {
             rank: sizes.len().min(MAX_RANK as usize),
             sizes: [1; MAX_RANK as usize],
             exact: true,
@@ -84,7 +84,7 @@ fn flag(row: &Op, keywords: &[Value], name: &str) -> bool {
 }
 
 /// The work of `row` on operands of `dims` (in the row's input order).
-pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
+pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Sizes]) -> i64 {
     let first = dims.first().copied().unwrap_or_default();
     let second = dims.get(1).copied().unwrap_or_default();
     match row.work {
@@ -93,14 +93,14 @@ pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Dims]) -> i64 {
             .elements()
             .saturating_mul(second.size_from_end(usize::from(flag(row, keywords, "transpose_b")))),
         Work::FirstInput => first.elements(),
-        Work::LargerInput => dims.iter().map(Dims::elements).max().unwrap_or(0),
+        Work::LargerInput => dims.iter().map(Sizes::elements).max().unwrap_or(0),
     }
 }
 
 /// The dims of `row`'s output (of `kind`) on operands of `dims`, estimated
 /// (a reduction keeps its input's sizes): what a fused call's later ops are
 /// estimated on.
-pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: &[Dims]) -> Dims {
+pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: &[Sizes]) -> Sizes {
     let first = dims.first().copied().unwrap_or_default();
     let second = dims.get(1).copied().unwrap_or_default();
     if let Some(exact) = crate::eager::window::output(row, keywords, dims) {
@@ -117,7 +117,7 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
             if at <= first.rank && first.rank < MAX_RANK as usize {
                 let mut sizes: Vec<i64> = first.sizes[..first.rank].to_vec();
                 sizes.insert(at, 1);
-                return Dims::exact(&sizes);
+                return Sizes::exact(&sizes);
             }
         }
     }
@@ -138,10 +138,10 @@ fn estimated_output(
     row: &Op,
     keywords: &[Value],
     kind: TensorKind,
-    first: &Dims,
-    second: &Dims,
-    dims: &[Dims],
-) -> Dims {
+    first: &Sizes,
+    second: &Sizes,
+    dims: &[Sizes],
+) -> Sizes {
     let (first, second) = (*first, *second);
     match row.work {
         Work::MatMul => {
@@ -155,7 +155,7 @@ fn estimated_output(
             }
             output
         }
-        Work::FirstInput => Dims {
+        Work::FirstInput => Sizes {
             rank: usize::from(kind.rank).min(first.rank),
             sizes: first.sizes,
             exact: false,
@@ -168,9 +168,9 @@ fn estimated_output(
 }
 
 /// The dims of `first` and `second` broadcast (aligned from the last).
-fn broadcast(first: &Dims, second: &Dims) -> Dims {
+fn broadcast(first: &Sizes, second: &Sizes) -> Sizes {
     let rank = first.rank.max(second.rank);
-    let mut output = Dims {
+    let mut output = Sizes {
         rank,
         sizes: [1; MAX_RANK as usize],
         exact: false,

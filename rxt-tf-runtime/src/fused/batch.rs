@@ -17,7 +17,7 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
 use crate::eager::node::{self, Source, Sources, Unresolved};
-use crate::eager::{shared_context, Call, Input};
+use crate::eager::{shared_context, Call, Operand};
 use crate::error::Result;
 use crate::fused::emit::{emit_each, EagerEmitter, NodeKind};
 use crate::fused::function_node::FunctionNode;
@@ -99,7 +99,7 @@ impl Batch {
     fn record(
         self: &Arc<Batch>,
         call: &Call,
-        operands: &[Input<'_>],
+        operands: &[Operand<'_>],
         keywords: &[Value],
         kind: TensorKind,
     ) -> Option<Result<Untyped>> {
@@ -355,7 +355,7 @@ pub(crate) fn record(
     current: &mut Option<Arc<Batch>>,
     spare: &mut Option<Recording>,
     row: &'static Op,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {

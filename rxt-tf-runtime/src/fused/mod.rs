@@ -34,7 +34,7 @@ use std::sync::{Arc, OnceLock};
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
-use crate::eager::Input;
+use crate::eager::Operand;
 use crate::error::Result;
 use crate::tensor::Untyped;
 
@@ -203,7 +203,7 @@ fn run_left(batch: Option<Arc<batch::Batch>>) {
 /// output), else `None`: the caller runs it at once.
 pub(crate) fn record(
     row: &'static Op,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {

@@ -13,8 +13,8 @@ use rxt_tf_spec::{Op, TensorKind, Value};
 use crate::binding::context::BoundContext;
 use crate::eager::malformed;
 use crate::eager::node::{self, Arg, NodeSpec, Sink, Source, Sources, Unresolved};
-use crate::eager::work::Dims;
-use crate::eager::{Call, Input};
+use crate::eager::work::Sizes;
+use crate::eager::{Call, Operand};
 use crate::error::Result;
 use crate::fused::emit::{emit_all_into, run_eager_many, EagerEmitter, Node};
 use crate::safe::handle::OwnedHandle;
@@ -69,7 +69,7 @@ impl PerCall {
 }
 
 impl Sink for PerCall {
-    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)> {
+    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Sizes)> {
         let (handle, list, arg): (_, _, fn(u32) -> Arg) = match source {
             Source::Tensor(handle) | Source::Scalar(handle) => {
                 (handle, &mut self.inputs, Arg::Input)
@@ -82,7 +82,7 @@ impl Sink for PerCall {
             Some(status) => status,
             empty => empty.insert(Status::new(handle.api(), row.name)?),
         };
-        let dims = Dims::of(&handle, status, row.name)?;
+        let dims = Sizes::of(&handle, status, row.name)?;
         let index = u32::try_from(list.len()).map_err(|_| malformed(row))?;
         list.push(handle);
         Ok((arg(index), dims))
@@ -101,7 +101,7 @@ fn build(
     sink: &mut PerCall,
     context: &Arc<BoundContext>,
     call: &Call,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<()> {
@@ -124,7 +124,7 @@ fn build(
 pub(crate) fn run(
     context: &Arc<BoundContext>,
     call: &Call,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
@@ -156,7 +156,7 @@ pub(crate) fn run(
 pub(crate) fn run_many(
     context: &Arc<BoundContext>,
     call: &Call,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kinds: &[TensorKind],
 ) -> Result<Vec<Untyped>> {

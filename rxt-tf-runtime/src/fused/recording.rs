@@ -10,7 +10,7 @@ use rxt_tf_spec::{DType, Op};
 use crate::binding::context::BoundContext;
 use crate::eager::malformed;
 use crate::eager::node::{Arg, NodeSpec, Sink, Source};
-use crate::eager::work::Dims;
+use crate::eager::work::Sizes;
 use crate::error::Result;
 use crate::fused::emit::{Node, NodeKind};
 use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
@@ -25,7 +25,7 @@ pub(crate) struct RecordedInput {
     pub(crate) handle: Arc<OwnedHandle>,
     /// Its `TF_DataType` code (a captured variable's is `resource`).
     pub(crate) dtype: i32,
-    pub(crate) dims: Dims,
+    pub(crate) dims: Sizes,
 }
 
 /// What is known of a node's output before it runs.
@@ -33,7 +33,7 @@ pub(crate) struct Output {
     /// The promise of it the program holds, if any (a cast's has none).
     pub(crate) promise: Weak<Promise>,
     pub(crate) dtype: DType,
-    pub(crate) dims: Dims,
+    pub(crate) dims: Sizes,
 }
 
 /// The record of a batch's ops; its room is reused by the thread's next
@@ -159,7 +159,7 @@ impl Recording {
         self.outputs.push(Output {
             promise: Weak::new(),
             dtype,
-            dims: Dims::default(),
+            dims: Sizes::default(),
         });
         Ok(node)
     }
@@ -175,12 +175,12 @@ pub(crate) struct Recorder<'r> {
 
 impl Recorder<'_> {
     /// The sizes of `handle`.
-    fn dims(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Dims> {
+    fn dims(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Sizes> {
         let status = match &mut self.status {
             Some(status) => status,
             empty => empty.insert(Status::new(self.context.wheel().api(), row.name)?),
         };
-        Dims::of(handle, status, row.name)
+        Sizes::of(handle, status, row.name)
     }
 
     /// The input index of `handle`, added on first use (or, unless
@@ -190,7 +190,7 @@ impl Recorder<'_> {
         handle: Arc<OwnedHandle>,
         shared: bool,
         row: &'static Op,
-    ) -> Result<(Arg, Dims)> {
+    ) -> Result<(Arg, Sizes)> {
         let recording = &*self.recording;
         let known = shared
             .then(|| {
@@ -220,7 +220,7 @@ impl Recorder<'_> {
 }
 
 impl Sink for Recorder<'_> {
-    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Dims)> {
+    fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Sizes)> {
         match source {
             Source::Pending(index) => {
                 let output = self

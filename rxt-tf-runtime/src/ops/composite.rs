@@ -15,14 +15,14 @@ use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 use crate::eager::{kept, kept_text, malformed, Call};
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, run_row_many, Input, Number};
+use crate::ops::execute::{run_row, run_row_many, Operand, Number};
 use crate::tensor::Untyped;
 
 /// Runs `row` if it is composed of several TensorFlow ops (`None`
 /// otherwise: its own op runs it).
 pub(crate) fn run<O: Outputs>(
     row: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Option<Result<O>> {
     match row.steps {
@@ -75,12 +75,12 @@ fn step(row: &'static Op, op: &'static Op) -> &'static Op {
 /// `clip_by_value` as `tf.clip_by_value` runs it: `minimum(x, hi)`, then
 /// `maximum(…, lo)` (a `ClipByValue` kernel differs from it on NaN bounds
 /// and on the sign of zero). Both ops are recorded in a fusing scope.
-fn clip<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
-    let [x @ Input::Tensor(_, kind), lo, hi] = inputs else {
+fn clip<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>]) -> Result<O> {
+    let [x @ Operand::Tensor(_, kind), lo, hi] = inputs else {
         return Err(malformed(row));
     };
     let below = run_row(step(row, &MINIMUM), &[*x, *hi], &[], *kind)?;
-    let clipped = [Input::Tensor(&below, *kind), *lo];
+    let clipped = [Operand::Tensor(&below, *kind), *lo];
     O::run(step(row, &MAXIMUM), &clipped, &[])
 }
 
@@ -89,8 +89,8 @@ fn clip<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
 /// ascending (`-x - 1` for integers, so the least integer stays in range),
 /// negated back for the values. `TopKV2` gives two outputs, so it runs as
 /// its own call in a fusing scope: the steps around it run per op too.
-fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
-    let [x @ Input::Tensor(tensor, kind)] = inputs else {
+fn sort<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
+    let [x @ Operand::Tensor(tensor, kind)] = inputs else {
         return Err(malformed(row));
     };
     // Checks the direction and the axis against the rank; gives the swap.
@@ -117,8 +117,8 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
     } else {
         None
     };
-    let keys = keys.as_ref().map_or(*x, |keys| Input::Tensor(keys, *kind));
-    let swap = |input: Input<'_>, kind: TensorKind| match call.swap {
+    let keys = keys.as_ref().map_or(*x, |keys| Operand::Tensor(keys, *kind));
+    let swap = |input: Operand<'_>, kind: TensorKind| match call.swap {
         Some(perm) => {
             run_row(step(row, &TRANSPOSE), &[input], &[Value::Ints(perm)], kind).map(Some)
         }
@@ -127,7 +127,7 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
     let moved = swap(keys, *kind)?;
     let moved = moved
         .as_ref()
-        .map_or(keys, |moved| Input::Tensor(moved, *kind));
+        .map_or(keys, |moved| Operand::Tensor(moved, *kind));
     let indices_kind = TensorKind {
         dtype: DType::I32,
         rank: kind.rank,
@@ -146,7 +146,7 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
         (false, Some(values), _) => (values, *kind),
         _ => return Err(malformed(row)),
     };
-    let picked = match swap(Input::Tensor(&picked, picked_kind), picked_kind)? {
+    let picked = match swap(Operand::Tensor(&picked, picked_kind), picked_kind)? {
         Some(back) => back,
         None => picked,
     };
@@ -160,14 +160,14 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) 
 
 /// `-x`, or `-x - 1` for integers, as `tf.sort` flips the order.
 fn negated(row: &'static Op, x: &Untyped, kind: TensorKind, integer: bool) -> Result<Untyped> {
-    let negative = run_row(step(row, &NEG), &[Input::Tensor(x, kind)], &[], kind)?;
+    let negative = run_row(step(row, &NEG), &[Operand::Tensor(x, kind)], &[], kind)?;
     if !integer {
         return Ok(negative);
     }
-    let one = Input::Literal(Number::Int(1));
+    let one = Operand::Literal(Number::Int(1));
     run_row(
         step(row, &SUB),
-        &[Input::Tensor(&negative, kind), one],
+        &[Operand::Tensor(&negative, kind), one],
         &[],
         kind,
     )
@@ -175,8 +175,8 @@ fn negated(row: &'static Op, x: &Untyped, kind: TensorKind, integer: bool) -> Re
 
 /// `eye(n)` as `tf.eye(n)` makes it: `n` ones of the element type on the
 /// diagonal of `MatrixDiagV3`. Both ops are recorded in a fusing scope.
-fn eye<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
-    let ([Input::Scalar(_, Number::Int(size))], [dtype @ Value::Type(element)]) =
+fn eye<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
+    let ([Operand::Scalar(_, Number::Int(size))], [dtype @ Value::Type(element)]) =
         (inputs, keywords)
     else {
         return Err(malformed(row));
@@ -188,101 +188,101 @@ fn eye<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -
     let sizes = [*size];
     let diagonal = run_row(
         step(row, &EYE_DIAGONAL),
-        &[Input::Dims(&sizes)],
+        &[Operand::Dims(&sizes)],
         &[*dtype, Value::Int(1)],
         diagonal_kind,
     )?;
     let defaults = [Value::Int(0), Value::Int(-1), Value::Int(-1), Value::Int(0)];
     O::run(
         step(row, &MATRIX_DIAG),
-        &[Input::Tensor(&diagonal, diagonal_kind)],
+        &[Operand::Tensor(&diagonal, diagonal_kind)],
         &defaults,
     )
 }
 
 /// The single tensor operand of `row` and its kind.
-fn tensor_operand<'a>(row: &'static Op, inputs: &[Input<'a>]) -> Result<(Input<'a>, TensorKind)> {
+fn tensor_operand<'a>(row: &'static Op, inputs: &[Operand<'a>]) -> Result<(Operand<'a>, TensorKind)> {
     match inputs {
-        [x @ Input::Tensor(_, kind)] => Ok((*x, *kind)),
+        [x @ Operand::Tensor(_, kind)] => Ok((*x, *kind)),
         _ => Err(malformed(row)),
     }
 }
 
 /// A constant as `math_ops.cast(c, dtype)` makes it from a Python float:
 /// a float32 first, then cast (so a float64 holds the float32's value).
-fn cast_constant(value: f64, dtype: DType) -> Input<'static> {
+fn cast_constant(value: f64, dtype: DType) -> Operand<'static> {
     #[allow(clippy::cast_possible_truncation)]
     let single = f64::from(value as f32);
-    Input::Scalar(dtype, Number::Float(single))
+    Operand::Scalar(dtype, Number::Float(single))
 }
 
 /// A Python float beside a tensor: it takes the tensor's type.
-fn literal(value: f64) -> Input<'static> {
-    Input::Literal(Number::Float(value))
+fn literal(value: f64) -> Operand<'static> {
+    Operand::Literal(Number::Float(value))
 }
 
 /// `tf.nn.gelu(x, approximate)`: `0.5 * x * erfc(-x * cast(√½))`, or
 /// `0.5 * x * (1 + tanh(0.7978845608028654 * (x + cast(0.044715) * x³)))`.
-fn gelu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+fn gelu<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let [Value::Bool(approximate)] = keywords else {
         return Err(malformed(row));
     };
     let apply =
-        |op: &'static Op, operands: &[Input<'_>]| run_row(step(row, op), operands, &[], kind);
+        |op: &'static Op, operands: &[Operand<'_>]| run_row(step(row, op), operands, &[], kind);
     let half = apply(&MUL, &[literal(0.5), x])?;
-    let half = Input::Tensor(&half, kind);
+    let half = Operand::Tensor(&half, kind);
     if !*approximate {
         let negative = apply(&NEG, &[x])?;
         // `0.7071067811865476` in `tf.nn.gelu`: the same double.
         let root_half = cast_constant(std::f64::consts::FRAC_1_SQRT_2, kind.dtype);
-        let scaled = apply(&MUL, &[Input::Tensor(&negative, kind), root_half])?;
-        let erfc = apply(&ERFC, &[Input::Tensor(&scaled, kind)])?;
-        return O::run(step(row, &MUL), &[half, Input::Tensor(&erfc, kind)], &[]);
+        let scaled = apply(&MUL, &[Operand::Tensor(&negative, kind), root_half])?;
+        let erfc = apply(&ERFC, &[Operand::Tensor(&scaled, kind)])?;
+        return O::run(step(row, &MUL), &[half, Operand::Tensor(&erfc, kind)], &[]);
     }
-    let cube = apply(&POW, &[x, Input::Literal(Number::Int(3))])?;
+    let cube = apply(&POW, &[x, Operand::Literal(Number::Int(3))])?;
     let coefficient = cast_constant(0.044_715, kind.dtype);
-    let scaled_cube = apply(&MUL, &[coefficient, Input::Tensor(&cube, kind)])?;
-    let inner = apply(&ADD, &[x, Input::Tensor(&scaled_cube, kind)])?;
+    let scaled_cube = apply(&MUL, &[coefficient, Operand::Tensor(&cube, kind)])?;
+    let inner = apply(&ADD, &[x, Operand::Tensor(&scaled_cube, kind)])?;
     let scale = literal(0.797_884_560_802_865_4);
-    let scaled = apply(&MUL, &[scale, Input::Tensor(&inner, kind)])?;
-    let tanh = apply(&TANH, &[Input::Tensor(&scaled, kind)])?;
-    let one_plus = apply(&ADD, &[literal(1.0), Input::Tensor(&tanh, kind)])?;
+    let scaled = apply(&MUL, &[scale, Operand::Tensor(&inner, kind)])?;
+    let tanh = apply(&TANH, &[Operand::Tensor(&scaled, kind)])?;
+    let one_plus = apply(&ADD, &[literal(1.0), Operand::Tensor(&tanh, kind)])?;
     O::run(
         step(row, &MUL),
-        &[half, Input::Tensor(&one_plus, kind)],
+        &[half, Operand::Tensor(&one_plus, kind)],
         &[],
     )
 }
 
 /// `tf.nn.silu(x)`: `x * sigmoid(beta * x)` with `beta` a tensor of 1.
-fn silu<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
+fn silu<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
-    let beta = Input::Scalar(kind.dtype, Number::Float(1.0));
+    let beta = Operand::Scalar(kind.dtype, Number::Float(1.0));
     let scaled = run_row(step(row, &MUL), &[beta, x], &[], kind)?;
     let sigmoid = run_row(
         step(row, &SIGMOID),
-        &[Input::Tensor(&scaled, kind)],
+        &[Operand::Tensor(&scaled, kind)],
         &[],
         kind,
     )?;
-    O::run(step(row, &MUL), &[x, Input::Tensor(&sigmoid, kind)], &[])
+    O::run(step(row, &MUL), &[x, Operand::Tensor(&sigmoid, kind)], &[])
 }
 
 /// Keras's `hard_sigmoid` as its TensorFlow backend runs it:
 /// `relu6(x + 3) / 6`, the constants of `x`'s element type.
-fn hard_sigmoid<O: Outputs>(row: &'static Op, inputs: &[Input<'_>]) -> Result<O> {
+fn hard_sigmoid<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
-    let three = Input::Scalar(kind.dtype, Number::Float(3.0));
+    let three = Operand::Scalar(kind.dtype, Number::Float(3.0));
     let shifted = run_row(step(row, &ADD), &[x, three], &[], kind)?;
     let clipped = run_row(
         step(row, &RELU6),
-        &[Input::Tensor(&shifted, kind)],
+        &[Operand::Tensor(&shifted, kind)],
         &[],
         kind,
     )?;
-    let six = Input::Scalar(kind.dtype, Number::Float(6.0));
-    O::run(step(row, &DIV), &[Input::Tensor(&clipped, kind), six], &[])
+    let six = Operand::Scalar(kind.dtype, Number::Float(6.0));
+    O::run(step(row, &DIV), &[Operand::Tensor(&clipped, kind), six], &[])
 }
 
 /// The axes keyword (first) and `keepdims` (second) of a reduction-like
@@ -315,7 +315,7 @@ fn reduced(kind: TensorKind, count: u8, keepdims: bool) -> TensorKind {
 /// A reduction row (`Mean`, `Sum`, `Max`) of `x` (of `kind`) over `axes`.
 fn reduce(
     op: &'static Op,
-    x: Input<'_>,
+    x: Operand<'_>,
     axes: Value,
     keepdims: bool,
     kind: TensorKind,
@@ -336,7 +336,7 @@ fn squeezed(
     let result = reduced(kind, count, false);
     run_row(
         step(row, &SQUEEZE),
-        &[Input::Tensor(t, kind)],
+        &[Operand::Tensor(t, kind)],
         &[axes],
         result,
     )
@@ -346,13 +346,13 @@ fn squeezed(
 /// `variance = reduce_mean(squared_difference(x, mean), axes, True)`, both
 /// squeezed unless `keepdims` (`tf.nn.moments`' `stop_gradient`, an
 /// identity here, is left out).
-fn moments<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+fn moments<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
     let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
-    let pair = [x, Input::Tensor(&mean, kind)];
+    let pair = [x, Operand::Tensor(&mean, kind)];
     let deviations = run_row(step(row, &SQUARED_DIFFERENCE), &pair, &[], kind)?;
-    let deviations = Input::Tensor(&deviations, kind);
+    let deviations = Operand::Tensor(&deviations, kind);
     let variance = reduce(step(row, &REDUCE_MEAN), deviations, axes, true, kind, count)?;
     if keepdims {
         return O::from_cores(row, vec![mean, variance]);
@@ -366,20 +366,20 @@ fn moments<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value
 /// True)), axis, keepdims)`; the result and its kind.
 fn variance_of(
     row: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<(Untyped, TensorKind)> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
     let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
-    let deviation = run_row(step(row, &SUB), &[x, Input::Tensor(&mean, kind)], &[], kind)?;
+    let deviation = run_row(step(row, &SUB), &[x, Operand::Tensor(&mean, kind)], &[], kind)?;
     let squared = run_row(
         step(row, &SQUARE),
-        &[Input::Tensor(&deviation, kind)],
+        &[Operand::Tensor(&deviation, kind)],
         &[],
         kind,
     )?;
-    let squared = Input::Tensor(&squared, kind);
+    let squared = Operand::Tensor(&squared, kind);
     let variance = reduce(
         step(row, &REDUCE_MEAN),
         squared,
@@ -392,15 +392,15 @@ fn variance_of(
 }
 
 /// `reduce_variance`, as [`variance_of`].
-fn variance<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+fn variance<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
     let (variance, _) = variance_of(row, inputs, keywords)?;
     O::from_cores(row, vec![variance])
 }
 
 /// `tf.math.reduce_std`: `sqrt(reduce_variance(x, axis, keepdims))`.
-fn std<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+fn std<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
     let (variance, kind) = variance_of(row, inputs, keywords)?;
-    O::run(step(row, &SQRT), &[Input::Tensor(&variance, kind)], &[])
+    O::run(step(row, &SQRT), &[Operand::Tensor(&variance, kind)], &[])
 }
 
 /// `tf.math.reduce_logsumexp`: the maximum (kept dims) where finite, else
@@ -409,32 +409,32 @@ fn std<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -
 /// reshapes it to the same shape).
 fn log_sum_exp<O: Outputs>(
     row: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
     let raw_max = reduce(step(row, &REDUCE_MAX), x, axes, true, kind, count)?;
-    let raw_max = Input::Tensor(&raw_max, kind);
+    let raw_max = Operand::Tensor(&raw_max, kind);
     let flags = TensorKind {
         dtype: DType::Bool,
         ..kind
     };
     let finite = run_row(step(row, &IS_FINITE), &[raw_max], &[], flags)?;
-    let zero = Input::Literal(Number::Int(0));
-    let choice = [Input::Tensor(&finite, flags), raw_max, zero];
+    let zero = Operand::Literal(Number::Int(0));
+    let choice = [Operand::Tensor(&finite, flags), raw_max, zero];
     let max = run_row(step(row, &WHERE), &choice, &[], kind)?;
-    let shifted = run_row(step(row, &SUB), &[x, Input::Tensor(&max, kind)], &[], kind)?;
-    let exp = run_row(step(row, &EXP), &[Input::Tensor(&shifted, kind)], &[], kind)?;
-    let exp = Input::Tensor(&exp, kind);
+    let shifted = run_row(step(row, &SUB), &[x, Operand::Tensor(&max, kind)], &[], kind)?;
+    let exp = run_row(step(row, &EXP), &[Operand::Tensor(&shifted, kind)], &[], kind)?;
+    let exp = Operand::Tensor(&exp, kind);
     let sum = reduce(step(row, &REDUCE_SUM), exp, axes, keepdims, kind, count)?;
     let result = reduced(kind, count, keepdims);
-    let log = run_row(step(row, &LOG), &[Input::Tensor(&sum, result)], &[], result)?;
+    let log = run_row(step(row, &LOG), &[Operand::Tensor(&sum, result)], &[], result)?;
     let max = match keepdims {
         true => max,
         false => squeezed(row, &max, axes, kind, count)?,
     };
-    let parts = [Input::Tensor(&log, result), Input::Tensor(&max, result)];
+    let parts = [Operand::Tensor(&log, result), Operand::Tensor(&max, result)];
     O::run(step(row, &ADD), &parts, &[])
 }
 
@@ -442,7 +442,7 @@ fn log_sum_exp<O: Outputs>(
 /// reduce_sum(square(x), axis, True), epsilon))`.
 fn l2_normalize<O: Outputs>(
     row: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
     let (x, kind) = tensor_operand(row, inputs)?;
@@ -451,12 +451,12 @@ fn l2_normalize<O: Outputs>(
     };
     let count = axes_count(row, axes)?;
     let squared = run_row(step(row, &SQUARE), &[x], &[], kind)?;
-    let squared = Input::Tensor(&squared, kind);
+    let squared = Operand::Tensor(&squared, kind);
     let sum = reduce(step(row, &REDUCE_SUM), squared, *axes, true, kind, count)?;
-    let floor = [Input::Tensor(&sum, kind), literal(*epsilon)];
+    let floor = [Operand::Tensor(&sum, kind), literal(*epsilon)];
     let floor = run_row(step(row, &MAXIMUM), &floor, &[], kind)?;
-    let inverse = run_row(step(row, &RSQRT), &[Input::Tensor(&floor, kind)], &[], kind)?;
-    O::run(step(row, &MUL), &[x, Input::Tensor(&inverse, kind)], &[])
+    let inverse = run_row(step(row, &RSQRT), &[Operand::Tensor(&floor, kind)], &[], kind)?;
+    O::run(step(row, &MUL), &[x, Operand::Tensor(&inverse, kind)], &[])
 }
 
 /// A 1-D op (`conv1d`, `max_pool1d`) as TensorFlow runs it: the NWC input
@@ -465,10 +465,10 @@ fn l2_normalize<O: Outputs>(
 fn widened<O: Outputs>(
     row: &'static Op,
     wide: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
-    let Some(Input::Tensor(_, kind)) = inputs.first() else {
+    let Some(Operand::Tensor(_, kind)) = inputs.first() else {
         return Err(malformed(row));
     };
     let wide_kind = TensorKind {
@@ -486,9 +486,9 @@ fn widened<O: Outputs>(
             wide_kind,
         )?);
     }
-    let wide_inputs: Vec<Input<'_>> = widened
+    let wide_inputs: Vec<Operand<'_>> = widened
         .iter()
-        .map(|tensor| Input::Tensor(tensor, wide_kind))
+        .map(|tensor| Operand::Tensor(tensor, wide_kind))
         .collect();
     if wide_inputs.len() != wide.arity() || keywords.len() != wide.keywords.len() {
         return Err(malformed(row));
@@ -504,7 +504,7 @@ fn widened<O: Outputs>(
     let result = run_row(step(row, wide), &wide_inputs, &wide_keywords, wide_kind)?;
     O::run(
         step(row, &SQUEEZE),
-        &[Input::Tensor(&result, wide_kind)],
+        &[Operand::Tensor(&result, wide_kind)],
         &[Value::Int(1)],
     )
 }
@@ -522,34 +522,34 @@ fn broadcast(a: TensorKind, b: TensorKind) -> TensorKind {
 /// mean * inv)` (the casts there are of a type to itself: no op).
 fn batch_normalization<O: Outputs>(
     row: &'static Op,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
     let (
-        [x @ Input::Tensor(_, x_kind), mean @ Input::Tensor(_, mean_kind), variance @ Input::Tensor(_, variance_kind), offset @ Input::Tensor(_, offset_kind), scale @ Input::Tensor(_, scale_kind)],
+        [x @ Operand::Tensor(_, x_kind), mean @ Operand::Tensor(_, mean_kind), variance @ Operand::Tensor(_, variance_kind), offset @ Operand::Tensor(_, offset_kind), scale @ Operand::Tensor(_, scale_kind)],
         [Value::Float(epsilon)],
     ) = (inputs, keywords)
     else {
         return Err(malformed(row));
     };
-    let apply = |op: &'static Op, a: Input<'_>, b: Input<'_>, kind: TensorKind| {
+    let apply = |op: &'static Op, a: Operand<'_>, b: Operand<'_>, kind: TensorKind| {
         run_row(step(row, op), &[a, b], &[], kind)
     };
     let shifted = apply(&ADD, *variance, literal(*epsilon), *variance_kind)?;
     let inverse = run_row(
         step(row, &RSQRT),
-        &[Input::Tensor(&shifted, *variance_kind)],
+        &[Operand::Tensor(&shifted, *variance_kind)],
         &[],
         *variance_kind,
     )?;
     let inverse_kind = broadcast(*variance_kind, *scale_kind);
     let inverse = apply(
         &MUL,
-        Input::Tensor(&inverse, *variance_kind),
+        Operand::Tensor(&inverse, *variance_kind),
         *scale,
         inverse_kind,
     )?;
-    let inverse = Input::Tensor(&inverse, inverse_kind);
+    let inverse = Operand::Tensor(&inverse, inverse_kind);
     let scaled = apply(&MUL, *x, inverse, broadcast(*x_kind, inverse_kind))?;
     let centre_kind = broadcast(*mean_kind, inverse_kind);
     let centre = apply(&MUL, *mean, inverse, centre_kind)?;
@@ -557,15 +557,15 @@ fn batch_normalization<O: Outputs>(
     let shift = apply(
         &SUB,
         *offset,
-        Input::Tensor(&centre, centre_kind),
+        Operand::Tensor(&centre, centre_kind),
         shift_kind,
     )?;
     let scaled_kind = broadcast(*x_kind, inverse_kind);
     O::run(
         step(row, &ADD),
         &[
-            Input::Tensor(&scaled, scaled_kind),
-            Input::Tensor(&shift, shift_kind),
+            Operand::Tensor(&scaled, scaled_kind),
+            Operand::Tensor(&shift, shift_kind),
         ],
         &[],
     )
@@ -576,7 +576,7 @@ fn batch_normalization<O: Outputs>(
 /// its caller): the one place the equation is parsed on a call. One or two
 /// operands are one `Einsum` on the resolved equation; three are
 /// contracted pairwise ([`pairwise`]).
-fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<O> {
+fn einsum<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<O> {
     let [Value::Str(equation)] = keywords else {
         return Err(malformed(row));
     };
@@ -588,7 +588,7 @@ fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]
     let ranks: Vec<u8> = inputs
         .iter()
         .map(|input| match input {
-            Input::Tensor(_, kind) => kind.rank,
+            Operand::Tensor(_, kind) => kind.rank,
             _ => u8::MAX,
         })
         .collect();
@@ -609,7 +609,7 @@ fn einsum<O: Outputs>(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]
 /// An operand still to contract: given by the caller, or made by an
 /// earlier contraction (by index).
 #[derive(Clone, Copy)]
-enum Operand {
+enum Contracted {
     Given(usize),
     Made(usize),
 }
@@ -622,17 +622,17 @@ enum Operand {
 fn pairwise<O: Outputs>(
     row: &'static Op,
     parsed: &rxt_tf_spec::einsum::Equation,
-    inputs: &[Input<'_>],
+    inputs: &[Operand<'_>],
 ) -> Result<O> {
     let _per_op = crate::fused::Scope::per_op();
     let mut shapes = Vec::with_capacity(inputs.len());
     let mut left = Vec::with_capacity(inputs.len());
     for (index, input) in inputs.iter().enumerate() {
-        let Input::Tensor(tensor, kind) = input else {
+        let Operand::Tensor(tensor, kind) = input else {
             return Err(malformed(row));
         };
         shapes.push(tensor.shape(usize::from(kind.rank))?);
-        left.push((Operand::Given(index), *kind));
+        left.push((Contracted::Given(index), *kind));
     }
     let views: Vec<&[i64]> = shapes.iter().map(Vec::as_slice).collect();
     let order = rxt_tf_spec::einsum::order::contractions(parsed, &views);
@@ -665,7 +665,7 @@ fn pairwise<O: Outputs>(
         let equation = Value::Str(kept_text(&contraction.equation));
         let result = run_row(einsum, &operands, &[equation], kind)?;
         made.push(result);
-        left.push((Operand::Made(made.len() - 1), kind));
+        left.push((Contracted::Made(made.len() - 1), kind));
     }
     let taken = take(row, &mut left, &last.positions)?;
     let equation = Value::Str(kept_text(&last.equation));
@@ -675,9 +675,9 @@ fn pairwise<O: Outputs>(
 /// The operands at `positions` of `left`, removed in that order.
 fn take(
     row: &'static Op,
-    left: &mut Vec<(Operand, TensorKind)>,
+    left: &mut Vec<(Contracted, TensorKind)>,
     positions: &[usize],
-) -> Result<Vec<(Operand, TensorKind)>> {
+) -> Result<Vec<(Contracted, TensorKind)>> {
     positions
         .iter()
         .map(|position| {
@@ -690,15 +690,15 @@ fn take(
 
 /// The inputs `taken` stands for.
 fn operands<'a>(
-    inputs: &[Input<'a>],
+    inputs: &[Operand<'a>],
     made: &'a [Untyped],
-    taken: &[(Operand, TensorKind)],
-) -> Vec<Input<'a>> {
+    taken: &[(Contracted, TensorKind)],
+) -> Vec<Operand<'a>> {
     taken
         .iter()
         .filter_map(|(operand, kind)| match operand {
-            Operand::Given(index) => inputs.get(*index).copied(),
-            Operand::Made(index) => made.get(*index).map(|tensor| Input::Tensor(tensor, *kind)),
+            Contracted::Given(index) => inputs.get(*index).copied(),
+            Contracted::Made(index) => made.get(*index).map(|tensor| Operand::Tensor(tensor, *kind)),
         })
         .collect()
 }

@@ -10,7 +10,7 @@
 use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::error::Result;
-use crate::ops::execute::{run_row, run_row_many, Input, Number};
+use crate::ops::execute::{run_row, run_row_many, Operand, Number};
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
 
 /// An op of the table, as a type.
@@ -98,7 +98,7 @@ pub trait TakesLiterals {
 
 /// An operand on its way to [`execute`]: its input, and the type its check
 /// at its own position gave (`C`).
-pub struct Checked<'a, C>(Input<'a>, core::marker::PhantomData<fn() -> C>);
+pub struct Checked<'a, C>(Operand<'a>, core::marker::PhantomData<fn() -> C>);
 
 /// Operand types accepted at one position of one op: a tensor of an element
 /// type and rank the op takes there, a literal, or a run-time scalar.
@@ -254,7 +254,7 @@ pub trait Signature<Op, Operands, Variant> {
 /// (`split`, `unstack`) or a pair (`top_k`).
 pub trait Outputs: Sized {
     /// Runs `row` on `inputs` with `keywords` and wraps what it gives.
-    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self>;
+    fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self>;
 
     /// Wraps tensors already computed as `row`'s result (the last step of a
     /// composite op): as many as the result holds, of its kinds.
@@ -268,7 +268,7 @@ impl<T: Element, const R: usize> Outputs for Tensor<T, R>
 where
     Rank<R>: SupportedRank,
 {
-    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+    fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self> {
         run_row(row, inputs, keywords, <Self as TensorType>::KIND).map(TensorType::from_core)
     }
 
@@ -285,7 +285,7 @@ where
 }
 
 impl<X: TensorType, const N: usize> Outputs for [X; N] {
-    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+    fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self> {
         let kinds = [X::KIND; N];
         Self::from_cores(row, run_row_many(row, inputs, keywords, &kinds)?)
     }
@@ -301,7 +301,7 @@ impl<X: TensorType, const N: usize> Outputs for [X; N] {
 }
 
 impl<A: TensorType, B: TensorType> Outputs for (A, B) {
-    fn run(row: &'static Op, inputs: &[Input<'_>], keywords: &[Value]) -> Result<Self> {
+    fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self> {
         let kinds = [A::KIND, B::KIND];
         Self::from_cores(row, run_row_many(row, inputs, keywords, &kinds)?)
     }
@@ -388,11 +388,11 @@ impl<T: AsOperand + ?Sized> AsOperand for &T {
 /// A value an op can take as an input.
 pub trait OperandInput {
     /// The input it provides.
-    fn input(&self) -> Input<'_>;
+    fn input(&self) -> Operand<'_>;
 }
 
 impl<T: OperandInput + ?Sized> OperandInput for &T {
-    fn input(&self) -> Input<'_> {
+    fn input(&self) -> Operand<'_> {
         (**self).input()
     }
 }
@@ -411,8 +411,8 @@ impl<T: Element, const R: usize> OperandInput for Tensor<T, R>
 where
     Rank<R>: SupportedRank,
 {
-    fn input(&self) -> Input<'_> {
-        Input::Tensor(self.core(), <Self as TensorType>::KIND)
+    fn input(&self) -> Operand<'_> {
+        Operand::Tensor(self.core(), <Self as TensorType>::KIND)
     }
 }
 
@@ -429,8 +429,8 @@ impl<T: Element> AsOperand for Scalar<T> {
 }
 
 impl<T: Element> OperandInput for Scalar<T> {
-    fn input(&self) -> Input<'_> {
-        Input::Scalar(T::DTYPE, self.0.number())
+    fn input(&self) -> Operand<'_> {
+        Operand::Scalar(T::DTYPE, self.0.number())
     }
 }
 
@@ -456,8 +456,8 @@ macro_rules! literal_operand {
         }
 
         impl OperandInput for $literal {
-            fn input(&self) -> Input<'_> {
-                Input::Literal(Number::$number(self.0))
+            fn input(&self) -> Operand<'_> {
+                Operand::Literal(Number::$number(self.0))
             }
         }
     };
@@ -481,8 +481,8 @@ impl<const N: usize> AsOperand for Dims<N> {
 }
 
 impl<const N: usize> OperandInput for Dims<N> {
-    fn input(&self) -> Input<'_> {
-        Input::Dims(&self.0)
+    fn input(&self) -> Operand<'_> {
+        Operand::Dims(&self.0)
     }
 }
 
@@ -500,8 +500,8 @@ impl AsOperand for Size {
 }
 
 impl OperandInput for Size {
-    fn input(&self) -> Input<'_> {
-        Input::Scalar(rxt_tf_spec::DType::I32, Number::Int(self.0))
+    fn input(&self) -> Operand<'_> {
+        Operand::Scalar(rxt_tf_spec::DType::I32, Number::Int(self.0))
     }
 }
 
@@ -518,8 +518,8 @@ impl<const N: usize> AsOperand for Pairs<N> {
 }
 
 impl<const N: usize> OperandInput for Pairs<N> {
-    fn input(&self) -> Input<'_> {
-        Input::Pairs(&self.0)
+    fn input(&self) -> Operand<'_> {
+        Operand::Pairs(&self.0)
     }
 }
 
@@ -583,8 +583,8 @@ impl<T: Element, const R: usize, const N: usize> OperandInput for TensorList<'_,
 where
     Rank<R>: SupportedRank,
 {
-    fn input(&self) -> Input<'_> {
-        Input::List(&self.tensors, <Tensor<T, R> as TensorType>::KIND)
+    fn input(&self) -> Operand<'_> {
+        Operand::List(&self.tensors, <Tensor<T, R> as TensorType>::KIND)
     }
 }
 
@@ -593,7 +593,7 @@ pub trait OperandList {
     /// The tuple of operand types, matched against [`Signature`].
     type Types;
     /// Calls `f` with the inputs, in order.
-    fn with_inputs<R>(&self, f: impl FnOnce(&[Input<'_>]) -> R) -> R;
+    fn with_inputs<R>(&self, f: impl FnOnce(&[Operand<'_>]) -> R) -> R;
 }
 
 macro_rules! operand_list {
@@ -601,7 +601,7 @@ macro_rules! operand_list {
         impl<$($name: OperandInput),+> OperandList for ($(&$name,)+) {
             type Types = ($($name,)+);
             #[allow(non_snake_case)]
-            fn with_inputs<R>(&self, f: impl FnOnce(&[Input<'_>]) -> R) -> R {
+            fn with_inputs<R>(&self, f: impl FnOnce(&[Operand<'_>]) -> R) -> R {
                 let ($($name,)+) = *self;
                 f(&[$($name.input()),+])
             }
@@ -617,7 +617,7 @@ macro_rules! checked_list {
         impl<$($checked),+> OperandList for ($(Checked<'_, $checked>,)+) {
             type Types = ($($checked,)+);
             #[allow(non_snake_case)]
-            fn with_inputs<R>(&self, f: impl FnOnce(&[Input<'_>]) -> R) -> R {
+            fn with_inputs<R>(&self, f: impl FnOnce(&[Operand<'_>]) -> R) -> R {
                 let ($($name,)+) = self;
                 f(&[$($name.0),+])
             }

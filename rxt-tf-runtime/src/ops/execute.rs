@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::fused::per_op;
 use crate::tensor::Untyped;
 
-pub(crate) use crate::eager::Input;
+pub(crate) use crate::eager::Operand;
 pub(crate) use crate::safe::host::Number;
 
 /// Runs `row` on `operands` with `keywords` (one value per row keyword, in
@@ -16,7 +16,7 @@ pub(crate) use crate::safe::host::Number;
 /// the op is recorded instead and its output is pending.
 pub(crate) fn run_row(
     row: &'static Op,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
@@ -37,7 +37,7 @@ pub(crate) fn run_row(
 /// the calls recorded before it).
 pub(crate) fn run_row_many(
     row: &'static Op,
-    operands: &[Input<'_>],
+    operands: &[Operand<'_>],
     keywords: &[Value],
     kinds: &[TensorKind],
 ) -> Result<Vec<Untyped>> {
