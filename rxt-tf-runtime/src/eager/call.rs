@@ -12,7 +12,7 @@ use rxt_tf_spec::{
 };
 
 use crate::binding::context::BoundContext;
-use crate::eager::malformed;
+use crate::eager::{kept, malformed};
 use crate::error::{Error, Result};
 use crate::safe::host::Number;
 use crate::tensor::Untyped;
@@ -177,7 +177,7 @@ impl Call {
                 (Becomes::LastAxis, Value::Int(axis)) => {
                     let axis = fitting_axis(row, keyword.name, &[*axis], rank)?;
                     if axis + 1 != usize::from(rank) {
-                        swap = Some(swapped(rank, axis));
+                        swap = Some(kept::swapped(rank, axis));
                     }
                 }
                 (_, Value::Int(_) | Value::Ints(_))
@@ -315,7 +315,9 @@ impl Call {
                 };
                 match keywords.get(index) {
                     // An empty permutation: the axes reversed.
-                    Some(Value::Ints([])) => Ok(Slot::Constant(Value::Ints(reversed(rank)), dtype)),
+                    Some(Value::Ints([])) => {
+                        Ok(Slot::Constant(Value::Ints(kept::reversed(rank)), dtype))
+                    }
                     // Axes are a list (`ReverseV2` takes no scalar axis).
                     Some(value) => Ok(Slot::Constant(list_attr(keyword, *value), dtype)),
                     None => Err(malformed(row)),
@@ -466,52 +468,6 @@ fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
     })
 }
 
-/// Every permutation `swapped` and `reversed` return, by rank.
-static PERMS: [[[i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1] = perms();
-
-/// `[rank][axis]`: axis `axis` and the last swapped; `[rank][rank]`: the
-/// axes reversed.
-const fn perms() -> [[[i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1] {
-    let mut out = [[[0_i64; MAX_RANK as usize]; MAX_RANK as usize + 1]; MAX_RANK as usize + 1];
-    let mut rank = 0;
-    while rank <= MAX_RANK as usize {
-        let mut axis = 0;
-        while axis <= rank {
-            let mut index = 0;
-            while index < rank {
-                out[rank][axis][index] = if axis == rank {
-                    (rank - 1 - index) as i64
-                } else if index == axis {
-                    (rank - 1) as i64
-                } else if index == rank - 1 {
-                    axis as i64
-                } else {
-                    index as i64
-                };
-                index += 1;
-            }
-            axis += 1;
-        }
-        rank += 1;
-    }
-    out
-}
-
-/// The permutation of `rank` axes swapping `axis` and the last (its own
-/// inverse).
-fn swapped(rank: u8, axis: usize) -> &'static [i64] {
-    let rank = usize::from(rank);
-    PERMS
-        .get(rank)
-        .and_then(|by_axis| by_axis.get(axis))
-        .map_or(&[], |perm| &perm[..rank])
-}
-
-/// The permutation reversing `rank` axes.
-fn reversed(rank: u8) -> &'static [i64] {
-    swapped(rank, usize::from(rank))
-}
-
 /// A spatial keyword's value (one size for both axes, or a pair) as the
 /// NHWC list attribute `[1, h, w, 1]`; a value of another shape is passed
 /// on for TensorFlow to refuse.
@@ -522,109 +478,20 @@ fn spatial_attr(value: Value) -> Value {
         Value::Ints(&[height, width]) => (height, width),
         other => return other,
     };
-    Value::Ints(kept(&[1, height, width, 1]))
-}
-
-/// `equation` as `tf.einsum` passes it to `Einsum` (spaces dropped, the
-/// result's subscripts written out), each distinct one kept once; one that
-/// does not parse is passed on for TensorFlow to refuse.
-fn resolved_equation(equation: &'static str) -> &'static str {
-    use std::sync::Mutex;
-    static KNOWN: Mutex<Vec<(&'static str, &'static str)>> = Mutex::new(Vec::new());
-    let mut known = KNOWN
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    // Parsed once per distinct equation, not per call.
-    if let Some((_, found)) = known.iter().find(|(given, _)| *given == equation) {
-        return found;
-    }
-    let operands = equation
-        .split("->")
-        .next()
-        .map_or(1, |inputs| inputs.split(',').count());
-    let resolved: &'static str = match rxt_tf_spec::einsum::parse(equation, operands) {
-        Ok(parsed) if parsed.resolved != equation => Box::leak(parsed.resolved.into_boxed_str()),
-        _ => equation,
-    };
-    known.push((equation, resolved));
-    resolved
-}
-
-/// `list`, kept for the life of the process, each distinct list once: the
-/// sizes of image ops and run-time axis lists (a program uses a few).
-pub(crate) fn kept(list: &[i64]) -> &'static [i64] {
-    use std::sync::Mutex;
-    static KNOWN: Mutex<Vec<&'static [i64]>> = Mutex::new(Vec::new());
-    kept_in(&KNOWN, list, |list| {
-        Box::leak(list.to_vec().into_boxed_slice())
-    })
-}
-
-/// `text`, kept for the life of the process, each distinct text once: the
-/// pairwise equations of three-operand einsums (a program uses a few).
-pub(crate) fn kept_text(text: &str) -> &'static str {
-    use std::sync::Mutex;
-    static KNOWN: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    kept_in(&KNOWN, text, |text| {
-        Box::leak(text.to_owned().into_boxed_str())
-    })
-}
-
-/// `value` from `known`, or made by `keep` and added to it.
-fn kept_in<T: ?Sized + PartialEq>(
-    known: &std::sync::Mutex<Vec<&'static T>>,
-    value: &T,
-    keep: impl FnOnce(&T) -> &'static T,
-) -> &'static T {
-    let mut known = known
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(found) = known.iter().find(|known| **known == value) {
-        return found;
-    }
-    let kept = keep(value);
-    known.push(kept);
-    kept
+    Value::Ints(kept::list(&[1, height, width, 1]))
 }
 
 /// An axes keyword's single axis as a list of one, as list attributes
 /// (`squeeze_dims`) and rank-1 axis inputs take it.
 fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
-    /// Every single axis, as a list of one.
-    const SINGLE: [[i64; 1]; 2 * MAX_RANK as usize + 1] = {
-        let mut all = [[0_i64]; 2 * MAX_RANK as usize + 1];
-        let mut index = 0;
-        while index < all.len() {
-            all[index] = [index as i64 - MAX_RANK as i64];
-            index += 1;
-        }
-        all
-    };
-    static SINGLES: [[i64; 1]; 2 * MAX_RANK as usize + 1] = SINGLE;
     match (keyword.kind, value) {
         // The equation `tf.einsum` passes on: resolved, kept once.
         (rxt_tf_spec::ValueKind::Equation, Value::Str(equation)) => {
-            Value::Str(resolved_equation(equation))
+            Value::Str(kept::equation(equation))
         }
         (rxt_tf_spec::ValueKind::Axes, Value::Int(axis)) => {
-            usize::try_from(axis + i64::from(MAX_RANK))
-                .ok()
-                .and_then(|index| SINGLES.get(index))
-                .map_or(value, |single| Value::Ints(single))
+            kept::single_axis(axis).map_or(value, Value::Ints)
         }
         _ => value,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn permutations() {
-        assert_eq!(swapped(2, 0), &[1, 0]);
-        assert_eq!(swapped(4, 1), &[0, 3, 2, 1]);
-        assert_eq!(reversed(3), &[2, 1, 0]);
-        assert_eq!(reversed(0), &[] as &[i64]);
     }
 }

@@ -5,13 +5,14 @@
 //! here ([`node`]), into a sink of their own.
 
 mod call;
+pub(crate) mod kept;
 pub(crate) mod node;
 mod operand;
 mod run;
 pub(crate) mod window;
 pub(crate) mod work;
 
-pub(crate) use call::{kept, kept_text, shared_context, Call, Operand};
+pub(crate) use call::{shared_context, Call, Operand};
 pub(crate) use run::{run_op, run_op_then};
 
 use rxt_tf_spec::Op;

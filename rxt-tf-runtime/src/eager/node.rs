@@ -43,11 +43,12 @@ pub(crate) enum Source {
     Pending(u32),
     /// A computed tensor.
     Tensor(Arc<OwnedHandle>),
-    /// A run-time scalar or literal: always its own input, so that whether
-    /// two scalars are equal is not part of a trace.
-    Scalar(Arc<OwnedHandle>),
-    /// A keyword's constant.
-    Constant(Arc<OwnedHandle>),
+    /// A run-time scalar or literal (or list of integers), of these sizes:
+    /// always its own input, so that whether two are equal is not part of
+    /// a trace.
+    Scalar(Arc<OwnedHandle>, Sizes),
+    /// A keyword's constant, of these sizes.
+    Constant(Arc<OwnedHandle>, Sizes),
 }
 
 impl Source {
@@ -78,7 +79,27 @@ impl From<Error> for Unresolved {
 /// constant when the call moves its axis last and back.
 pub(crate) struct Sources {
     pub(crate) inputs: Vec<Source>,
-    pub(crate) perm: Option<Arc<OwnedHandle>>,
+    pub(crate) perm: Option<(Arc<OwnedHandle>, Sizes)>,
+}
+
+/// The sizes of the constant `value` becomes (known without asking
+/// TensorFlow): a list is rank 1, anything else a scalar.
+fn constant_sizes(value: &Value) -> Sizes {
+    match value {
+        Value::Ints(list) => Sizes::exact(&[i64::try_from(list.len()).unwrap_or(i64::MAX)]),
+        _ => Sizes::exact(&[]),
+    }
+}
+
+/// The sizes of the tensor a non-tensor operand becomes: a list of integers
+/// is rank 1, pairs are `[n, 2]`, a scalar or literal is rank 0.
+fn operand_sizes(operand: &Operand<'_>) -> Sizes {
+    let length = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    match operand {
+        Operand::Dims(list) => Sizes::exact(&[length(list.len())]),
+        Operand::Pairs(pairs) => Sizes::exact(&[length(pairs.len()), 2]),
+        _ => Sizes::exact(&[]),
+    }
 }
 
 /// Finds the sources of `call` on `operands` with `keywords`, on `context`,
@@ -102,7 +123,8 @@ pub(crate) fn sources(
                 let tensors = operand.tensors();
                 if tensors.is_empty() {
                     let handle = operand_handle(context, call, operand)?;
-                    inputs.push(Source::Scalar(handle.ok_or_else(|| malformed(row))?));
+                    let handle = handle.ok_or_else(|| malformed(row))?;
+                    inputs.push(Source::Scalar(handle, operand_sizes(operand)));
                 }
                 // One input per tensor: a list's are grouped again when
                 // emitted (the call's `list_length`).
@@ -121,12 +143,17 @@ pub(crate) fn sources(
                 }
             }
             Slot::Constant(value, dtype) => {
-                inputs.push(Source::Constant(context.constant(row.name, &value, dtype)?));
+                let handle = context.constant(row.name, &value, dtype)?;
+                inputs.push(Source::Constant(handle, constant_sizes(&value)));
             }
         }
     }
     let perm = match call.swap {
-        Some(perm) => Some(context.constant(row.name, &Value::Ints(perm), DType::I32)?),
+        Some(perm) => {
+            let value = Value::Ints(perm);
+            let handle = context.constant(row.name, &value, DType::I32)?;
+            Some((handle, constant_sizes(&value)))
+        }
         None => None,
     };
     Ok(Sources { inputs, perm })
@@ -187,7 +214,7 @@ pub(crate) fn build(
         dims[index] = arg_dims;
     }
     let swap = match sources.perm.take() {
-        Some(perm) => Some(sink.input(Source::Constant(perm), row)?.0),
+        Some((perm, sizes)) => Some(sink.input(Source::Constant(perm, sizes), row)?.0),
         None => None,
     };
     let dims = &dims[..arg_count];

@@ -119,7 +119,6 @@ impl Batch {
                 let mut sink = Recorder {
                     recording,
                     context: &self.context,
-                    status: None,
                 };
                 node::build(&mut sink, call, keywords, kind, &mut sources)
             },

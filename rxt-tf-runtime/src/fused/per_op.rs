@@ -31,6 +31,8 @@ struct PerCall {
     nodes: Vec<Node>,
     values: Vec<Arc<OwnedHandle>>,
     scratch: Vec<Arc<OwnedHandle>>,
+    /// The keyword vectors of nodes run before, for the next nodes.
+    keywords: Vec<Vec<Value>>,
     /// Reads inputs' sizes; made on first use, kept with the room.
     status: Option<Status>,
 }
@@ -57,7 +59,8 @@ impl PerCall {
         self.sources.clear();
         self.inputs.clear();
         self.constants.clear();
-        self.nodes.clear();
+        let keywords = &mut self.keywords;
+        keywords.extend(self.nodes.drain(..).map(|node| node.keywords));
         self.values.clear();
         self.scratch.clear();
         let _ = SPARE.try_with(|spare| {
@@ -70,19 +73,25 @@ impl PerCall {
 
 impl Sink for PerCall {
     fn input(&mut self, source: Source, row: &'static Op) -> Result<(Arg, Sizes)> {
-        let (handle, list, arg): (_, _, fn(u32) -> Arg) = match source {
-            Source::Tensor(handle) | Source::Scalar(handle) => {
-                (handle, &mut self.inputs, Arg::Input)
+        let (handle, list, arg, given): (_, _, fn(u32) -> Arg, _) = match source {
+            Source::Tensor(handle) => (handle, &mut self.inputs, Arg::Input, None),
+            Source::Scalar(handle, sizes) => (handle, &mut self.inputs, Arg::Input, Some(sizes)),
+            Source::Constant(handle, sizes) => {
+                (handle, &mut self.constants, Arg::Constant, Some(sizes))
             }
-            Source::Constant(handle) => (handle, &mut self.constants, Arg::Constant),
             // Nothing of it is pending: its operands are computed.
             Source::Pending(_) => return Err(malformed(row)),
         };
-        let status = match &mut self.status {
-            Some(status) => status,
-            empty => empty.insert(Status::new(handle.api(), row.name)?),
+        let dims = match given {
+            Some(sizes) => sizes,
+            None => {
+                let status = match &mut self.status {
+                    Some(status) => status,
+                    empty => empty.insert(Status::new(handle.api(), row.name)?),
+                };
+                Sizes::of(&handle, status, row.name)?
+            }
         };
-        let dims = Sizes::of(&handle, status, row.name)?;
         let index = u32::try_from(list.len()).map_err(|_| malformed(row))?;
         list.push(handle);
         Ok((arg(index), dims))
@@ -90,7 +99,8 @@ impl Sink for PerCall {
 
     fn node(&mut self, spec: NodeSpec<'_>) -> Result<u32> {
         let index = u32::try_from(self.nodes.len()).map_err(|_| malformed(spec.call.row))?;
-        self.nodes.push(Node::op(spec));
+        let room = self.keywords.pop().unwrap_or_default();
+        self.nodes.push(Node::op_in(spec, room));
         Ok(index)
     }
 }

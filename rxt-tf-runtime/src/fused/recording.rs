@@ -51,6 +51,8 @@ pub(crate) struct Recording {
     pub(crate) work: i64,
     /// Run (or failed): later ops start a new batch.
     pub(crate) done: bool,
+    /// Reads inputs' sizes; made on first use, kept with the room.
+    pub(crate) status: Option<Status>,
 }
 
 /// Where the recording stands, to rewind to.
@@ -73,6 +75,7 @@ impl Recording {
             key: Vec::with_capacity(32),
             work: 0,
             done: false,
+            status: None,
         }
     }
 
@@ -129,11 +132,10 @@ impl Recording {
         let mut sink = Recorder {
             recording: self,
             context,
-            status: None,
         };
         let mut args = Vec::with_capacity(sources.len());
         for source in sources {
-            if matches!(source, Source::Scalar(_) | Source::Constant(_)) {
+            if matches!(source, Source::Scalar(..) | Source::Constant(..)) {
                 return Err(malformed(row));
             }
             let (arg, _) = sink.input(source, row)?;
@@ -169,30 +171,30 @@ impl Recording {
 pub(crate) struct Recorder<'r> {
     pub(crate) recording: &'r mut Recording,
     pub(crate) context: &'r BoundContext,
-    /// Made on first use: reads inputs' sizes.
-    pub(crate) status: Option<Status>,
 }
 
 impl Recorder<'_> {
     /// The sizes of `handle`.
-    fn dims(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Sizes> {
-        let status = match &mut self.status {
+    fn sizes(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Sizes> {
+        let status = match &mut self.recording.status {
             Some(status) => status,
             empty => empty.insert(Status::new(self.context.wheel().api(), row.name)?),
         };
         Sizes::of(handle, status, row.name)
     }
 
-    /// The input index of `handle`, added on first use (or, unless
-    /// `shared`, every time), and its sizes.
+    /// The input index of `handle` and its sizes: a tensor (`given` is
+    /// `None`) is added on first use, its sizes read then; a run-time scalar
+    /// (`given` its sizes) every time.
     fn add_input(
         &mut self,
         handle: Arc<OwnedHandle>,
-        shared: bool,
+        given: Option<Sizes>,
         row: &'static Op,
     ) -> Result<(Arg, Sizes)> {
         let recording = &*self.recording;
-        let known = shared
+        let known = given
+            .is_none()
             .then(|| {
                 recording
                     .inputs
@@ -207,7 +209,10 @@ impl Recorder<'_> {
         }
         let index = u32::try_from(recording.inputs.len()).map_err(|_| malformed(row))?;
         let dtype = handle.dtype();
-        let dims = self.dims(&handle, row)?;
+        let dims = match given {
+            Some(sizes) => sizes,
+            None => self.sizes(&handle, row)?,
+        };
         let rank = u8::try_from(dims.rank()).map_err(|_| malformed(row))?;
         self.recording.key.push(Part::NewInput(dtype, rank));
         self.recording.inputs.push(RecordedInput {
@@ -230,10 +235,9 @@ impl Sink for Recorder<'_> {
                     .ok_or_else(|| malformed(row))?;
                 Ok((Arg::Node(index), output.dims))
             }
-            Source::Tensor(handle) => self.add_input(handle, true, row),
-            Source::Scalar(handle) => self.add_input(handle, false, row),
-            Source::Constant(handle) => {
-                let dims = self.dims(&handle, row)?;
+            Source::Tensor(handle) => self.add_input(handle, None, row),
+            Source::Scalar(handle, sizes) => self.add_input(handle, Some(sizes), row),
+            Source::Constant(handle, dims) => {
                 let constants = &mut self.recording.constants;
                 let known = constants
                     .iter()

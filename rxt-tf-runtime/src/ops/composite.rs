@@ -12,10 +12,10 @@ use rxt_tf_spec::ops::{
 };
 use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
-use crate::eager::{kept, kept_text, malformed, Call};
+use crate::eager::{kept, malformed, Call};
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, run_row_many, Operand, Number};
+use crate::ops::execute::{run_row, run_row_many, Number, Operand};
 use crate::tensor::Untyped;
 
 /// Runs `row` if it is composed of several TensorFlow ops (`None`
@@ -117,7 +117,9 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]
     } else {
         None
     };
-    let keys = keys.as_ref().map_or(*x, |keys| Operand::Tensor(keys, *kind));
+    let keys = keys
+        .as_ref()
+        .map_or(*x, |keys| Operand::Tensor(keys, *kind));
     let swap = |input: Operand<'_>, kind: TensorKind| match call.swap {
         Some(perm) => {
             run_row(step(row, &TRANSPOSE), &[input], &[Value::Ints(perm)], kind).map(Some)
@@ -201,7 +203,10 @@ fn eye<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value])
 }
 
 /// The single tensor operand of `row` and its kind.
-fn tensor_operand<'a>(row: &'static Op, inputs: &[Operand<'a>]) -> Result<(Operand<'a>, TensorKind)> {
+fn tensor_operand<'a>(
+    row: &'static Op,
+    inputs: &[Operand<'a>],
+) -> Result<(Operand<'a>, TensorKind)> {
     match inputs {
         [x @ Operand::Tensor(_, kind)] => Ok((*x, *kind)),
         _ => Err(malformed(row)),
@@ -282,7 +287,11 @@ fn hard_sigmoid<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>]) -> Result<
         kind,
     )?;
     let six = Operand::Scalar(kind.dtype, Number::Float(6.0));
-    O::run(step(row, &DIV), &[Operand::Tensor(&clipped, kind), six], &[])
+    O::run(
+        step(row, &DIV),
+        &[Operand::Tensor(&clipped, kind), six],
+        &[],
+    )
 }
 
 /// The axes keyword (first) and `keepdims` (second) of a reduction-like
@@ -372,7 +381,12 @@ fn variance_of(
     let (x, kind) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
     let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
-    let deviation = run_row(step(row, &SUB), &[x, Operand::Tensor(&mean, kind)], &[], kind)?;
+    let deviation = run_row(
+        step(row, &SUB),
+        &[x, Operand::Tensor(&mean, kind)],
+        &[],
+        kind,
+    )?;
     let squared = run_row(
         step(row, &SQUARE),
         &[Operand::Tensor(&deviation, kind)],
@@ -424,12 +438,27 @@ fn log_sum_exp<O: Outputs>(
     let zero = Operand::Literal(Number::Int(0));
     let choice = [Operand::Tensor(&finite, flags), raw_max, zero];
     let max = run_row(step(row, &WHERE), &choice, &[], kind)?;
-    let shifted = run_row(step(row, &SUB), &[x, Operand::Tensor(&max, kind)], &[], kind)?;
-    let exp = run_row(step(row, &EXP), &[Operand::Tensor(&shifted, kind)], &[], kind)?;
+    let shifted = run_row(
+        step(row, &SUB),
+        &[x, Operand::Tensor(&max, kind)],
+        &[],
+        kind,
+    )?;
+    let exp = run_row(
+        step(row, &EXP),
+        &[Operand::Tensor(&shifted, kind)],
+        &[],
+        kind,
+    )?;
     let exp = Operand::Tensor(&exp, kind);
     let sum = reduce(step(row, &REDUCE_SUM), exp, axes, keepdims, kind, count)?;
     let result = reduced(kind, count, keepdims);
-    let log = run_row(step(row, &LOG), &[Operand::Tensor(&sum, result)], &[], result)?;
+    let log = run_row(
+        step(row, &LOG),
+        &[Operand::Tensor(&sum, result)],
+        &[],
+        result,
+    )?;
     let max = match keepdims {
         true => max,
         false => squeezed(row, &max, axes, kind, count)?,
@@ -455,7 +484,12 @@ fn l2_normalize<O: Outputs>(
     let sum = reduce(step(row, &REDUCE_SUM), squared, *axes, true, kind, count)?;
     let floor = [Operand::Tensor(&sum, kind), literal(*epsilon)];
     let floor = run_row(step(row, &MAXIMUM), &floor, &[], kind)?;
-    let inverse = run_row(step(row, &RSQRT), &[Operand::Tensor(&floor, kind)], &[], kind)?;
+    let inverse = run_row(
+        step(row, &RSQRT),
+        &[Operand::Tensor(&floor, kind)],
+        &[],
+        kind,
+    )?;
     O::run(step(row, &MUL), &[x, Operand::Tensor(&inverse, kind)], &[])
 }
 
@@ -497,7 +531,7 @@ fn widened<O: Outputs>(
         .iter()
         .zip(wide.keywords)
         .map(|(value, keyword)| match (keyword.kind, value) {
-            (ValueKind::Spatial, Value::Int(size)) => Value::Ints(kept(&[1, *size])),
+            (ValueKind::Spatial, Value::Int(size)) => Value::Ints(kept::list(&[1, *size])),
             _ => *value,
         })
         .collect();
@@ -662,13 +696,13 @@ fn pairwise<O: Outputs>(
             return Err(malformed(row));
         };
         let kind = TensorKind { rank, ..*first };
-        let equation = Value::Str(kept_text(&contraction.equation));
+        let equation = Value::Str(kept::text(&contraction.equation));
         let result = run_row(einsum, &operands, &[equation], kind)?;
         made.push(result);
         left.push((Contracted::Made(made.len() - 1), kind));
     }
     let taken = take(row, &mut left, &last.positions)?;
-    let equation = Value::Str(kept_text(&last.equation));
+    let equation = Value::Str(kept::text(&last.equation));
     O::run(einsum, &operands(inputs, &made, &taken), &[equation])
 }
 
@@ -698,7 +732,9 @@ fn operands<'a>(
         .iter()
         .filter_map(|(operand, kind)| match operand {
             Contracted::Given(index) => inputs.get(*index).copied(),
-            Contracted::Made(index) => made.get(*index).map(|tensor| Operand::Tensor(tensor, *kind)),
+            Contracted::Made(index) => made
+                .get(*index)
+                .map(|tensor| Operand::Tensor(tensor, *kind)),
         })
         .collect()
 }

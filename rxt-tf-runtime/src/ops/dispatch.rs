@@ -10,7 +10,7 @@
 use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::error::Result;
-use crate::ops::execute::{run_row, run_row_many, Operand, Number};
+use crate::ops::execute::{run_row, run_row_many, Number, Operand};
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
 
 /// An op of the table, as a type.
@@ -666,5 +666,5 @@ pub fn interned(axes: &[i64]) -> Result<Value> {
             message: format!("`{axes:?}` is not a list of at most {max} axes in -{max}..{max}"),
         });
     }
-    Ok(Value::Ints(crate::eager::kept(axes)))
+    Ok(Value::Ints(crate::eager::kept::list(axes)))
 }

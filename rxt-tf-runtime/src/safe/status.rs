@@ -13,6 +13,11 @@ pub(crate) struct Status {
     raw: NonNull<TF_Status>,
 }
 
+// SAFETY: a `TF_Status` is a plain heap object (a code and a message) with
+// no tie to the thread that made it; the owner may move it to another
+// thread. It is not `Sync`: C calls write into it through `&self`.
+unsafe impl Send for Status {}
+
 impl Status {
     /// Allocates a status for `op`'s calls.
     pub(crate) fn new(api: &'static Api, op: &'static str) -> Result<Status> {
