@@ -6,8 +6,9 @@
 //! class, rxt-tf's message beginning `rxt-tf: <op> failed: ` (the op as
 //! called: `einsum` for the rows `einsum_one` and `einsum_three`).
 //!
-//! Every op of the README's op table (`rxt_tf_spec::OPS`) has a line in the
-//! fuzz table (`table.rs`; the test fails naming any op without one). Each run
+//! Every op of the guide's op reference (`guide/src/reference/ops.md`,
+//! generated from `rxt_tf_spec::OPS`) has a line in the fuzz table
+//! (`table.rs`; the test fails naming any op without one). Each run
 //! first draws one case of every form, each op at each element type its row
 //! lists and each rank its rule takes for its first operand, then the
 //! random cases, each op drawn on its element types and ranks: element-wise
@@ -230,15 +231,15 @@ fn setting(name: &str, default: u64) -> u64 {
     parsed.unwrap_or_else(|err| panic!("{name}={text:?}: {err}"))
 }
 
-/// The ops of the README's op table (generated from the op table).
-fn readme_ops() -> Vec<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
-    let readme = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
-    let table = readme
+/// The ops of the guide's op reference (generated from the op table).
+fn reference_ops() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/guide/src/reference/ops.md");
+    let reference = std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    let table = reference
         .split("<!-- codegen:ops begin")
         .nth(1)
         .and_then(|rest| rest.split("<!-- codegen:ops end").next())
-        .expect("the README's op table");
+        .expect("the op reference's table");
     table
         .lines()
         .filter_map(|line| line.strip_prefix("| `tf!("))
@@ -384,13 +385,13 @@ fn random_cases_of_every_op_match_eager_tensorflow() {
             .join("\n\n")
     );
     let fuzzed: Vec<&str> = OPS.iter().map(|op| op.name).collect();
-    let missing: Vec<String> = readme_ops()
+    let missing: Vec<String> = reference_ops()
         .into_iter()
         .filter(|name| !fuzzed.contains(&name.as_str()))
         .collect();
     assert!(
         missing.is_empty(),
-        "ops of the README's op table (rxt_tf_spec::OPS) without a line in the fuzz table: \
+        "ops of the op reference (rxt_tf_spec::OPS) without a line in the fuzz table: \
          {missing:?}"
     );
 }
