@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from claims import describe
 from rextio.plugins.api import Claimed, LoweredExpr, LoweringContext
 from sites import (
     B2,
@@ -24,7 +25,9 @@ from sites import (
     plus,
     rule_id,
 )
-from test_claim import ACCEPTED, NOT_COVERED, REJECTED, describe
+from test_claim_accepted import ACCEPTED
+from test_claim_operands import NOT_COVERED
+from test_claim_rejected import REJECTED
 
 from rxt_tf_plugin import spec
 from rxt_tf_plugin.ops import op_for
