@@ -152,7 +152,8 @@ def main() -> None:
     }
     print(f"machine: {machine.summary(machine.describe())}")
     print(f"{ROUNDS} interleaved rounds; medians in µs; ratios new/base and to eager")
-    print(f"{'case':<6} {'mode':<7} {'base':>8} {'new':>8} {'new/base':>9} {'base/eager':>11} {'new/eager':>10}")
+    header = ("case", "mode", "base", "new", "new/base", "base/eager", "new/eager")
+    print("{:<6} {:<7} {:>8} {:>8} {:>9} {:>11} {:>10}".format(*header))
     for case in CASES:
         eager = median["eager"][case]
         for mode in ("fused", "per op"):
