@@ -7,7 +7,9 @@ Each directory holds an unpacked wheel of `examples/inference-ext` (the
 `maturin build --release -m examples/inference-ext/Cargo.toml --out W` and
 `python -m zipfile -e W/*.whl DIR`. One worker process per build and mode
 (fused, and per op with `RXT_TF_FUSE=0`) and one for eager TensorFlow import
-TensorFlow and wait; the coordinator then asks them in a shuffled order,
+TensorFlow and wait (each kind as several processes, pooled, since one
+process can run persistently faster than another); the coordinator then
+asks them in a shuffled order,
 round after round, for one timed sample of every case, so every build sees
 the same machine state. Prints medians (µs) and ratios: new / base, and each
 build to eager. The cases are the per-op floor (one `relu`), the seed chain
@@ -16,6 +18,7 @@ at 1x8 @ 8x4 (four ops) and the 10-op MLP at 4x16.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -30,6 +33,10 @@ import machine
 CASES = ("relu", "seed", "mlp")
 SAMPLE_SECONDS = 0.03
 ROUNDS = int(os.environ.get("RXT_BENCH_ROUNDS", "25"))
+# Worker processes of each kind, sampled alike and pooled: one process can
+# run persistently faster than another of the same build, so one process
+# per build would bias the ratio.
+REPLICAS = int(os.environ.get("RXT_BENCH_REPLICAS", "4"))
 
 
 def inputs(tf: Any) -> dict[str, tuple[Any, ...]]:
@@ -108,35 +115,35 @@ def main() -> None:
     if len(sys.argv) != 3:
         raise SystemExit(__doc__)
     builds = {"base": sys.argv[1], "new": sys.argv[2]}
-    kinds = {"eager": (None, None)}
+    kinds: dict[str, tuple[str | None, str]] = {"eager": (None, "1")}
     for build, path in builds.items():
         kinds[f"{build} fused"] = (path, "1")
         kinds[f"{build} per op"] = (path, "0")
-    workers = {}
-    for kind, (path, fuse) in kinds.items():
+    workers: dict[tuple[str, int], subprocess.Popen[str]] = {}
+    for (kind, (where, fuse)), replica in itertools.product(kinds.items(), range(REPLICAS)):
         env = dict(os.environ)
-        if path is not None:
-            env["PYTHONPATH"] = os.path.abspath(path)
+        if where is not None:
+            env["PYTHONPATH"] = os.path.abspath(where)
             env["RXT_TF_FUSE"] = fuse
-        workers[kind] = subprocess.Popen(
-            [sys.executable, __file__, "--worker", "eager" if path is None else "ours"],
+        workers[(kind, replica)] = subprocess.Popen(
+            [sys.executable, __file__, "--worker", "eager" if where is None else "ours"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
             env=env,
         )
-    for kind, process in workers.items():
+    for (kind, _), process in workers.items():
         assert process.stdout is not None
         if process.stdout.readline().strip() != "ready":
             raise SystemExit(f"worker {kind} failed to start")
     samples: dict[str, dict[str, list[float]]] = {
-        kind: {case: [] for case in CASES} for kind in workers
+        kind: {case: [] for case in CASES} for kind in kinds
     }
     order = list(workers)
     for _ in range(ROUNDS):
         random.shuffle(order)
-        for kind in order:
-            process = workers[kind]
+        for kind, replica in order:
+            process = workers[(kind, replica)]
             assert process.stdin is not None and process.stdout is not None
             process.stdin.write("sample\n")
             process.stdin.flush()
@@ -151,7 +158,10 @@ def main() -> None:
         for kind, cases in samples.items()
     }
     print(f"machine: {machine.summary(machine.describe())}")
-    print(f"{ROUNDS} interleaved rounds; medians in µs; ratios new/base and to eager")
+    print(
+        f"{ROUNDS} interleaved rounds, {REPLICAS} processes per kind; medians in µs; "
+        "ratios new/base and to eager"
+    )
     header = ("case", "mode", "base", "new", "new/base", "base/eager", "new/eager")
     print("{:<6} {:<7} {:>8} {:>8} {:>9} {:>11} {:>10}".format(*header))
     for case in CASES:

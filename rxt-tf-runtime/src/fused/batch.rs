@@ -225,9 +225,7 @@ impl Batch {
 
     /// Whether `promise` is an unfulfilled output of this batch.
     fn made(self: &Arc<Batch>, promise: &Promise) -> bool {
-        promise
-            .producer()
-            .is_some_and(|producer| std::ptr::addr_eq(Arc::as_ptr(&producer), Arc::as_ptr(self)))
+        promise.is_pending_from(Arc::as_ptr(self).cast())
     }
 
     /// Runs the batch if it has not run: its live outputs become the

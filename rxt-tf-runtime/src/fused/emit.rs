@@ -47,13 +47,8 @@ pub(crate) struct Node {
 }
 
 impl Node {
-    /// The node `spec` describes.
-    pub(crate) fn op(spec: NodeSpec<'_>) -> Node {
-        Node::op_in(spec, Vec::new())
-    }
-
     /// The node `spec` describes, its keywords copied into `room` (emptied
-    /// first): a vector a caller keeps from node to node.
+    /// first): a vector its sink keeps from node to node.
     pub(crate) fn op_in(spec: NodeSpec<'_>, mut room: Vec<Value>) -> Node {
         room.clear();
         room.extend_from_slice(spec.keywords);

@@ -15,10 +15,10 @@ pub(crate) enum Part {
     /// The context the trace runs on (its address: a context outlives
     /// every trace made on it).
     Context(usize),
-    /// A node of this row: its `tf!` name, and its address, as rows of one
-    /// name run different ops (the steps of a composite op are named after
-    /// it; each row is a static of the table or one made once and kept).
-    Op(&'static str, usize),
+    /// A node of the row at this address: each row is a static of the
+    /// table or one made once and kept, so its address names it (rows of
+    /// one name, such as a composite op's steps, run different ops).
+    Op(usize),
     /// One of its keyword values.
     Keyword(KeyValue),
     /// A new input of this dtype (a `TF_DataType` code) and rank (inputs

@@ -53,6 +53,8 @@ pub(crate) struct Recording {
     pub(crate) done: bool,
     /// Reads inputs' sizes; made on first use, kept with the room.
     pub(crate) status: Option<Status>,
+    /// The keyword vectors of cleared nodes, for the next nodes.
+    keyword_room: Vec<Vec<rxt_tf_spec::Value>>,
 }
 
 /// Where the recording stands, to rewind to.
@@ -76,6 +78,7 @@ impl Recording {
             work: 0,
             done: false,
             status: None,
+            keyword_room: Vec::new(),
         }
     }
 
@@ -104,7 +107,8 @@ impl Recording {
     pub(crate) fn clear(&mut self, context: &Arc<BoundContext>) {
         self.inputs.clear();
         self.constants.clear();
-        self.nodes.clear();
+        let room = &mut self.keyword_room;
+        room.extend(self.nodes.drain(..).map(|node| node.keywords));
         self.outputs.clear();
         self.key.clear();
         self.key.push(Part::Context(Arc::as_ptr(context) as usize));
@@ -258,7 +262,7 @@ impl Sink for Recorder<'_> {
         let row = spec.call.row;
         let index = recording.next_node(row)?;
         let key = &mut recording.key;
-        key.push(Part::Op(row.name, std::ptr::from_ref(row) as usize));
+        key.push(Part::Op(std::ptr::from_ref(row) as usize));
         key.extend(
             spec.keywords
                 .iter()
@@ -276,7 +280,8 @@ impl Sink for Recorder<'_> {
             dtype: spec.dtype,
             dims: spec.dims,
         });
-        recording.nodes.push(Node::op(spec));
+        let room = recording.keyword_room.pop().unwrap_or_default();
+        recording.nodes.push(Node::op_in(spec, room));
         Ok(index)
     }
 }

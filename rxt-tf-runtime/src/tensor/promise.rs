@@ -56,6 +56,18 @@ impl Promise {
             .clone()
     }
 
+    /// Whether it is not fulfilled yet and `producer` (an address) is its
+    /// producer.
+    pub(crate) fn is_pending_from(&self, producer: *const ()) -> bool {
+        !self.is_fulfilled()
+            && self
+                .producer
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .as_ref()
+                .is_some_and(|own| std::ptr::addr_eq(Arc::as_ptr(own), producer))
+    }
+
     /// Whether it holds its value (or its producer's error).
     pub(crate) fn is_fulfilled(&self) -> bool {
         self.value.get().is_some()
