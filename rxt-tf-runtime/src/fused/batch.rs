@@ -376,6 +376,14 @@ fn into_batch(
         let batch = match current {
             Some(batch) if batch.accepts(context) => Arc::clone(batch),
             _ => {
+                // A batch that ran and that no promise holds lends its room
+                // to the next (a read inside a scope runs the batch, so a
+                // loop that reads each result starts a batch per read).
+                if spare.is_none() {
+                    if let Some(old) = current.take().filter(|old| old.lock().done) {
+                        *spare = Batch::recycle(old);
+                    }
+                }
                 let batch = Batch::new(context, spare.take());
                 *current = Some(Arc::clone(&batch));
                 batch
