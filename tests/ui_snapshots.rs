@@ -16,11 +16,6 @@ const FORBIDDEN: [(&str, &str); 3] = [
     ("rxt_tf_spec::", "a path into rxt-tf-spec"),
 ];
 
-/// Snapshots known to break the rule, each with why; to be emptied. A
-/// fixed-rank einsum of three operands still unifies the operand ranks
-/// through the rule's bounds and adds an E0271.
-const KNOWN: [&str; 1] = ["einsum_three_operand_rank.stderr"];
-
 /// The problems of one snapshot's text, empty when it is clean.
 fn problems(stderr: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -53,12 +48,6 @@ fn every_snapshot_is_one_error_in_user_facing_names() {
             continue;
         }
         checked += 1;
-        if path
-            .file_name()
-            .is_some_and(|name| KNOWN.iter().any(|known| name == *known))
-        {
-            continue;
-        }
         let stderr = fs::read_to_string(&path).expect("a snapshot is text");
         for problem in problems(&stderr) {
             failures.push(format!("{}: {problem}", path.display()));

@@ -70,6 +70,18 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
         .operands
         .iter()
         .position(|operand| matches!(operand, OperandExpr::Expr(_) | OperandExpr::Tensors(..)));
+    // The operands of a three-operand einsum without `...` are also checked
+    // at the operand against the ranks their subscripts give: a wrong rank
+    // is then one error there, and the operand's type an error type, where
+    // the rule's bounds alone would add a type mismatch about the operand
+    // tuple.
+    let ranks = match invocation.op.name {
+        "einsum_three" => invocation
+            .equation
+            .as_ref()
+            .and_then(|equation| equation.fixed_ranks()),
+        _ => None,
+    };
     let operands = invocation
         .operands
         .iter()
@@ -80,6 +92,10 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                 true => quote!(OperandOf),
                 false => quote!(OperandRankOf),
             };
+            let rank = ranks
+                .as_ref()
+                .and_then(|(operands, _)| operands.get(index))
+                .map(|rank| usize::from(*rank));
             let (span, value) = match operand {
                 OperandExpr::Expr(expr) => (expr.span(), quote_spanned!(expr.span()=> &(#expr))),
                 OperandExpr::Float(float, span) => {
@@ -132,8 +148,17 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
             // The crate path too is placed at the operand, so every
             // obligation of its check is reported there, once.
             let private = located_at(&private, span);
-            quote_spanned! {span=>
+            let checked = quote_spanned! {span=>
                 <_ as #private::#check<#marker, #position>>::checked(#value)
+            };
+            match rank {
+                Some(rank) => {
+                    let dispatch = located_at(&quote!(#krate::ops::dispatch), span);
+                    quote_spanned! {span=>
+                        <_ as #dispatch::SubscriptRank<#rank>>::ranked(#checked)
+                    }
+                }
+                None => checked,
             }
         });
     let values = invocation
@@ -423,6 +448,24 @@ mod tests {
         assert!(
             out.contains("Subscripts < 2usize , 2usize , 2usize , 0usize , true , false , false >"),
             "{out}"
+        );
+        let out = expand_str(quote!(::rxt_tf; einsum("ij,jk,kl->il", a, b, c)));
+        assert!(out.contains(":: op :: EinsumThreeOp"), "{out}");
+        let ranked = |rank: usize, position: usize, operand: &str| {
+            format!(
+                "< _ as :: rxt_tf :: ops :: dispatch :: SubscriptRank < {rank}usize >> :: ranked ({})",
+                checked("EinsumThreeOp", position, operand)
+            )
+        };
+        assert!(out.contains(&ranked(2, 1, "a")), "{out}");
+        assert!(out.contains(&ranked(2, 2, "b")), "{out}");
+        assert!(out.contains(&ranked(2, 3, "c")), "{out}");
+        let out = expand_str(quote!(::rxt_tf; einsum_three(a, b, c, equation = "ij,jk,kl->il")));
+        assert!(out.contains(&ranked(2, 2, "b")), "{out}");
+        let out = expand_str(quote!(::rxt_tf; einsum("...ij,jk,kl->...il", a, b, c)));
+        assert!(
+            !out.contains("SubscriptRank"),
+            "`...`: typed by the rule: {out}"
         );
         let out = expand_str(quote!(::rxt_tf; einsum("ij,jk,kl,lm->im", a, b, c, d)));
         assert!(

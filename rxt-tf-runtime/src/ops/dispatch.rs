@@ -139,6 +139,33 @@ pub trait OperandRankOf<Op, const POSITION: usize>: OperandInput {
     }
 }
 
+/// A checked operand of an einsum (`Self`, the type its operand check gave)
+/// of the rank its equation's subscripts give (`R`). `tf!` checks each
+/// operand of a three-operand einsum whose equation has no `...` through
+/// [`ranked`](Self::ranked), at the operand: a wrong rank fails there, once,
+/// and gives the operand an error type, so the rule's [`Signature`] is not
+/// checked (and not reported) a second time.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the einsum equation's subscripts give an operand rank {R}, not `{Self}`",
+    label = "an operand of another rank than its subscripts give",
+    note = "an operand has one axis per letter of its subscripts"
+)]
+pub trait SubscriptRank<const R: usize>: Sized {
+    /// The operand's type, once accepted.
+    type Checked;
+    /// The checked `operand`, accepted at rank `R`.
+    fn ranked(operand: Checked<'_, Self>) -> Checked<'_, Self::Checked> {
+        Checked(operand.0, core::marker::PhantomData)
+    }
+}
+
+impl<T: Element, const R: usize> SubscriptRank<R> for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    type Checked = Self;
+}
+
 impl<Op, const P: usize, T, const R: usize> OperandOf<Op, P> for Tensor<T, R>
 where
     T: Element + ElementOf<Op>,
