@@ -10,8 +10,8 @@ pub use crate::binding::wheel::Wheel;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::ops::dispatch::{
     execute, AsOperand, Axes, Count, Dims, Equation, Flag, FloatLiteral, IntLiteral, IntoDim,
-    OpRow, OperandOf, OperandRankOf, Pairs, Perm, Reversed, Signature, Size, Subscripts,
-    TensorList,
+    OpRow, OperandOf, OperandRankOf, Pairs, Perm, Reversed, Signature, Size, SubscriptRank,
+    Subscripts, TensorList,
 };
 pub use crate::ops::op;
 pub use crate::sys;

@@ -152,12 +152,9 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                 <_ as #private::#check<#marker, #position>>::checked(#value)
             };
             match rank {
-                Some(rank) => {
-                    let dispatch = located_at(&quote!(#krate::ops::dispatch), span);
-                    quote_spanned! {span=>
-                        <_ as #dispatch::SubscriptRank<#rank>>::ranked(#checked)
-                    }
-                }
+                Some(rank) => quote_spanned! {span=>
+                    <_ as #private::SubscriptRank<#rank>>::ranked(#checked)
+                },
                 None => checked,
             }
         });
@@ -453,7 +450,7 @@ mod tests {
         assert!(out.contains(":: op :: EinsumThreeOp"), "{out}");
         let ranked = |rank: usize, position: usize, operand: &str| {
             format!(
-                "< _ as :: rxt_tf :: ops :: dispatch :: SubscriptRank < {rank}usize >> :: ranked ({})",
+                "< _ as :: rxt_tf :: __private :: SubscriptRank < {rank}usize >> :: ranked ({})",
                 checked("EinsumThreeOp", position, operand)
             )
         };

@@ -15,10 +15,11 @@ mod op;
 mod python;
 mod rule;
 
+pub use crate::axes::{axes_fit, fits_mask};
 pub use constraint::INDEX_DTYPES;
 pub use dtype::{DType, TensorKind, MAX_RANK};
 pub use kernel::{Attr, AttrValue, Batched, Input, Promotion, Steps, Work};
 pub use keyword::{Becomes, Keyword, Value, ValueKind};
 pub use op::{join_or, Op};
 pub use python::{diagnostic_code, PythonKeyword, PythonRule, SiteKind};
-pub use rule::{axes_fit, fits_mask, ListEntries, Role, Rule, MAX_LIST};
+pub use rule::{ListEntries, Role, Rule, MAX_LIST};

@@ -514,29 +514,3 @@ impl Rule {
         }
     }
 }
-
-/// Whether `axes` (each in `-rank..rank`, none named twice once negative
-/// axes are counted from the end) fit a tensor of `rank`.
-pub fn axes_fit(axes: &[i64], rank: u8) -> bool {
-    let rank = i64::from(rank);
-    let mut seen = [false; MAX_RANK as usize];
-    for &axis in axes {
-        let normalized = if axis < 0 { axis + rank } else { axis };
-        let Ok(index) = usize::try_from(normalized) else {
-            return false;
-        };
-        if normalized >= rank || seen.get(index).copied().unwrap_or(true) {
-            return false;
-        }
-        seen[index] = true;
-    }
-    true
-}
-
-/// The ranks `axes` fit, as bits: bit `r − 1` set when they fit a tensor of
-/// rank `r` (what `tf!` carries in a typed `axis`).
-pub fn fits_mask(axes: &[i64]) -> u8 {
-    (1..=MAX_RANK)
-        .filter(|&rank| axes_fit(axes, rank))
-        .fold(0, |mask, rank| mask | 1 << (rank - 1))
-}
