@@ -1,7 +1,7 @@
 //! A TensorFlow function called as one node of a trace (or on its own):
 //! one `StatefulPartitionedCall` of its definition in Python's context.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::sync::Arc;
 
 use rxt_tf_spec::Op;
@@ -43,30 +43,41 @@ impl FunctionNode {
         const CALL: &str = FUNCTION_CALL.name;
         self.ran_eagerly
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let api = context.wheel().api();
-        let status = Status::new(api, CALL)?;
-        // SAFETY: the context lives while `context` does, which outlives
-        // the op.
-        let mut op = unsafe {
-            OwnedOp::new(
-                api,
-                context.as_ptr(),
-                c"StatefulPartitionedCall",
-                CPU_DEVICE_C,
-                &status,
-                CALL,
-            )
-        }?;
-        op.set_type_list(c"Tin", &self.input_types)?;
-        op.set_type_list(c"Tout", &self.output_types)?;
-        op.set_function(c"f", &self.name)?;
-        for input in inputs {
-            op.add_input(input)?;
-        }
-        let _open = crate::fused::function_call_gate();
-        // A whole function: always worth releasing the GIL for.
-        op.execute_many(i64::MAX, self.output_types.len())
+        let types = (&self.input_types[..], &self.output_types[..]);
+        let call = c"StatefulPartitionedCall";
+        run_function_call(context, call, &self.name, types, CALL, |mut op| {
+            for input in inputs {
+                op.add_input(input)?;
+            }
+            let _open = crate::fused::function_call_gate();
+            // A whole function: always worth releasing the GIL for.
+            op.execute_many(i64::MAX, self.output_types.len())
+        })
     }
+}
+
+/// Builds a `call` (`PartitionedCall` or `StatefulPartitionedCall`) of the
+/// function `name` of `context` on `CPU:0`, typed by its input and output
+/// `TF_DataType` codes, and lets `finish` add its inputs and run it. `op`
+/// names it in errors.
+pub(crate) fn run_function_call<R>(
+    context: &Arc<BoundContext>,
+    call: &CStr,
+    name: &CStr,
+    (input_types, output_types): (&[i32], &[i32]),
+    op: &'static str,
+    finish: impl FnOnce(OwnedOp<'_>) -> Result<R>,
+) -> Result<R> {
+    let api = context.wheel().api();
+    let status = Status::new(api, op)?;
+    // SAFETY: the context lives while `context` does, which outlives the op
+    // (dropped before this function returns).
+    let mut built =
+        unsafe { OwnedOp::new(api, context.as_ptr(), call, CPU_DEVICE_C, &status, op) }?;
+    built.set_type_list(c"Tin", input_types)?;
+    built.set_type_list(c"Tout", output_types)?;
+    built.set_function(c"f", name)?;
+    finish(built)
 }
 
 impl Drop for FunctionNode {

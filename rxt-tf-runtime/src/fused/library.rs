@@ -23,12 +23,12 @@ use rxt_tf_spec::{DType, Value};
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
+use crate::fused::function_node::run_function_call;
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
 use crate::gil::acquire;
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
-use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 
 /// Traces kept per process; the least recently used beyond this is evicted
@@ -424,29 +424,16 @@ impl FusedFunction {
                 defect: "a fused function called on another context",
             });
         }
-        let api = context.wheel().api();
-        let status = Status::new(api, FUSED)?;
-        // SAFETY: the context lives while `context` does, which outlives
-        // the op.
-        let mut op = unsafe {
-            OwnedOp::new(
-                api,
-                context.as_ptr(),
-                c"PartitionedCall",
-                CPU_DEVICE_C,
-                &status,
-                FUSED,
-            )
-        }?;
-        op.set_type_list(c"Tin", &self.inputs)?;
-        op.set_type_list(c"Tout", &self.outputs)?;
-        op.set_function(c"f", &self.name)?;
-        op.set_bytes(c"config_proto", NO_GRAPH_REWRITES)?;
-        for input in inputs {
-            op.add_input(&input.handle)?;
-        }
-        let _open = gate_shared();
-        let outputs = op.execute_many(work, self.outputs.len());
+        let types = (&self.inputs[..], &self.outputs[..]);
+        let call = c"PartitionedCall";
+        let outputs = run_function_call(context, call, &self.name, types, FUSED, |mut op| {
+            op.set_bytes(c"config_proto", NO_GRAPH_REWRITES)?;
+            for input in inputs {
+                op.add_input(&input.handle)?;
+            }
+            let _open = gate_shared();
+            op.execute_many(work, self.outputs.len())
+        });
         note_wrapper_used(context, self.inputs.len(), self.outputs.len());
         outputs
     }
