@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from claims import claim, describe, false, true
-from rextio.plugins.api import Claimed
+from rextio.plugins.api import Claimed, ClaimExpr
 from sites import (
     B0,
     B1,
@@ -21,6 +21,7 @@ from sites import (
     D2,
     D3,
     D4,
+    FVAR,
     I32_0,
     I32_1,
     I32_2,
@@ -561,6 +562,39 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # A float variable or expression (`1.0 / math.sqrt(d)`) is a run-time
+    # scalar of the tensor's element type, with or without an expression tree.
+    (binop("*", T2, FVAR), rule_id("mul", "binop"), T2),
+    (binop("/", FVAR, D1), rule_id("div", "binop"), D1),
+    (call("tensorflow.add", T2, FVAR), rule_id("add"), T2),
+    (call("tensorflow.minimum", FVAR, D2), rule_id("minimum"), D2),
+    (binop("+", T2, F, tree=False), rule_id("add", "binop"), T2),
+    (call("tensorflow.subtract", F, D2, tree=False), rule_id("sub"), D2),
+    (
+        binop(
+            "*",
+            T2,
+            F,
+            expression=ClaimExpr(
+                kind="binop",
+                target="*",
+                children=(
+                    ClaimExpr(kind="leaf", result_type=T2, leaf_index=0, leaf_kind="name"),
+                    ClaimExpr(
+                        kind="binop",
+                        target="/",
+                        result_type="float",
+                        children=(
+                            ClaimExpr(kind="leaf", leaf_index=1, leaf_kind="opaque"),
+                            ClaimExpr(kind="leaf", leaf_index=2, leaf_kind="opaque"),
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        rule_id("mul", "binop"),
+        T2,
+    ),
 ]
 
 

@@ -21,7 +21,7 @@ from claims import (
     ranks,
     true,
 )
-from rextio.plugins.api import ClaimExpr, Rejected
+from rextio.plugins.api import Rejected
 from sites import (
     B1,
     B2,
@@ -508,44 +508,12 @@ REJECTED = [
         "RXTP-RXTTF-029",
         "supports `data_format` only as 'NHWC'",
     ),
-    # A float variable (a name leaf) is not a literal: the fallback rules.
-    (binop("*", T2, FVAR), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, float)"),
-    (binop("/", FVAR, T1), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} (float, {T1})"),
-    (call("tensorflow.add", T2, FVAR), "RXTP-RXTTF-010", f"{TENSORS_OR_NUMBERS} ({T2}, float)"),
-    (call("tensorflow.minimum", FVAR, T2), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),
-    # An int variable is not a literal either.
+    # An int variable is not a literal.
     (binop("*", T2, "int"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, int)"),
     (call("tensorflow.add", I32_2, "int"), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),
-    # A float operand without an expression tree cannot be shown to be a literal.
-    (binop("+", T2, F, tree=False), "RXTP-RXTTF-037", TENSORS_OR_NUMBERS),
-    (call("tensorflow.subtract", F, T2, tree=False), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),
     (binop("*", T2, lit(2), tree=False), "RXTP-RXTTF-037", TENSORS_OR_NUMBERS),
-    # A float operand that is a nested expression, not a leaf.
-    (
-        binop(
-            "*",
-            T2,
-            F,
-            expression=ClaimExpr(
-                kind="binop",
-                target="*",
-                children=(
-                    ClaimExpr(kind="leaf", result_type=T2, leaf_index=0, leaf_kind="name"),
-                    ClaimExpr(
-                        kind="binop",
-                        target="+",
-                        result_type="float",
-                        children=(
-                            ClaimExpr(kind="leaf", leaf_index=1, leaf_kind="opaque"),
-                            ClaimExpr(kind="leaf", leaf_index=2, leaf_kind="opaque"),
-                        ),
-                    ),
-                ),
-            ),
-        ),
-        "RXTP-RXTTF-037",
-        TENSORS_OR_NUMBERS,
-    ),
+    # A float beside an integer tensor: TensorFlow raises TypeError.
+    (binop("*", I32_2, FVAR), "RXTP-RXTTF-023", "cannot stand beside an int32 tensor"),
     # Number literals where the op takes tensors only.
     (call("tensorflow.matmul", T2, F), "RXTP-RXTTF-010", f"{TENSORS_ONLY} ({T2}, float)"),
     (binop("@", F, T2), "RXTP-RXTTF-037", f"{TENSORS_ONLY} (float, {T2})"),
@@ -568,7 +536,6 @@ REJECTED = [
         TENSORS_ONLY,
     ),
     # ... and on covered operators.
-    (plus(T2, "float"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, float)"),
     (plus(T2, "str"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, str)"),
     (plus(T2, "bool"), "RXTP-RXTTF-037", TENSORS_OR_NUMBERS),
     (plus("tensorflow.Tensor", "tensorflow.Tensor"), "RXTP-RXTTF-037", TENSORS_OR_NUMBERS),

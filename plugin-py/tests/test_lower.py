@@ -6,9 +6,12 @@ from dataclasses import replace
 
 import pytest
 from claims import describe
-from rextio.plugins.api import Claimed, LoweredExpr, LoweringContext
+from rextio.plugins.api import NON_LITERAL, Claimed, LoweredExpr, LoweringContext
 from sites import (
     B2,
+    D1,
+    D2,
+    FVAR,
     I32_1,
     I32_3,
     I64,
@@ -275,10 +278,9 @@ def test_claimed_sites_lower_to_the_tf_macro(site, operands, rust) -> None:  # t
 def rendered(site) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
     """Operand texts as Rextio renders them: names, float and int literals."""
     texts = []
-    for index, (key, literal) in enumerate(
-        zip(site.operand_types, site.operand_literals, strict=True)
-    ):
-        if literal.is_literal:
+    literals = site.operand_literals or (None,) * len(site.operand_types)
+    for index, (key, literal) in enumerate(zip(site.operand_types, literals, strict=True)):
+        if literal is not None and literal.is_literal:
             texts.append(repr(literal.value))
         elif key == "float":
             texts.append("0.5")
@@ -309,7 +311,8 @@ def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignor
     assert lowered.helpers == () and lowered.uses == ()
     op = op_for(site.kind, site.target)
     assert op is not None
-    for index, (text, literal) in enumerate(zip(operands, site.operand_literals, strict=True)):
+    literals = site.operand_literals or (NON_LITERAL,) * len(operands)
+    for index, (text, literal) in enumerate(zip(operands, literals, strict=True)):
         # Tensors and float literals appear as rendered, int literal operands by
         # value; a positional literal after the operands is the keyword of
         # its position (the axis, a flag, or cast's dtype as its Rust type).
@@ -425,4 +428,35 @@ def test_a_float_literal_beyond_float32_is_infinite_as_in_eager(
 ) -> None:
     assert P.lower(claimed(binop("*", T2, F)), ctx("x", rendering)).rust == (
         f"::rxt_tf::tf!(x * {scalar})?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rendering", "scalar"),
+    [
+        ("scale", "::rxt_tf::ops::Scalar(((scale) as f64))"),
+        ("(1.0 / 255.0)", "::rxt_tf::ops::Scalar(((1.0 / 255.0) as f64))"),
+        ("1e+300", "1e+300"),
+        ("(-1e+39)", "(-1e+39)"),
+        ("inf", "::rxt_tf::ops::Scalar(::core::f64::INFINITY)"),
+        ("nan", "::rxt_tf::ops::Scalar(::core::f64::NAN)"),
+    ],
+)
+def test_a_float_beside_float64_tensors_is_a_float64(rendering: str, scalar: str) -> None:
+    # A float64 tensor keeps the Python float's value: no float32 rounding or
+    # overflow, as TensorFlow converts it.
+    assert P.lower(claimed(binop("*", D2, F)), ctx("x", rendering)).rust == (
+        f"::rxt_tf::tf!(x * {scalar})?"
+    )
+    assert P.lower(claimed(call("tensorflow.maximum", FVAR, D1)), ctx(rendering, "x")).rust == (
+        f"::rxt_tf::tf!(maximum({scalar}, x))?"
+    )
+
+
+def test_a_float_expression_operand_is_rounded_to_float32_at_run_time() -> None:
+    # `x * (1.0 / 255.0)`: Rextio renders the expression in f64; the scalar
+    # rounds it to float32 once, as TensorFlow converts the Python float.
+    site = claimed(binop("*", T2, FVAR))
+    assert P.lower(site, ctx("x", "(1.0f64 / 255.0f64)")).rust == (
+        "::rxt_tf::tf!(x * ::rxt_tf::ops::Scalar(((1.0f64 / 255.0f64) as f32)))?"
     )

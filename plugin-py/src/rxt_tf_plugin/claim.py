@@ -48,6 +48,9 @@ class Verdict:
     """The op keywords of a claimed site (given by keyword or position)."""
     scalars: frozenset[int] = frozenset()
     """Operand positions holding a float (a literal, or a run-time float expression)."""
+    element: str = ""
+    """The element type of the op's tensor operands (``float32``, …): a float
+    operand becomes a value of it, as TensorFlow converts a Python float."""
     ints: dict[int, int] = field(default_factory=dict)
     """Operand positions holding an int literal, with its value."""
     lists: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -64,7 +67,8 @@ class _Operand:
     tensor: TensorType | None = None
     """The tensor's type; ``None`` for a number."""
     number: str | None = None
-    """``int`` for an int literal, ``float`` for a float; ``None`` for a tensor."""
+    """``int`` for an int literal, ``float`` for a float (literal or not); ``None``
+    for a tensor."""
     value: int | None = None
     """An int literal's value."""
     dims: tuple[int, ...] | None = None
@@ -114,7 +118,7 @@ def decide(site: Any) -> Verdict:
     positional = _positional_keywords(op, operand_types, literals)
     if isinstance(positional, Verdict):
         return positional
-    operands = _operands(op, site, operand_types, literals)
+    operands = _operands(op, operand_types, literals)
     if isinstance(operands, Verdict):
         return operands
     dtype = _element_type(op, operands)
@@ -134,13 +138,14 @@ def decide(site: Any) -> Verdict:
         result=tensor_of(typed.rank, typed.dtype or op.row.promoted.get(dtype, dtype)),
         keywords=keywords,
         scalars=frozenset(i for i, operand in enumerate(operands) if operand.number == FLOAT),
+        element=dtype,
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
         lists=lists,
     )
 
 
 def _operands(
-    op: Op, site: Any, operand_types: Sequence[str | None], literals: Sequence[Any]
+    op: Op, operand_types: Sequence[str | None], literals: Sequence[Any]
 ) -> tuple[_Operand, ...] | Verdict:
     """The operands: plugin tensors, or number literals where the op takes them."""
     operands: list[_Operand] = []
@@ -166,7 +171,10 @@ def _operands(
             operands.append(_Operand(dims=dims))
         elif tensor is not None:
             operands.append(_Operand(tensor=tensor))
-        elif literal and key == FLOAT and _is_literal_leaf(site, index):
+        elif literal and key == FLOAT:
+            # A float literal, variable or expression (`1.0 / math.sqrt(d)`):
+            # lowering reads a literal as one and passes anything else as a
+            # run-time scalar of the tensor's element type.
             operands.append(_Operand(number=FLOAT))
         elif literal and key == INT and _int_literal(literals, index) is not None:
             operands.append(_Operand(number=INT, value=_int_literal(literals, index)))
@@ -301,22 +309,6 @@ def _int_literal(literals: Sequence[Any], index: int) -> int | None:
         return None
     value = literal.value
     return value if type(value) is int else None
-
-
-def _is_literal_leaf(site: Any, index: int) -> bool:
-    """Whether operand `index` is an expression leaf that is not a name.
-
-    Rextio never marks a float as a literal; a float literal reaches the
-    plugin as an ``opaque`` leaf, a float variable as a ``name`` leaf. An
-    opaque leaf may also be another float expression (`cfg.scale`), which
-    lowering passes as a run-time scalar.
-    """
-    expression = getattr(site, "expression", None)
-    children = tuple(getattr(expression, "children", ()) or ())
-    if index >= len(children):
-        return False
-    child = children[index]
-    return getattr(child, "kind", None) == "leaf" and getattr(child, "leaf_kind", None) != "name"
 
 
 def _positional_keywords(

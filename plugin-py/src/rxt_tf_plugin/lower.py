@@ -71,42 +71,48 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
 
 
-_NON_FINITE = {
-    "inf": "::core::f32::INFINITY",
-    "-inf": "::core::f32::NEG_INFINITY",
-    "nan": "::core::f32::NAN",
-}
-
+_FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
+"""The Rust type of each float element type a float operand takes."""
 
 _F32_OVERFLOW = 3.4028235677973366e38
 """The least magnitude a float rounds to an infinite float32 from (the
 largest float32 plus half its last place)."""
 
 
-def _scalar(rendered: str) -> str:
-    """A float operand as ``tf!`` takes it.
+def _scalar(rendered: str, element: str) -> str:
+    """A float operand beside ``element`` tensors, as ``tf!`` takes it.
 
     Rextio renders a float literal with Python's ``repr`` (``0.5``,
-    ``1e+20``, ``(-3.0)``, ``inf``): a literal stays a literal; any other
-    float expression (``cfg.scale``) becomes a run-time ``Scalar``.
+    ``1e+20``, ``(-3.0)``, ``inf``): a literal stays a literal (``tf!``
+    converts it to the tensor's type); any other float expression
+    (``scale``, ``1.0 / (d as f64).sqrt()``) becomes a run-time ``Scalar`` of
+    the element type, rounded from the Python float as TensorFlow converts
+    it (to the nearest float32, infinite beyond its range).
     """
+    rust = _FLOAT_TYPES.get(element)
+    if rust is None:
+        raise ValueError(f"rxt-tf: a float operand beside {element} tensors was claimed")
     text = rendered.strip()
     while text.startswith("(") and text.endswith(")") and _enclosed(text):
         text = text[1:-1].strip()
     if _FLOAT.fullmatch(text):
-        if abs(float(text)) >= _F32_OVERFLOW:
-            # Eager TensorFlow converts it to an infinite float32.
-            text = "-inf" if text.startswith("-") else "inf"
-        else:
+        if rust == "f64" or abs(float(text)) < _F32_OVERFLOW:
             return f"({text})" if text.startswith("-") else text
-    value = _NON_FINITE.get(text, f"(({text}) as f32)")
+        # Eager TensorFlow converts it to an infinite float32.
+        text = "-inf" if text.startswith("-") else "inf"
+    non_finite = {
+        "inf": f"::core::{rust}::INFINITY",
+        "-inf": f"::core::{rust}::NEG_INFINITY",
+        "nan": f"::core::{rust}::NAN",
+    }
+    value = non_finite.get(text, f"(({text}) as {rust})")
     return f"::{CRATE}::ops::Scalar({value})"
 
 
 def _rendered(verdict: Verdict, index: int, operand: str) -> str:
     """Operand ``index`` as ``tf!`` takes it: a float, an int literal, a list or a tensor."""
     if index in verdict.scalars:
-        return _scalar(operand)
+        return _scalar(operand, verdict.element)
     if index in verdict.ints:
         return _int(verdict.ints[index])
     if index in verdict.lists:
