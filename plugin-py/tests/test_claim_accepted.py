@@ -562,6 +562,25 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # New tensors of literal sizes: float32 unless `dtype` says otherwise.
+    (call("tensorflow.zeros", lit((2, 3))), rule_id("zeros"), T2),
+    (call("tensorflow.zeros", lit(())), rule_id("zeros"), T0),
+    (
+        call("tensorflow.zeros", lit((2, 0, 3)), keywords=(kw("dtype", "int64"),)),
+        rule_id("zeros"),
+        I64_3,
+    ),
+    (call("tensorflow.ones", lit((4,)), keywords=(kw("dtype", "float64"),)), rule_id("ones"), D1),
+    (
+        call("tensorflow.ones", lit((1, 2, 3, 4)), keywords=(kw("dtype", "bool"),)),
+        rule_id("ones"),
+        B4,
+    ),
+    (
+        call("tensorflow.ones", lit((5, 5)), keywords=(kw("dtype", "int32"),)),
+        rule_id("ones"),
+        I32_2,
+    ),
     # A float variable or expression (`1.0 / math.sqrt(d)`) is a run-time
     # scalar of the tensor's element type, with or without an expression tree.
     (binop("*", T2, FVAR), rule_id("mul", "binop"), T2),

@@ -508,6 +508,18 @@ REJECTED = [
         "RXTP-RXTTF-029",
         "supports `data_format` only as 'NHWC'",
     ),
+    # New tensors: at most four literal sizes, none negative; Python's
+    # `tf.zeros` has no `value`, and a positional dtype is no literal to Rextio.
+    (call("tensorflow.zeros", lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-103", "ranks 0 to 4"),
+    (call("tensorflow.ones", lit((2, -1))), "RXTP-RXTTF-104", "each size is at least 0"),
+    (call("tensorflow.ones", lit((2,)), keywords=(kw("value", 1),)), "RXTP-RXTTF-104", "`value`"),
+    (
+        call("tensorflow.zeros", lit((2,)), keywords=(kw("dtype", "int8"),)),
+        "RXTP-RXTTF-103",
+        "'int32'",
+    ),
+    (call("tensorflow.zeros", lit((2,)), "str"), "RXTP-RXTTF-103", "a positional `dtype`"),
+    (call("tensorflow.zeros", "tuple[int, int]"), "RXTP-RXTTF-103", "a literal tuple"),
     # An int variable is not a literal.
     (binop("*", T2, "int"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, int)"),
     (call("tensorflow.add", I32_2, "int"), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),

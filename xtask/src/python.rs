@@ -204,6 +204,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
 fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
     let targets: Vec<String> = rule.targets.iter().map(|t| string(t)).collect();
     let positional: Vec<String> = rule.positional.iter().map(|k| string(k)).collect();
+    let macro_only: Vec<String> = rule.macro_only.iter().map(|k| string(k)).collect();
     let python_only: Vec<String> = rule
         .python_only
         .iter()
@@ -221,7 +222,7 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         "            RuleRow(\n                kind={},\n                targets={},\n                \
          rule_id={},\n                code={},\n                constraint={},\n                \
          positional={},\n                python_only={},\n                \
-         leading_literal_keeps_its_type={},\n            ),",
+         macro_only={},\n                leading_literal_keeps_its_type={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
@@ -229,6 +230,7 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         string(&op.constraint(rule)),
         tuple(&positional),
         tuple(&python_only),
+        tuple(&macro_only),
         boolean(rule.leading_literal_keeps_its_type)
     );
 }

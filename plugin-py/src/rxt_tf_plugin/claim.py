@@ -121,12 +121,12 @@ def decide(site: Any) -> Verdict:
     operands = _operands(op, operand_types, literals)
     if isinstance(operands, Verdict):
         return operands
-    dtype = _element_type(op, operands)
-    if isinstance(dtype, Verdict):
-        return dtype
     keywords = _keywords(op, tuple(getattr(site, "keywords", ())), positional)
     if isinstance(keywords, Verdict):
         return keywords
+    dtype = _made_type(op, keywords) if _makes_tensor(op) else _element_type(op, operands)
+    if isinstance(dtype, Verdict):
+        return dtype
     ranks = tuple(operand.rank for operand in operands)
     lists = {i: operand.dims for i, operand in enumerate(operands) if operand.dims is not None}
     typed = op.typing(ranks, Keywords(op.row, keywords, lists=tuple(lists.values())))
@@ -191,6 +191,20 @@ def _operands(
                 code=FALLBACKS[op.kind].code,
             )
     return tuple(operands)
+
+
+def _makes_tensor(op: Op) -> bool:
+    """Whether the op takes no tensor, only sizes (``tf.zeros((2, 3))``)."""
+    return all(role in ("dims", "size") for role in op.row.roles)
+
+
+def _made_type(op: Op, keywords: dict[str, Literal]) -> str | Verdict:
+    """The element type of a tensor the op makes: its ``dtype``, given or default."""
+    rule = next((k for k in op.keywords if k.kind == "type"), None)
+    if rule is None:
+        return _rejected(op, "makes a tensor of no stated element type", "keep it on Python")
+    value = keywords.get(rule.name, rule.default)
+    return str(value).removeprefix("tf.")
 
 
 def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
@@ -407,8 +421,11 @@ def _keywords(
                 )
             continue
         rule = next((k for k in op.keywords if k.name == name), None)
-        if rule is None:
-            known = [*(k.name for k in op.keywords), *python_only]
+        if rule is None or name in op.rule.macro_only:
+            known = [
+                *(k.name for k in op.keywords if k.name not in op.rule.macro_only),
+                *python_only,
+            ]
             allowed = (
                 "it takes no keyword arguments"
                 if not known

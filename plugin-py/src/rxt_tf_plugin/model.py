@@ -165,6 +165,8 @@ class RuleRow:
     """Keywords also accepted positionally after the operands, in order."""
     python_only: tuple[PythonKeywordRow, ...]
     """Keywords only Python passes (dropped when lowering)."""
+    macro_only: tuple[str, ...] = ()
+    """Keywords of the op that only ``tf!`` takes (Python's function has none)."""
     leading_literal_keeps_its_type: bool = False
     """Whether a literal first operand keeps Python's type (int32, float32)
     instead of taking the tensor's, as ``tf.add(2, x)`` does."""

@@ -342,9 +342,21 @@ def pad(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 
 
 def fill(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``fill``: the rank is the number of sizes (Rextio offers no such site)."""
+    """``fill``, ``zeros``, ``ones``: the rank is the number of sizes, each at least 0."""
     del ranks
-    return Typed(len(keywords.lists[0]) if keywords.lists else 0)
+    sizes = keywords.lists[0] if keywords.lists else ()
+    if len(sizes) > 4:
+        return Problem(
+            f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
+            "tensors have ranks 0 to 4",
+            "make a tensor of at most 4 axes",
+        )
+    if any(size < 0 for size in sizes):
+        return Problem(
+            f"`{sizes!r}`: each size is at least 0 (TensorFlow raises InvalidArgumentError)",
+            "write non-negative sizes",
+        )
+    return Typed(len(sizes))
 
 
 def sequence(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:

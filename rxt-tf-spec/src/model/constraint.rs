@@ -78,7 +78,9 @@ impl Op {
 
     /// `detail` with its placeholders filled in from the row.
     fn fill(&self, detail: &str) -> String {
-        let mut out = detail.replace("{max_rank}", &MAX_RANK.to_string());
+        let mut out = detail
+            .replace("{max_rank}", &MAX_RANK.to_string())
+            .replace("{dtypes}", &names(self.dtypes));
         for keyword in self.keywords {
             let placeholder = format!("{{default:{}}}", keyword.name);
             if out.contains(&placeholder) {
@@ -210,6 +212,7 @@ mod tests {
                         if rule
                             .detail
                             .contains(&format!("{{default:{}}}", keyword.name))
+                            || rule.detail.contains("{dtypes}")
                         {
                             also.push(dtype);
                         }

@@ -37,7 +37,8 @@ pub struct PythonRule {
     /// ranks, in words, appended to the operands the row gives (see
     /// [`Op::constraint`](crate::model::Op::constraint)): keywords, literals,
     /// layouts. It states no type or rank (a test holds it to that);
-    /// `{max_rank}` and `{default:<keyword>}` are filled in from the row.
+    /// `{max_rank}`, `{dtypes}` (the row's element types) and
+    /// `{default:<keyword>}` are filled in from the row.
     pub detail: &'static str,
     /// Keywords Python may also pass positionally after the operands, in
     /// order (`tf.reduce_sum(x, 0, True)`).
@@ -45,6 +46,10 @@ pub struct PythonRule {
     /// Keywords only Python passes, accepted with one of their values and
     /// dropped when lowering (`data_format='NHWC'`).
     pub python_only: &'static [PythonKeyword],
+    /// Keywords of the row that only `tf!` takes: Python's function has no
+    /// such parameter (`value` of `zeros`), so a site passing one stays on
+    /// Python, where TensorFlow raises.
+    pub macro_only: &'static [&'static str],
     /// Whether a literal first operand keeps Python's type for it (int32
     /// for an int, float32 for a float) instead of taking the tensor's:
     /// `tf.add(2, x)` raises for a float32 `x`, where `2 + x` does not.

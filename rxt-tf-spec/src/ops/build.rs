@@ -49,6 +49,7 @@ pub(super) const fn calls(
         detail,
         positional: &[],
         python_only: &[],
+        macro_only: &[],
         leading_literal_keeps_its_type: false,
     }
 }
@@ -68,6 +69,7 @@ pub(super) const fn binop(
         detail,
         positional: &[],
         python_only: &[],
+        macro_only: &[],
         leading_literal_keeps_its_type: false,
     }
 }

@@ -167,14 +167,34 @@ pub const ZEROS: Op = Op {
     keywords: &filled_keywords(0),
     positional: &["dtype"],
     inputs: &[Input::Operand(0), Input::Keyword("value")],
+    python: &[PythonRule {
+        positional: &["dtype"],
+        macro_only: &["value"],
+        ..calls(
+            &["tensorflow.zeros"],
+            "rxt-tf/zeros-cpu",
+            103,
+            FILLED_DETAIL,
+        )
+    }],
     ..FILL
 };
+
+/// What `tf.zeros` and `tf.ones` take in typed Python.
+const FILLED_DETAIL: &str = "a literal tuple of at most {max_rank} non-negative sizes, and \
+     `dtype` omitted ({default:dtype}) or a dtype name string of {dtypes} \
+     (`dtype=\"int32\"`)";
 
 /// `ones([d0, …], T)`: a new tensor of ones (float32 unless `T`).
 pub const ONES: Op = Op {
     name: "ones",
     summary: "a new tensor of ones (float32, or `dtype`)",
     keywords: &filled_keywords(1),
+    python: &[PythonRule {
+        positional: &["dtype"],
+        macro_only: &["value"],
+        ..calls(&["tensorflow.ones"], "rxt-tf/ones-cpu", 104, FILLED_DETAIL)
+    }],
     ..ZEROS
 };
 

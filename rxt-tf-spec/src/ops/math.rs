@@ -534,7 +534,8 @@ pub const CAST: Op = Op {
             &["tensorflow.cast", "tensorflow.dtypes.cast"],
             "rxt-tf/cast-cpu",
             70,
-            " and the element type as a dtype name string (`\"float32\"`), keyword or positional",
+            " and the element type as a dtype name string keyword (`dtype=\"float32\"`; Rextio \
+             reads no positional string)",
         )
     }],
 };

@@ -85,6 +85,7 @@ const fn reduction_calls(
         detail: REDUCTION_DETAIL,
         positional: &["axis", "keepdims"],
         python_only: &[],
+        macro_only: &[],
         leading_literal_keeps_its_type: false,
     }
 }
