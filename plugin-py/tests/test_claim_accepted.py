@@ -562,6 +562,15 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # tf.truediv: tf.divide's values; a literal first operand keeps its own type.
+    (call("tensorflow.truediv", T2, T1), "rxt-tf/truediv-cpu", T2),
+    (call("tensorflow.math.truediv", I32_2, lit(2)), "rxt-tf/truediv-cpu", D2),
+    (call("tensorflow.math.truediv", F, T3), "rxt-tf/truediv-cpu", T3),
+    (
+        call("tensorflow.linalg.l2_normalize", T3, keywords=(kw("axis", -1),)),
+        rule_id("l2_normalize"),
+        T3,
+    ),
     # New tensors of literal sizes: float32 unless `dtype` says otherwise.
     (call("tensorflow.zeros", lit((2, 3))), rule_id("zeros"), T2),
     (call("tensorflow.zeros", lit(())), rule_id("zeros"), T0),

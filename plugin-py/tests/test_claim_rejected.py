@@ -508,6 +508,8 @@ REJECTED = [
         "RXTP-RXTTF-029",
         "supports `data_format` only as 'NHWC'",
     ),
+    # tf.truediv converts a leading float literal to float32 on its own.
+    (call("tensorflow.truediv", F, D2), "RXTP-RXTTF-105", "is float32 here, the other operand"),
     # New tensors: at most four literal sizes, none negative; Python's
     # `tf.zeros` has no `value`, and a positional dtype is no literal to Rextio.
     (call("tensorflow.zeros", lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-103", "ranks 0 to 4"),

@@ -1,11 +1,21 @@
-"""Command line: ``python -m rxt_tf_plugin setup <project> [--crate-path DIR]``."""
+"""Command line: ``python -m rxt_tf_plugin setup|explain ...``.
+
+``setup <project> [--crate-path DIR] [--force] [--dry-run]`` makes a Rextio
+project build with rxt-tf; ``explain [PROJECT] [--format text|json] [--fix]
+[--diff]`` says why each function is native or not, and makes the rewrites
+that keep behaviour.
+"""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
+from rxt_tf_plugin import explain, rewrite
 from rxt_tf_plugin.project_setup import SetupError, setup_project
 
 
@@ -32,7 +42,24 @@ def main(argv: list[str] | None = None) -> int:
     setup.add_argument(
         "--dry-run", action="store_true", help="show the changes as a diff; write nothing"
     )
+    described = commands.add_parser(
+        "explain",
+        help="say for every function of a Rextio project whether it is native, and what "
+        "keeps it on Python: where, whose limit, and the rewrite",
+    )
+    described.add_argument("project", type=Path, nargs="?", default=Path("."))
+    described.add_argument("--format", choices=("text", "json"), default="text")
+    described.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply, in place, the rewrites that keep behaviour identical; then explain again",
+    )
+    described.add_argument(
+        "--diff", action="store_true", help="print the rewrites --fix would make; write nothing"
+    )
     args = parser.parse_args(argv)
+    if args.command == "explain":
+        return _explain(args.project, args.format, fix=args.fix, diff=args.diff)
     try:
         report = setup_project(
             args.project, args.crate_path, force=args.force, dry_run=args.dry_run
@@ -56,6 +83,86 @@ def main(argv: list[str] | None = None) -> int:
     ):
         print(f"rxt-tf setup: {path} {'updated' if changed else 'already up to date'}")
     return 0
+
+
+FIX_ROUNDS = 3
+"""How often ``--fix`` rewrites and checks again: a rewrite can let Rextio
+type a function, which shows the next blocker (``x += y`` on a tensor)."""
+
+
+def _explain(project: Path, output: str, *, fix: bool, diff: bool) -> int:
+    try:
+        if diff:
+            print(_diff(project), end="")
+            return 0
+        check = explain.run_check(project)
+        for _ in range(FIX_ROUNDS if fix else 0):
+            if not _rewrite(check, write=True):
+                break
+            check = explain.run_check(project)
+        reports = explain.explain(check)
+    except (explain.ExplainError, OSError) as exc:
+        print(f"rxt-tf explain: {exc}", file=sys.stderr)
+        return 1
+    if output == "json":
+        print(explain.render_json(reports), end="")
+    else:
+        print(explain.render_text(reports, project), end="")
+    return 0
+
+
+def _diff(project: Path) -> str:
+    """What ``--fix`` would change, made on a copy of the project's sources."""
+    with tempfile.TemporaryDirectory(prefix="rxt-tf-explain-") as scratch:
+        copy = Path(scratch) / project.resolve().name
+        shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".rextio", ".git", "target"))
+        check = explain.run_check(copy)
+        for _ in range(FIX_ROUNDS):
+            if not _rewrite(check, write=True, quiet=True):
+                break
+            check = explain.run_check(copy)
+        diffs: list[str] = []
+        for path in sorted(copy.rglob("*.py")):
+            relative = path.relative_to(copy)
+            original = project / relative
+            before = original.read_text() if original.is_file() else ""
+            after = path.read_text()
+            diffs.extend(
+                difflib.unified_diff(
+                    before.splitlines(keepends=True),
+                    after.splitlines(keepends=True),
+                    fromfile=f"a/{relative}",
+                    tofile=f"b/{relative}",
+                )
+            )
+        return "".join(diffs)
+
+
+def _rewrite(check: dict, *, write: bool, quiet: bool = False) -> str:  # type: ignore[type-arg]
+    """Apply (or only show) the rewrites of every module; returns the diff."""
+    diffs: list[str] = []
+    augmented = explain.augmented_positions(check)
+    for path in explain.project_files(check):
+        before = path.read_text()
+        try:
+            after, edits = rewrite.fix(before, augmented.get(str(path), set()))
+        except SyntaxError:
+            continue
+        if after == before:
+            continue
+        diffs.extend(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                fromfile=f"a/{path.name}",
+                tofile=f"b/{path.name}",
+            )
+        )
+        if write:
+            path.write_text(after)
+        if write and not quiet:
+            print(f"rxt-tf explain: {path}: {len(edits)} rewrite(s)", file=sys.stderr)
+    return "".join(diffs)
 
 
 if __name__ == "__main__":

@@ -613,6 +613,17 @@ OPS: tuple[OpRow, ...] = (
                 macro_only=(),
                 leading_literal_keeps_its_type=False,
             ),
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.truediv", "tensorflow.math.truediv"),
+                rule_id="rxt-tf/truediv-cpu",
+                code="RXTP-RXTTF-105",
+                constraint="two CPU tensors of one of float32, float64, int32 or int64 at ranks 0–4, broadcasting, or one of them and a literal; no keywords",
+                positional=(),
+                python_only=(),
+                macro_only=(),
+                leading_literal_keeps_its_type=True,
+            ),
         ),
     ),
     OpRow(
@@ -2961,7 +2972,7 @@ OPS: tuple[OpRow, ...] = (
         rules=(
             RuleRow(
                 kind="call",
-                targets=("tensorflow.math.l2_normalize", "tensorflow.nn.l2_normalize"),
+                targets=("tensorflow.math.l2_normalize", "tensorflow.nn.l2_normalize", "tensorflow.linalg.l2_normalize"),
                 rule_id="rxt-tf/l2-normalize-cpu",
                 code="RXTP-RXTTF-090",
                 constraint="one CPU tensor of float32 or float64 at ranks 1–4 and a literal axis or tuple of distinct axes in range; epsilon omitted (Rextio passes no float literal)",

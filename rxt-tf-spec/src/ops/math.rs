@@ -248,6 +248,16 @@ pub const DIV: Op = Op {
                 BINARY_DETAIL,
             ),
             binop(&["/"], "rxt-tf/div-binop-cpu", 25, OPERATOR_DETAIL),
+            // `tf.truediv` converts its first operand on its own, as `tf.add`.
+            PythonRule {
+                leading_literal_keeps_its_type: true,
+                ..calls(
+                    &["tensorflow.truediv", "tensorflow.math.truediv"],
+                    "rxt-tf/truediv-cpu",
+                    105,
+                    BINARY_DETAIL,
+                )
+            },
         ],
     )
 };

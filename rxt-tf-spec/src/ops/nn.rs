@@ -365,7 +365,11 @@ pub const L2_NORMALIZE: Op = Op {
     python: &[PythonRule {
         positional: &["axis"],
         ..calls(
-            &["tensorflow.math.l2_normalize", "tensorflow.nn.l2_normalize"],
+            &[
+                "tensorflow.math.l2_normalize",
+                "tensorflow.nn.l2_normalize",
+                "tensorflow.linalg.l2_normalize",
+            ],
             "rxt-tf/l2-normalize-cpu",
             90,
             " and a literal axis or tuple of distinct axes in range; epsilon omitted (Rextio passes no float literal)",

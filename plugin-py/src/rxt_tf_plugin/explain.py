@@ -1,0 +1,473 @@
+"""``python -m rxt_tf_plugin explain``: why each function of a project is native or not.
+
+Rextio decides per function: a function is native only when every construct
+and every TensorFlow site in it is supported or claimed. This module runs
+``rextio check`` on the project, reads its report
+(``.rextio/reports/check.json``) and gives, for every function, its route and
+each blocker: where it is, the construct, whose limit it is (the Rextio host
+or rxt-tf) and the rewrite that lifts it, marked where ``--fix`` makes it.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rxt_tf_plugin import rewrite
+from rxt_tf_plugin.ops import op_for
+
+PLUGIN_CODE = "RXTP-RXTTF-"
+"""The prefix of the plugin's own diagnostic codes."""
+
+
+class ExplainError(Exception):
+    """A project ``rextio check`` could not analyse, with the reason."""
+
+
+@dataclass(frozen=True)
+class Blocker:
+    """One thing that keeps a function on Python."""
+
+    file: str
+    line: int
+    column: int
+    construct: str
+    """The source text it concerns (shortened to one line)."""
+    owner: str
+    """``rextio`` (a limit of the host) or ``rxt-tf`` (a missing op or form)."""
+    fix: str
+    """The rewrite that lifts it, or what to do instead."""
+    fixable: bool
+    """Whether ``explain --fix`` makes that rewrite."""
+    code: str
+    """The diagnostic code (``RXT010``, ``RXTP-RXTTF-070``)."""
+    message: str
+    """The diagnostic's own words."""
+
+
+@dataclass(frozen=True)
+class FunctionReport:
+    """The route of one function and what blocks it."""
+
+    function: str
+    route: str
+    """``native`` or ``python``."""
+    blockers: tuple[Blocker, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object ``--format json`` prints."""
+        return {
+            "function": self.function,
+            "route": self.route,
+            "blockers": [asdict(blocker) for blocker in self.blockers],
+        }
+
+
+def run_check(project: Path) -> dict[str, Any]:
+    """Run ``rextio check`` in ``project`` and return its report."""
+    done = subprocess.run(
+        [sys.executable, "-m", "rextio.cli.main", "check", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    report = project / ".rextio" / "reports" / "check.json"
+    if not report.is_file():
+        raise ExplainError(
+            f"`rextio check` wrote no report in {project} (exit {done.returncode}): "
+            f"{(done.stderr or done.stdout).strip()[-2000:]}"
+        )
+    try:
+        loaded: dict[str, Any] = json.loads(report.read_text())
+    except json.JSONDecodeError as exc:
+        raise ExplainError(f"{report}: {exc}") from exc
+    return loaded
+
+
+def explain(check: dict[str, Any]) -> list[FunctionReport]:
+    """Every function of the report, with its route and blockers."""
+    reports: list[FunctionReport] = []
+    sources: dict[str, _Source] = {}
+    for module in check.get("modules", ()):
+        path = str(module.get("file_path", ""))
+        if path not in sources:
+            sources[path] = _Source.read(path, _augmented(module))
+            sources[path].imports_dropped = not module.get("import_policies")
+        source = sources[path]
+        for function in module.get("functions", ()):
+            native = str(function.get("route", "")).startswith("native")
+            blockers = () if native else tuple(_blockers(function, source))
+            reports.append(
+                FunctionReport(
+                    function=str(function.get("qualname") or function.get("name")),
+                    route="native" if native else "python",
+                    blockers=blockers,
+                )
+            )
+    return reports
+
+
+def augmented_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
+    """Per file, the ``x op= y`` on tensors Rextio refused (``--fix`` rewrites them)."""
+    return {
+        str(module.get("file_path", "")): _augmented(module) for module in check.get("modules", ())
+    }
+
+
+def _augmented(module: dict[str, Any]) -> set[tuple[int, int]]:
+    return {
+        (int(d["line"]), int(d["column"]))
+        for function in module.get("functions", ())
+        for d in _diagnostics(function)
+        if "in-place augmented assignment on a plugin-typed value" in str(d.get("message"))
+    }
+
+
+def _diagnostics(function: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The function's diagnostics and its promotion blockers, each once."""
+    seen: set[tuple[Any, ...]] = set()
+    assessment = function.get("promotion_assessment") or {}
+    for diagnostic in [*function.get("diagnostics", ()), *assessment.get("diagnostics", ())]:
+        key = (
+            diagnostic.get("code"),
+            diagnostic.get("line"),
+            diagnostic.get("column"),
+            diagnostic.get("message"),
+        )
+        if key in seen or diagnostic.get("kind", "blocker") not in ("blocker", "error", None):
+            continue
+        seen.add(key)
+        yield diagnostic
+
+
+class _Source:
+    """One module's text, tree and the rewrites ``--fix`` would make in it."""
+
+    def __init__(self, path: str, text: str, augmented: set[tuple[int, int]]) -> None:
+        self.path = path
+        self.text = text
+        try:
+            self.tree: ast.Module | None = ast.parse(text)
+            self.edits = rewrite.plan(text, augmented)
+        except SyntaxError:
+            self.tree = None
+            self.edits = []
+        self.lines = text.splitlines()
+        self.imports_dropped = False
+        """Whether Rextio's report shows no import of the module (its types unresolved)."""
+        self.optional = any(edit.reason == "postponed annotations" for edit in self.edits)
+        self.constants: dict[str, str] = {}
+        self.aliases: dict[str, str] = {}
+        if self.tree is not None:
+            for node in self.tree.body:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    target = node.targets[0]
+                    if isinstance(target, ast.Name):
+                        self.constants[target.id] = ast.get_source_segment(text, node) or ""
+
+    @classmethod
+    def read(cls, path: str, augmented: set[tuple[int, int]]) -> _Source:
+        try:
+            text = Path(path).read_text()
+        except OSError:
+            text = ""
+        return cls(path, text, augmented)
+
+    def construct(
+        self, line: int, column: int
+    ) -> tuple[str, tuple[int, int] | None, ast.AST | None]:
+        """The largest node starting at ``line:column``: one short line, lines, node."""
+        best: ast.AST | None = None
+        if self.tree is not None:
+            for node in ast.walk(self.tree):
+                if isinstance(
+                    node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Module
+                ):
+                    continue
+                if (
+                    getattr(node, "lineno", None) == line
+                    and getattr(node, "col_offset", None) == column
+                ):
+                    if best is None or _size(node) > _size(best):
+                        best = node
+        if best is None:
+            text = self.lines[line - 1][column:] if 0 < line <= len(self.lines) else ""
+            return _short(text), None, None
+        return _short(ast.get_source_segment(self.text, best) or ""), _lines(best), best
+
+    def fixes(
+        self, message: str, code: str, line: int, column: int, span: tuple[int, int] | None
+    ) -> bool:
+        """Whether ``--fix`` lifts the blocker of ``message`` at ``line:column``."""
+        if any((edit.line, edit.column) == (line, column) for edit in self.edits):
+            return True
+        if "unsupported argument type" in message or "unsupported return type" in message:
+            return self.optional and "Optional[" not in message
+        if "keyword call arguments" in message or (
+            code.startswith(PLUGIN_CODE) and "positional" in message
+        ):
+            first, last = span or (line, line)
+            return any(first <= edit.line <= last for edit in self.edits)
+        return False
+
+
+def _dropped_imports(source: _Source) -> str:
+    """Why Rextio dropped the module's imports, and the rewrite."""
+    cause = _module_level_call(source)
+    if cause is None:
+        return "Rextio resolved none of this module's imports; see `rextio check`"
+    line, text, annotation = cause
+    if annotation and source.optional:
+        return (
+            f"an annotation evaluated at import (line {line}: `{text}`) makes Rextio drop this "
+            "module's imports: add `from __future__ import annotations`"
+        )
+    return (
+        f"module-level code that calls into other code (line {line}: `{text}`) makes Rextio "
+        "drop this module's imports, so no type resolves: move it into a function or "
+        "another module"
+    )
+
+
+def _module_level_call(source: _Source) -> tuple[int, str, bool] | None:
+    """The first call or subscript run at import: its line, text, whether an annotation."""
+    if source.tree is None:
+        return None
+    future = any(
+        isinstance(node, ast.ImportFrom) and node.module == "__future__"
+        for node in source.tree.body
+    )
+    found: list[tuple[int, str, bool]] = []
+
+    def visit(node: ast.AST, annotation: bool) -> None:
+        for child in ast.walk(node):
+            if isinstance(child, ast.Call | ast.Subscript):
+                text = _short(ast.get_source_segment(source.text, child) or "")
+                found.append((child.lineno, text, annotation))
+                return
+
+    def statements(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import | ast.ImportFrom) or _is_docstring(node):
+                continue
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                for decorator in node.decorator_list:
+                    visit(decorator, False)
+                for default in [*node.args.defaults, *node.args.kw_defaults]:
+                    if default is not None:
+                        visit(default, False)
+                if not future:
+                    for annotation in rewrite.function_annotations(node):
+                        visit(annotation, True)
+            elif isinstance(node, ast.ClassDef):
+                for decorator in node.decorator_list:
+                    visit(decorator, False)
+                statements(node.body)
+            else:
+                visit(node, False)
+
+    statements(source.tree.body)
+    return min(found) if found else None
+
+
+def _is_plain_literal(node: ast.expr) -> bool:
+    """A value Rextio reads as a literal: an int, a tuple of ints, a bool, a string, None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Constant):
+        return node.value is None or type(node.value) in (int, bool, str)
+    if isinstance(node, ast.Tuple):
+        return all(_is_plain_literal(item) for item in node.elts)
+    return False
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )
+
+
+def _size(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _lines(node: ast.AST) -> tuple[int, int]:
+    return (
+        getattr(node, "lineno", 0),
+        getattr(node, "end_lineno", 0) or getattr(node, "lineno", 0),
+    )
+
+
+def _short(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= 72 else line[:69] + "..."
+
+
+def _blockers(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
+    found = False
+    dropped = set(
+        re.findall(
+            r"unsupported argument type for (\w+):",
+            " ".join(str(d.get("message")) for d in _diagnostics(function)),
+        )
+    )
+    for diagnostic in _diagnostics(function):
+        line, column = int(diagnostic.get("line") or 0), int(diagnostic.get("column") or 0)
+        code = str(diagnostic.get("code") or "")
+        message = str(diagnostic.get("message") or "")
+        undefined = re.search(r"name '(\w+)' is not defined", message)
+        if undefined and undefined.group(1) in dropped:
+            continue  # a parameter of an unsupported type: that is the blocker
+        construct, span, node = source.construct(line, column)
+        call = node if isinstance(node, ast.Call) else None
+        owner, fix = _classify(
+            code, message, str(diagnostic.get("suggestion") or ""), source, call, construct
+        )
+        fixable = source.fixes(message, code, line, column, span)
+        if fixable:
+            fix += " (explain --fix does this)"
+        found = True
+        yield Blocker(source.path, line, column, construct, owner, fix, fixable, code, message)
+    if not found:
+        reason = (function.get("promotion_assessment") or {}).get("skip_reason") or (
+            f"Rextio reports the function as {function.get('native_status', 'not native')} "
+            "without a diagnostic"
+        )
+        yield Blocker(
+            source.path,
+            int(function.get("line") or 0),
+            int(function.get("column") or 0),
+            f"def {function.get('name')}",
+            "rextio",
+            "see `rextio check` for the function",
+            False,
+            "",
+            str(reason),
+        )
+
+
+_MISSING_OPS = {
+    "tensorflow.tensordot": "rxt-tf has no tensordot yet: for a rank-2 kernel on a rank-3 input "
+    "write tf.matmul(x, kernel) (the same values; batch matmul broadcasts the kernel)",
+    "tensorflow.convert_to_tensor": "drop tf.convert_to_tensor where the value is already a tensor",
+    "tensorflow.einsum": "Rextio passes the equation as a positional string, which it offers as "
+    'no literal: keep tf.einsum on Python, or call tf!(einsum(..., equation = "...")) from Rust',
+    "tensorflow.nn.convolution": "write tf.nn.conv2d (rank 4) or tf.nn.conv1d (rank 3) with "
+    "literal strides, padding and dilations",
+    "tensorflow.broadcast_to": "rxt-tf has no broadcast_to yet: let a broadcasting op "
+    "(x + tf.zeros(shape)) do it, or keep it on Python",
+    "tensorflow.compat.v1.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
+    "tf.nn.batch_normalization or the mean/variance arithmetic",
+    "tensorflow.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
+    "tf.nn.batch_normalization or the mean/variance arithmetic",
+}
+
+
+def _classify(
+    code: str,
+    message: str,
+    suggestion: str,
+    source: _Source,
+    call: ast.Call | None = None,
+    construct: str = "",
+) -> tuple[str, str]:
+    """Whose limit a diagnostic is, and the rewrite that lifts it.
+
+    ``call`` is the call the diagnostic points at, if it is one.
+    """
+    if code.startswith(PLUGIN_CODE):
+        return "rxt-tf", suggestion or "see the rule in the plugin README"
+    if match := re.search(r"not lowered by this build: (tensorflow\.[\w.]+)", message):
+        target = match.group(1)
+        if op_for("call", target) is None:
+            fix = _MISSING_OPS.get(target, f"rxt-tf has no op {target}: keep it on Python")
+            return "rxt-tf", fix
+        return "rxt-tf", (
+            "rxt-tf claims this call only with literal keyword values and rxt-tf tensor "
+            "operands; see its rule in the plugin README"
+        )
+    if match := re.search(r"name '(\w+)' is not defined in this scope", message):
+        name = match.group(1)
+        if name in source.constants:
+            return "rextio", f"Rextio reads no module globals: inline `{source.constants[name]}`"
+        return "rextio", f"bind `{name}` inside the function or pass it as a parameter"
+    if "keyword call arguments are not supported" in message:
+        if call is not None and all(_is_plain_literal(k.value) for k in call.keywords):
+            return "rextio", (
+                "the call was not claimed: its keywords are literals, so an operand is not an "
+                "rxt-tf tensor Rextio can type (a value returned by a project helper, a "
+                "subscript, or a name whose type changed); see the call's other blockers"
+            )
+        return "rextio", (
+            "Rextio takes keyword values only as literals: write each as an int, a tuple of "
+            'ints, a bool or a string (dtype="float32")'
+        )
+    if "dynamic attribute access" in message:
+        return "rextio", 'write the dtype as a string ("float32"), or compute the value outside'
+    if "in-place augmented assignment" in message:
+        return "rextio", "write `x = x + y` (tensors are immutable: the same result)"
+    if "returning a plugin-typed parameter" in message:
+        return "rextio", "return a new tensor (tf.identity(x)) rather than the parameter itself"
+    if match := re.search(r"unsupported unresolved call in native function: (\w+)", message):
+        name = match.group(1)
+        if name in source.constants:
+            return "rextio", f"call the function `{name}` stands for directly"
+        return "rextio", f"inline the helper `{name}` or mark it @rextio.native"
+    if "Optional[" in message:
+        return "rextio", (
+            "Rextio takes no Optional tensor parameter: write one function per case "
+            "(with and without it)"
+        )
+    if re.search(r"unsupported (argument|return) type", message) and source.imports_dropped:
+        return "rextio", _dropped_imports(source)
+    if "expression statements are supported only" in message and construct.startswith(('"', "'")):
+        return "rextio", (
+            "Rextio takes no docstring in a native function: make it a comment (the "
+            "function's __doc__ is then empty)"
+        )
+    if "indexing a plugin-typed value" in message:
+        return "rextio", (
+            "Rextio offers no subscript of a tensor to plugins: use a Python int for a static "
+            "size, or tf.slice / tf.gather"
+        )
+    return "rextio", suggestion or "rewrite it inside Rextio's supported subset"
+
+
+def render_text(reports: list[FunctionReport], root: Path) -> str:
+    """The human-readable explanation."""
+    lines: list[str] = []
+    native = sum(report.route == "native" for report in reports)
+    lines.append(f"rxt-tf explain: {native} of {len(reports)} functions native")
+    for report in reports:
+        lines.append(f"{report.function}: {report.route}")
+        for blocker in report.blockers:
+            try:
+                where = Path(blocker.file).resolve().relative_to(root.resolve())
+            except ValueError:
+                where = Path(blocker.file)
+            lines.append(
+                f"  {where}:{blocker.line}:{blocker.column}: [{blocker.owner}] {blocker.construct}"
+            )
+            lines.append(f"      {blocker.message}")
+            lines.append(f"      fix: {blocker.fix}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(reports: list[FunctionReport]) -> str:
+    """One JSON object per function, one per line."""
+    return "".join(json.dumps(report.to_json()) + "\n" for report in reports)
+
+
+def project_files(check: dict[str, Any]) -> list[Path]:
+    """The module files of the report."""
+    return sorted({Path(str(module["file_path"])) for module in check.get("modules", ())})

@@ -1,0 +1,551 @@
+"""The rewrites ``explain --fix`` applies: each keeps the program's behaviour.
+
+Every rewrite is syntactic and local, and is made only where it provably
+changes nothing a caller can observe:
+
+- a module-level constant bound once to a literal is inlined where a
+  function reads it (the literal's own text, parenthesized where precedence
+  could differ);
+- a local bound once, in the function's own body, to a literal is inlined
+  where it is read after that;
+- a list of int literals passed to a TensorFlow call (``perm=[0, 2, 1]``)
+  becomes a tuple, which TensorFlow converts to the same tensor;
+- a module-level alias of a TensorFlow function (``_mm = tf.matmul``) is
+  replaced by the function where a function calls it;
+- a dtype passed to a TensorFlow call as ``tf.float32`` (or ``x.dtype`` of a
+  parameter whose annotation fixes its element type and that the function
+  never rebinds) becomes its name as a string, which TensorFlow takes alike;
+- a dtype passed positionally (``tf.cast(x, "float32")``) becomes the
+  ``dtype=`` keyword;
+- ``x op= y`` on a tensor (as Rextio's own analysis types it: tensors are
+  immutable, so ``op=`` already makes a new one) becomes ``x = x op (y)``;
+- ``from __future__ import annotations`` is added to a module whose
+  ``Optional[...]`` annotation makes Rextio drop the module's imports.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+from rxt_tf_plugin import spec
+from rxt_tf_plugin.ops import op_for
+
+DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
+    "bfloat16",
+    "float16",
+    "int8",
+    "int16",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "complex64",
+    "complex128",
+    "string",
+}
+"""TensorFlow dtype names a ``tf.<name>`` attribute may spell."""
+
+DTYPE_KEYWORDS = frozenset({"dtype", "out_type", "output_type"})
+"""Keywords of TensorFlow calls that take a dtype."""
+
+MARKER_DTYPES = {marker: dtype for marker, _, dtype, _ in spec.TENSOR_KINDS}
+"""The element type each annotation marker fixes (``TensorF32Cpu2D`` → ``float32``)."""
+
+FUTURE = "from __future__ import annotations\n"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One rewrite: the byte span it replaces, the new text and why."""
+
+    start: int
+    end: int
+    text: str
+    line: int
+    column: int
+    reason: str
+
+
+def plan(source: str, augmented: Collection[tuple[int, int]] = ()) -> list[Edit]:
+    """The behaviour-keeping rewrites of a module's ``source``.
+
+    ``augmented`` holds the ``(line, column)`` of each ``x op= y`` Rextio
+    found on a tensor; only those become plain assignments.
+    """
+    tree = ast.parse(source)
+    module = _Module(source, tree)
+    edits: list[Edit] = []
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            edits.extend(module.function_edits(function, augmented))
+    edits.extend(module.future_edit())
+    return _outermost(edits)
+
+
+def apply(source: str, edits: list[Edit]) -> str:
+    """``source`` with ``edits`` (non-overlapping) applied."""
+    data = source.encode()
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        data = data[: edit.start] + edit.text.encode() + data[edit.end :]
+    return data.decode()
+
+
+def fix(source: str, augmented: Collection[tuple[int, int]] = ()) -> tuple[str, list[Edit]]:
+    """``source`` with every rewrite applied until none is left, and the edits made.
+
+    ``augmented`` positions refer to the original source; they are applied in
+    the first pass only (later passes move text).
+    """
+    done: list[Edit] = []
+    for _ in range(4):
+        edits = plan(source, augmented)
+        if not edits:
+            break
+        done.extend(edits)
+        source = apply(source, edits)
+        augmented = ()
+    return source, done
+
+
+def _outermost(edits: list[Edit]) -> list[Edit]:
+    """The edits not inside another (an inlined constant inside a moved dtype)."""
+    kept: list[Edit] = []
+    for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
+        if kept and edit.start < kept[-1].end:
+            continue
+        kept.append(edit)
+    return kept
+
+
+class _Module:
+    """What the rewrites need to know of one module."""
+
+    def __init__(self, source: str, tree: ast.Module) -> None:
+        self.source = source
+        self.tree = tree
+        self.starts = _line_starts(source)
+        self.tf_names = _tf_names(tree)
+        bound = _module_bindings(tree)
+        globals_ = {
+            name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
+        }
+        self.constants: dict[str, ast.expr] = {}
+        self.aliases: dict[str, ast.expr] = {}
+        for node in tree.body:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            target = node.targets[0]
+            if not isinstance(target, ast.Name) or bound.get(target.id) != 1:
+                continue
+            if target.id in globals_:
+                continue
+            if _is_literal(node.value):
+                self.constants[target.id] = node.value
+            elif self._tf_path(node.value) is not None:
+                self.aliases[target.id] = node.value
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        """The byte offsets of ``node`` in the source."""
+        start = self.starts[node.lineno - 1] + node.col_offset  # type: ignore[attr-defined]
+        end_line = node.end_lineno or node.lineno  # type: ignore[attr-defined]
+        end = self.starts[end_line - 1] + (node.end_col_offset or 0)  # type: ignore[attr-defined]
+        return start, end
+
+    def text(self, node: ast.AST) -> str:
+        """The source text of ``node``."""
+        start, end = self.span(node)
+        return self.source.encode()[start:end].decode()
+
+    def edit(self, node: ast.AST, text: str, reason: str) -> Edit:
+        start, end = self.span(node)
+        return Edit(start, end, text, node.lineno, node.col_offset, reason)  # type: ignore[attr-defined]
+
+    def _tf_path(self, node: ast.expr) -> str | None:
+        """``tensorflow.nn.relu`` for ``tf.nn.relu`` (``tf`` importing tensorflow)."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name) and node.id in self.tf_names and parts:
+            return ".".join([self.tf_names[node.id], *reversed(parts)])
+        return None
+
+    def function_edits(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        augmented: Collection[tuple[int, int]],
+    ) -> Iterator[Edit]:
+        local = _local_names(function)
+        dtypes = {
+            arg.arg: MARKER_DTYPES[marker]
+            for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+            if (marker := _marker(arg.annotation)) in MARKER_DTYPES
+            and arg.arg not in _rebound(function)
+        }
+        bound = _bound_once(function)
+        for node in _own_nodes(function):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
+                assignment = bound[node.id]
+                if (node.lineno, node.col_offset) > (
+                    assignment.end_lineno or 0,
+                    assignment.end_col_offset or 0,
+                ):
+                    yield self.edit(
+                        node, self._literal_text(assignment.value), f"inline the local {node.id}"
+                    )
+            elif (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Load)
+                and node.id not in local
+            ):
+                if node.id in self.constants:
+                    yield self.edit(
+                        node,
+                        self._literal_text(self.constants[node.id]),
+                        f"inline the constant {node.id}",
+                    )
+                elif node.id in self.aliases and not (self._roots(self.aliases[node.id]) & local):
+                    yield self.edit(
+                        node,
+                        self.text(self.aliases[node.id]),
+                        f"call {node.id}'s function directly",
+                    )
+            elif isinstance(node, ast.Call) and self._tf_path(node.func) is not None:
+                yield from self._dtype_edits(node, dtypes, local)
+                yield from self._tuple_edits(node)
+            elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in augmented:
+                if isinstance(node.target, ast.Name):
+                    operator = _OPERATORS.get(type(node.op))
+                    if operator is not None:
+                        name = node.target.id
+                        value = self.text(node.value)
+                        if not isinstance(node.value, _ATOMS):
+                            value = f"({value})"
+                        yield self.edit(
+                            node, f"{name} = {name} {operator} {value}", "a plain assignment"
+                        )
+
+    def _roots(self, node: ast.expr) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+    def _dtype_text(self, node: ast.expr, dtypes: dict[str, str], local: set[str]) -> str | None:
+        """A dtype argument as a string literal, if it provably names one dtype."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return self.text(node)
+        if isinstance(node, ast.Name) and node.id in self.constants and node.id not in local:
+            value = self.constants[node.id]
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return self.text(value)
+            return None
+        path = self._tf_path(node) if not (self._roots(node) & local) else None
+        if path is not None:
+            name = path.removeprefix("tensorflow.").removeprefix("dtypes.")
+            if name in DTYPE_NAMES:
+                return f'"{name}"'
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "dtype"
+            and isinstance(node.value, ast.Name)
+            and node.value.id in dtypes
+        ):
+            return f'"{dtypes[node.value.id]}"'
+        return None
+
+    def _tuple_edits(self, call: ast.Call) -> Iterator[Edit]:
+        """Int-literal lists passed to a TensorFlow call, as tuples.
+
+        TensorFlow converts both to the same tensor; Rextio reads only the tuple.
+        """
+        for argument in [*call.args, *(keyword.value for keyword in call.keywords)]:
+            if (
+                isinstance(argument, ast.List)
+                and argument.elts
+                and all(_is_int(item) for item in argument.elts)
+            ):
+                items = ", ".join(self.text(item) for item in argument.elts)
+                text = f"({items},)" if len(argument.elts) == 1 else f"({items})"
+                yield self.edit(argument, text, "an int list as a tuple")
+
+    def _dtype_edits(
+        self, call: ast.Call, dtypes: dict[str, str], local: set[str]
+    ) -> Iterator[Edit]:
+        for keyword in call.keywords:
+            if keyword.arg in DTYPE_KEYWORDS and not isinstance(keyword.value, ast.Constant):
+                text = self._dtype_text(keyword.value, dtypes, local)
+                if text is not None:
+                    yield self.edit(keyword.value, text, "the dtype as a string")
+        op = op_for("call", self._tf_path(call.func) or "")
+        if op is None:
+            return
+        for offset, name in enumerate(op.rule.positional):
+            index = op.arity + offset
+            if name not in DTYPE_KEYWORDS or index >= len(call.args):
+                continue
+            argument = call.args[index]
+            if index != len(call.args) - 1 or any(k.arg == name for k in call.keywords):
+                continue  # only a last positional dtype moves; a later one would shift
+            text = self._dtype_text(argument, dtypes, local)
+            if text is not None:
+                yield self.edit(argument, f"{name}={text}", "the dtype as a keyword")
+
+    def _literal_text(self, node: ast.expr) -> str:
+        text = self.text(node)
+        if isinstance(node, ast.UnaryOp | ast.BinOp) or (
+            isinstance(node, ast.Tuple) and not text.startswith("(")
+        ):
+            return f"({text})"
+        return text
+
+    def future_edit(self) -> Iterator[Edit]:
+        """``from __future__ import annotations`` where an ``Optional`` voids the imports."""
+        if any(
+            isinstance(node, ast.ImportFrom)
+            and node.module == "__future__"
+            and any(alias.name == "annotations" for alias in node.names)
+            for node in self.tree.body
+        ):
+            return
+        if not any(_is_optional(annotation) for annotation in _annotations(self.tree)):
+            return
+        body = self.tree.body
+        first = (
+            body[1]
+            if body and _is_docstring(body[0]) and len(body) > 1
+            else body[0]
+            if body
+            else None
+        )
+        if first is None:
+            return
+        start = self.starts[first.lineno - 1]
+        yield Edit(start, start, FUTURE, first.lineno, 0, "postponed annotations")
+
+
+_OPERATORS: dict[type, str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+}
+
+_ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
+
+
+def _line_starts(source: str) -> list[int]:
+    starts = [0]
+    for line in source.encode().splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _tf_names(tree: ast.Module) -> dict[str, str]:
+    """Module names bound to tensorflow or its submodules: ``{"tf": "tensorflow"}``."""
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
+                    if alias.asname:
+                        names[alias.asname] = alias.name
+                    elif alias.name == "tensorflow":
+                        names["tensorflow"] = "tensorflow"
+    return names
+
+
+def _module_bindings(tree: ast.Module) -> dict[str, int]:
+    """How many times each name is bound at module level."""
+    counts: dict[str, int] = {}
+    for node in tree.body:
+        names: list[str] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.append(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        else:
+            names.extend(
+                n.id
+                for n in ast.walk(node)
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
+            )
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _is_literal(node: ast.expr) -> bool:
+    """An immutable literal: a number, string, bool, None, arithmetic, or a tuple.
+
+    Arithmetic is on numbers only (``-1``, ``1.0 / 255``).
+    """
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float | str | bool) or node.value is None
+    if isinstance(node, ast.Tuple):
+        return all(_is_literal(item) for item in node.elts)
+    return _is_arithmetic(node)
+
+
+def _is_arithmetic(node: ast.expr) -> bool:
+    """Arithmetic on int and float literals only: its value is fixed."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return _is_arithmetic(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(
+        node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv
+    ):
+        return _is_arithmetic(node.left) and _is_arithmetic(node.right)
+    return False
+
+
+def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names the function binds (parameters and assignments): they shadow the module's."""
+    arguments = function.args
+    names = {
+        arg.arg
+        for arg in [
+            *arguments.posonlyargs,
+            *arguments.args,
+            *arguments.kwonlyargs,
+            *([arguments.vararg] if arguments.vararg else []),
+            *([arguments.kwarg] if arguments.kwarg else []),
+        ]
+    }
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and node is not function
+        ):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return names
+
+
+def _is_int(node: ast.expr) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Assign]:
+    """Locals bound exactly once, to a literal, by a statement of the function's body.
+
+    Not under a branch or loop: after that statement the name holds the literal.
+    """
+    stores: dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    parameters = _local_names(function) - _rebound(function)
+    parameters |= {
+        name
+        for node in ast.walk(function)
+        if isinstance(node, ast.Global | ast.Nonlocal)
+        for name in node.names
+    }
+    found: dict[str, ast.Assign] = {}
+    for statement in function.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and _is_literal(statement.value)
+        ):
+            name = statement.targets[0].id
+            if stores.get(name) == 1 and name not in parameters:
+                found[name] = statement
+    nested = {
+        n.id
+        for inner in ast.walk(function)
+        if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        and inner is not function
+        for n in ast.walk(inner)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    return {name: assignment for name, assignment in found.items() if name not in nested}
+
+
+def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {
+        node.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
+    }
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of the function's body, not of functions or classes nested in it."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(
+                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
+            ):
+                stack.append(child)
+
+
+def _marker(annotation: ast.expr | None) -> str | None:
+    if isinstance(annotation, ast.Name):
+        return annotation.id
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.rpartition(".")[2]
+    return None
+
+
+def function_annotations(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.expr]:
+    """The annotations of a function's parameters and result."""
+    arguments = function.args
+    for arg in [
+        *arguments.posonlyargs,
+        *arguments.args,
+        *arguments.kwonlyargs,
+        *([arguments.vararg] if arguments.vararg else []),
+        *([arguments.kwarg] if arguments.kwarg else []),
+    ]:
+        if arg.annotation is not None:
+            yield arg.annotation
+    if function.returns is not None:
+        yield function.returns
+
+
+def _annotations(tree: ast.Module) -> Iterator[ast.expr]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            yield node.annotation
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+
+
+def _is_optional(annotation: ast.expr) -> bool:
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Subscript):
+            name = _marker(node.value)
+            if name in ("Optional", "Union"):
+                return True
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return True
+    return False
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return (
+        isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+    )

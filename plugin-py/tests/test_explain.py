@@ -1,0 +1,175 @@
+"""``python -m rxt_tf_plugin explain``, run on a small project with the real ``rextio check``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MODULE = '''"""Functions each kept on Python by one thing."""
+from typing import Optional
+import math
+import tensorflow as tf
+from rxt_tf_plugin.types import TensorBoolCpu2D, TensorF32Cpu2D, TensorF32Cpu3D
+
+AXIS = -1
+_mm = tf.matmul
+
+
+def constant(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.nn.softmax(x, axis=AXIS)
+
+
+def dtype_attribute(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.cast(x, dtype=tf.float32)
+
+
+def dtype_of(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.cast(y, x.dtype)
+
+
+def augmented(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    x += y
+    return x
+
+
+def alias(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return _mm(x, y)
+
+
+def positional_dtype(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.cast(x, "float32")
+
+
+def subscript(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    d = tf.shape(x)[-1]
+    return tf.nn.relu(x)
+
+
+def missing_op(x: TensorF32Cpu3D, k: TensorF32Cpu2D) -> TensorF32Cpu3D:
+    return tf.tensordot(x, k, [[2], [0]])
+
+
+def scaled(x: TensorF32Cpu2D, d: float) -> TensorF32Cpu2D:
+    return x * (1.0 / math.sqrt(d))
+
+
+def masked(x: TensorF32Cpu2D, mask: Optional[TensorBoolCpu2D] = None) -> TensorF32Cpu2D:
+    return tf.nn.relu(x)
+'''
+
+FIXED = {
+    "constant",
+    "dtype_attribute",
+    "dtype_of",
+    "augmented",
+    "alias",
+    "positional_dtype",
+    "scaled",
+}
+"""The functions ``--fix`` makes native."""
+
+
+def explain(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rxt_tf_plugin", "explain", str(project), *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "rextio.toml").write_text('[plugins]\nenabled = ["rxt-tf"]\n')
+    (tmp_path / "layers.py").write_text(MODULE)
+    return tmp_path
+
+
+def reports(done: subprocess.CompletedProcess[str]) -> dict[str, dict]:  # type: ignore[type-arg]
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    return {row["function"].removeprefix("layers."): row for row in rows}
+
+
+def test_every_function_on_python_has_a_named_blocker(project: Path) -> None:
+    found = reports(explain(project, "--format", "json"))
+    assert set(found) == FIXED | {"subscript", "missing_op", "masked"}
+    for name, report in found.items():
+        assert report["route"] == "python", name
+        assert report["blockers"], name
+        for blocker in report["blockers"]:
+            assert set(blocker) >= {"file", "line", "column", "construct", "owner", "fix"}
+            assert blocker["owner"] in ("rextio", "rxt-tf"), blocker
+            assert blocker["fix"], blocker
+    # The Optional annotation voids the module's imports: every type is unresolved.
+    first = found["constant"]["blockers"][0]
+    assert first["message"] == "unsupported return type: TensorF32Cpu2D"
+    assert "from __future__ import annotations" in first["fix"]
+    assert first["fixable"] and (first["line"], first["column"]) == (11, 0)
+    assert first["file"].endswith("layers.py")
+
+
+def test_fix_rewrites_in_place_and_says_what_remains(project: Path) -> None:
+    before = (project / "layers.py").read_text()
+    done = explain(project, "--fix", "--format", "json")
+    found = reports(done)
+    assert {name for name, r in found.items() if r["route"] == "native"} == FIXED
+    after = (project / "layers.py").read_text()
+    assert after != before
+    assert after.startswith(
+        '"""Functions each kept on Python by one thing."""\nfrom __future__ import annotations\n'
+    )
+    for line in [
+        "tf.nn.softmax(x, axis=(-1))",
+        'tf.cast(x, dtype="float32")',
+        'tf.cast(y, dtype="float32")',
+        "x = x + y",
+        "return tf.matmul(x, y)",
+    ]:
+        assert line in after, line
+    # What it cannot rewrite it explains, with whose limit it is.
+    [missing] = found["missing_op"]["blockers"]
+    assert missing["owner"] == "rxt-tf" and "tensordot" in missing["fix"]
+    assert missing["construct"] == "tf.tensordot(x, k, [[2], [0]])"
+    assert not missing["fixable"]
+    [optional] = found["masked"]["blockers"]
+    assert optional["owner"] == "rextio" and "Optional" in optional["fix"]
+    subscript = found["subscript"]["blockers"][0]
+    assert subscript["construct"] == "tf.shape(x)[-1]" and "subscript" in subscript["fix"]
+    # Nothing left to do: a second --fix changes nothing.
+    explain(project, "--fix")
+    assert (project / "layers.py").read_text() == after
+
+
+def test_diff_shows_the_rewrites_and_writes_nothing(project: Path) -> None:
+    done = explain(project, "--diff")
+    assert done.returncode == 0, done.stderr
+    assert (project / "layers.py").read_text() == MODULE
+    assert "+from __future__ import annotations" in done.stdout
+    assert "-    x += y\n+    x = x + y" in done.stdout
+    assert '+    return tf.cast(x, dtype="float32")' in done.stdout
+
+
+def test_text_output_names_each_function_and_blocker(project: Path) -> None:
+    done = explain(project)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("rxt-tf explain: 0 of 10 functions native\n")
+    assert "layers.missing_op: python\n" in done.stdout
+    assert "layers.py:11:0: [rextio] def constant(x: TensorF32Cpu2D)" in done.stdout
+    assert "(explain --fix does this)" in done.stdout
+    fixed = explain(project, "--fix")
+    assert fixed.stdout.startswith("rxt-tf explain: 7 of 10 functions native\n")
+    assert "layers.constant: native\n" in fixed.stdout
+    assert "[rxt-tf] tf.tensordot(x, k, [[2], [0]])" in fixed.stdout
+    assert "rewrite(s)" in fixed.stderr
+
+
+def test_a_folder_that_is_no_project_is_an_error(tmp_path: Path) -> None:
+    done = explain(tmp_path / "missing")
+    assert done.returncode == 1
+    assert done.stderr.startswith("rxt-tf explain:")

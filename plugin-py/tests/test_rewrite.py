@@ -1,0 +1,191 @@
+"""``explain --fix``'s rewrites: each made where it keeps behaviour, and nowhere else."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from rxt_tf_plugin import rewrite
+
+
+def fixed(source: str, augmented: set[tuple[int, int]] | None = None) -> str:
+    return rewrite.fix(textwrap.dedent(source), augmented or set())[0]
+
+
+HEADER = "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n"
+
+
+def test_module_constants_bound_once_to_literals_are_inlined() -> None:
+    out = fixed(
+        HEADER
+        + """
+AXIS = -1
+EPS = 1e-3
+PERM = (1, 0)
+SCALE = 1.0 / 255
+NAME = "x"
+
+
+def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    y = tf.nn.softmax(x, axis=AXIS) * EPS ** 2
+    return tf.transpose(y, perm=PERM) * SCALE
+"""
+    )
+    assert "tf.nn.softmax(x, axis=(-1)) * 1e-3 ** 2" in out
+    assert "tf.transpose(y, perm=(1, 0)) * (1.0 / 255)" in out
+    # The definitions stay: other code may read them.
+    assert "AXIS = -1" in out and "PERM = (1, 0)" in out
+
+
+@pytest.mark.parametrize(
+    ("module", "why"),
+    [
+        ("AXIS = -1\nAXIS = 1\n", "bound twice"),
+        ("AXIS = [1]\n", "a list is mutable"),
+        ("AXIS = int('1')\n", "not a literal"),
+        ("AXIS = -1\n\ndef g():\n    global AXIS\n    AXIS = 2\n", "rebound through global"),
+    ],
+)
+def test_constants_that_may_change_are_not_inlined(module: str, why: str) -> None:
+    source = HEADER + module + "\n\ndef f(x):\n    return tf.nn.softmax(x, axis=AXIS)\n"
+    assert "axis=AXIS" in fixed(source), why
+
+
+def test_a_local_or_parameter_of_the_same_name_shadows_the_constant() -> None:
+    out = fixed(
+        HEADER
+        + """
+AXIS = -1
+
+
+def f(x, AXIS):
+    return tf.nn.softmax(x, axis=AXIS)
+
+
+def g(x):
+    AXIS = 0
+    AXIS = AXIS + 1
+    return tf.nn.softmax(x, axis=AXIS)
+"""
+    )
+    assert out.count("axis=AXIS") == 2
+
+
+def test_a_local_bound_once_to_a_literal_is_inlined_after_its_binding() -> None:
+    out = fixed(
+        HEADER
+        + """
+def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    dtype = "float32"
+    y = tf.cast(x, dtype)
+    return y
+
+
+def g(x: TensorF32Cpu2D, flag: bool) -> TensorF32Cpu2D:
+    if flag:
+        dtype = "float64"
+    return tf.cast(x, dtype)
+"""
+    )
+    assert 'y = tf.cast(x, dtype="float32")' in out
+    assert "return tf.cast(x, dtype)" in out  # bound under a branch: left alone
+
+
+def test_dtypes_become_strings_and_keywords() -> None:
+    out = fixed(
+        HEADER
+        + """
+def f(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    a = tf.cast(x, dtype=tf.float64)
+    b = tf.cast(y, x.dtype)
+    c = tf.zeros((2, 3), tf.dtypes.int32)
+    return a
+
+
+def g(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    x = tf.cast(x, "int32")
+    return tf.cast(y, x.dtype)
+"""
+    )
+    assert 'a = tf.cast(x, dtype="float64")' in out
+    assert 'b = tf.cast(y, dtype="float32")' in out
+    assert 'c = tf.zeros((2, 3), dtype="int32")' in out
+    # `x` is rebound in g: its annotation no longer fixes its element type.
+    assert "return tf.cast(y, x.dtype)" in out
+
+
+def test_int_lists_passed_to_tensorflow_become_tuples() -> None:
+    out = fixed(
+        HEADER
+        + """
+def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    y = tf.transpose(x, perm=[1, 0])
+    z = tf.reshape(y, [-1])
+    w = tf.concat([y, z], axis=0)
+    return helper([1, 2])
+"""
+    )
+    assert "perm=(1, 0)" in out and "tf.reshape(y, (-1,))" in out
+    assert "tf.concat([y, z], axis=0)" in out  # a list of tensors stays a list
+    assert "helper([1, 2])" in out  # not a TensorFlow call
+
+
+def test_only_the_augmented_assignments_rextio_typed_as_tensors_change() -> None:
+    source = HEADER + "\ndef f(x, y, items):\n    x += y * 2\n    items += [1]\n    return x\n"
+    out = fixed(source, {(5, 4)})
+    assert "x = x + (y * 2)" in out
+    assert "items += [1]" in out
+
+
+def test_aliases_of_tensorflow_functions_are_replaced() -> None:
+    out = fixed(HEADER + "\n_mm = tf.matmul\n\n\ndef f(a, b):\n    return _mm(a, b)\n")
+    assert "return tf.matmul(a, b)" in out
+
+
+def test_an_optional_annotation_gets_postponed_annotations_after_the_docstring() -> None:
+    source = (
+        '"""Doc."""\n'
+        + HEADER
+        + (
+            "from typing import Optional\n\n\ndef f(x, m: Optional[TensorF32Cpu2D] = None):\n"
+            "    return x\n"
+        )
+    )
+    out = fixed(source)
+    assert out.startswith('"""Doc."""\nfrom __future__ import annotations\nimport tensorflow')
+    assert fixed(out) == out  # once only
+
+
+def test_a_module_without_anything_to_fix_is_unchanged() -> None:
+    source = HEADER + "\n\ndef f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n    return tf.nn.relu(x)\n"
+    assert fixed(source) == textwrap.dedent(source)
+    assert rewrite.plan(source) == []
+
+
+def test_rewritten_code_computes_the_same() -> None:
+    source = (
+        HEADER
+        + """
+SCALE = 0.5
+AXIS = -1
+_sm = tf.nn.softmax
+
+
+def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    dtype = "float32"
+    x += x
+    y = tf.cast(x, dtype) * SCALE
+    return tf.transpose(_sm(y, axis=AXIS), perm=[1, 0])
+"""
+    )
+    import tensorflow as tf
+
+    out = fixed(source, {(11, 4)})
+    assert "x = x + x" in out
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
+    exec(compile(source, "before", "exec"), before)
+    exec(compile(out, "after", "exec"), after)
+    x = tf.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -0.0]])
+    assert tf.reduce_all(before["f"](x) == after["f"](x))  # type: ignore[operator]
