@@ -33,7 +33,7 @@ def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
 """
     )
     assert "tf.nn.softmax(x, axis=(-1)) * 1e-3 ** 2" in out
-    assert "tf.transpose(y, perm=(1, 0)) * (1.0 / 255)" in out
+    assert "tf.transpose(y, perm=(1, 0)) * (0.00392156862745098)" in out
     # The definitions stay: other code may read them.
     assert "AXIS = -1" in out and "PERM = (1, 0)" in out
 
@@ -189,3 +189,31 @@ def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     exec(compile(out, "after", "exec"), after)
     x = tf.constant([[1.0, -2.0, 3.0], [0.5, 0.0, -0.0]])
     assert tf.reduce_all(before["f"](x) == after["f"](x))  # type: ignore[operator]
+
+
+def test_expressions_of_literals_fold_to_their_value() -> None:
+    out = fixed(
+        HEADER
+        + """
+PERM = (2, 1)
+MASK_AXES = (-1,)
+FORMAT = "channels_last"
+
+
+def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    y = tf.transpose(x, perm=(0,) + PERM)
+    z = tf.nn.softmax(y, axis=MASK_AXES[0]) * (1.0 / 255)
+    n = len(MASK_AXES) + (1 if FORMAT == "channels_last" else 2)
+    return z * -1 * (3 // 0)
+"""
+    )
+    assert "tf.transpose(x, perm=(0, 2, 1))" in out
+    assert "tf.nn.softmax(y, axis=(-1)) * (0.00392156862745098)" in out
+    assert "n = 2" in out
+    assert "z * -1 * (3 // 0)" in out  # a division by zero raises: left as written
+    assert fixed(out) == out
+
+
+def test_a_shadowed_len_is_not_folded() -> None:
+    out = fixed(HEADER + "\n\ndef len(x):\n    return 0\n\n\ndef f():\n    return len((1, 2))\n")
+    assert "return len((1, 2))" in out

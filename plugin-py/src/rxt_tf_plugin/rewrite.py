@@ -10,6 +10,8 @@ changes nothing a caller can observe:
   where it is read after that;
 - a list of int literals passed to a TensorFlow call (``perm=[0, 2, 1]``)
   becomes a tuple, which TensorFlow converts to the same tensor;
+- an expression of literals only (``(0,) + (2, 1)``, ``(-1,)[0]``,
+  ``1.0 / 255``, ``"a" == "a"``) becomes its value;
 - a module-level alias of a TensorFlow function (``_mm = tf.matmul``) is
   replaced by the function where a function calls it;
 - a dtype passed to a TensorFlow call as ``tf.float32`` (or ``x.dtype`` of a
@@ -26,8 +28,11 @@ changes nothing a caller can observe:
 from __future__ import annotations
 
 import ast
+import math
+import operator
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rxt_tf_plugin import spec
 from rxt_tf_plugin.ops import op_for
@@ -131,6 +136,8 @@ class _Module:
         globals_ = {
             name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
         }
+        self.shadowed = set(bound)
+        """Names the module binds (a module-level ``len`` is not the builtin)."""
         self.constants: dict[str, ast.expr] = {}
         self.aliases: dict[str, ast.expr] = {}
         for node in tree.body:
@@ -215,6 +222,11 @@ class _Module:
             elif isinstance(node, ast.Call) and self._tf_path(node.func) is not None:
                 yield from self._dtype_edits(node, dtypes, local)
                 yield from self._tuple_edits(node)
+            if isinstance(node, _FOLDED) and not (local | self.shadowed) & {"len"}:
+                value = _folded(node)
+                spelled = None if value is _UNKNOWN else _spelled(value)
+                if spelled is not None and self.text(node) not in (spelled, spelled[1:-1]):
+                    yield self.edit(node, spelled, "a literal expression folded")
             elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in augmented:
                 if isinstance(node.target, ast.Name):
                     operator = _OPERATORS.get(type(node.op))
@@ -429,6 +441,120 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         elif isinstance(node, ast.Global | ast.Nonlocal):
             names.update(node.names)
     return names
+
+
+_UNKNOWN = object()
+"""What :func:`_folded` returns for an expression whose value it does not fix."""
+
+_FOLDED = (ast.BinOp, ast.Subscript, ast.Call, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp)
+"""Expressions of literals folded to their value (after constants are inlined):
+``(0,) + (2, 1)``, ``(-1,)[0]``, ``len((1, 2))``, ``1.0 / 255``, ``"a" == "a"``."""
+
+_FOLD_OPERATORS: dict[type, Any] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+}
+
+_COMPARISONS: dict[type, Any] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+}
+
+
+def _folded(node: ast.expr) -> object:
+    """The value of an expression made of literals only, or ``_UNKNOWN``.
+
+    Only what Python computes exactly the same way every time: arithmetic on
+    ints and floats (no division by zero, ints within 64 bits), tuple
+    concatenation and indexing, ``len`` of a tuple, comparisons and boolean
+    logic of literals, a conditional expression with a literal test.
+    """
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (int, float, str, bool) or node.value is None else _UNKNOWN
+    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load):
+        items = [_folded(item) for item in node.elts]
+        return _UNKNOWN if any(item is _UNKNOWN for item in items) else tuple(items)
+    if isinstance(node, ast.UnaryOp):
+        operand = _folded(node.operand)
+        if isinstance(node.op, ast.Not) and operand is not _UNKNOWN:
+            return not operand
+        if isinstance(node.op, ast.USub | ast.UAdd) and type(operand) in (int, float):
+            return -operand if isinstance(node.op, ast.USub) else operand  # type: ignore[operator]
+        return _UNKNOWN
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLD_OPERATORS:
+        left, right = _folded(node.left), _folded(node.right)
+        numbers = type(left) in (int, float) and type(right) in (int, float)
+        tuples = isinstance(node.op, ast.Add) and type(left) is tuple and type(right) is tuple
+        if not (numbers or tuples):
+            return _UNKNOWN
+        if numbers and isinstance(node.op, ast.Div | ast.FloorDiv) and right == 0:
+            return _UNKNOWN
+        value = _FOLD_OPERATORS[type(node.op)](left, right)
+        if type(value) is int and not -(2**63) <= value < 2**63:
+            return _UNKNOWN
+        return value
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+        container, index = _folded(node.value), _folded(node.slice)
+        if type(container) is tuple and type(index) is int and -len(container) <= index < len(container):
+            return container[index]
+        return _UNKNOWN
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        container = _folded(node.args[0])
+        return len(container) if type(container) in (tuple, str) else _UNKNOWN  # type: ignore[arg-type]
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
+        left, right = _folded(node.left), _folded(node.comparators[0])
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return _UNKNOWN
+        if isinstance(node.ops[0], ast.Is | ast.IsNot) and not (left is None or right is None):
+            return _UNKNOWN  # identity of other literals is an implementation detail
+        try:
+            return bool(_COMPARISONS[type(node.ops[0])](left, right))
+        except TypeError:
+            return _UNKNOWN
+    if isinstance(node, ast.IfExp):
+        test = _folded(node.test)
+        if test is _UNKNOWN:
+            return _UNKNOWN
+        return _folded(node.body if test else node.orelse)
+    if isinstance(node, ast.BoolOp):
+        values = [_folded(value) for value in node.values]
+        if any(value is _UNKNOWN for value in values):
+            return _UNKNOWN
+        result = values[0]
+        for value in values[1:]:
+            result = (result and value) if isinstance(node.op, ast.And) else (result or value)
+        return result
+    return _UNKNOWN
+
+
+def _spelled(value: object) -> str | None:
+    """A folded value as Python source, parenthesized when negative; ``None`` if it
+    has no literal spelling (an infinite or NaN float)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, tuple):
+        parts = [_spelled(item) for item in value]
+        if any(part is None for part in parts):
+            return None
+        inner = ", ".join(part or "" for part in parts)
+        return f"({inner},)" if len(parts) == 1 else f"({inner})"
+    text = repr(value)
+    return f"({text})" if text.startswith("-") else text
 
 
 def _is_int(node: ast.expr) -> bool:

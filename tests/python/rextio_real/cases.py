@@ -1,4 +1,10 @@
-"""Argument specs (CASES) and provenance (SOURCES) of every corpus function."""
+"""Argument specs (CASES) and provenance (SOURCES) of every corpus function.
+
+A spec is ``(dtype, shape)`` for a tensor argument, else the Python value passed.
+"""
+
+MODULES = ("keras_layers", "keras_conv", "model_garden", "tutorials")
+"""The corpus modules holding the functions of CASES."""
 
 # =============================================================================
 # Argument specs for generated inputs: (dtype, shape) for a tensor parameter,
@@ -193,10 +199,7 @@ SOURCES = {
         'Source: tensorflow/models official/nlp/modeling/layers/masked_softmax.py @ '
         'tf-models-official==2.19.1 (wheel), MaskedSoftmax.call (lines 58-77). Adapted: '
         'config MaskedSoftmax(mask_expansion_axes=[1]) (normalization_axes default (-1,)) as '
-        'constants. NOTE: the module-level helper `_large_compatible_negative` of '
-        'masked_softmax.py has the same name as the tf-keras one above and resolves to it; '
-        'both return -1e9 for float32 (they differ only for float16: tf.float16.min here vs '
-        'tf.float16.min / 2.0 in tf-keras).'
+        'constants; its module-level helper _large_compatible_negative beside it, verbatim.'
     ),
     'self_attention_mask': (
         'Source: tensorflow/models official/nlp/modeling/layers/self_attention_mask.py @ '

@@ -24,7 +24,6 @@ from rxt_tf_plugin.types import (
     TensorI32Cpu2D,
 )
 
-from keras_layers import _large_compatible_negative  # noqa: F401
 
 
 # =============================================================================
@@ -48,8 +47,27 @@ def position_embedding(
   return tf.broadcast_to(position_embeddings, input_shape)
 
 
+# Source: tensorflow/models official/nlp/modeling/layers/masked_softmax.py @ tf-models-official==2.19.1 (wheel), _large_compatible_negative (lines 21-35)
+# Adapted: verbatim.
+def _large_compatible_negative(tensor_type):
+  """Large negative number as Tensor.
+
+  This function is necessary because the standard value for epsilon
+  in this module (-1e9) cannot be represented using `tf.float16`.
+
+  Args:
+    tensor_type: A dtype to determine the type.
+
+  Returns:
+    A large negative number.
+  """
+  if tensor_type == tf.float16:
+    return tf.float16.min
+  return -1e9
+
+
 # Source: tensorflow/models official/nlp/modeling/layers/masked_softmax.py @ tf-models-official==2.19.1 (wheel), MaskedSoftmax.call (lines 58-77)
-# Adapted: config MaskedSoftmax(mask_expansion_axes=[1]) (normalization_axes default (-1,)) as constants. NOTE: the module-level helper `_large_compatible_negative` of masked_softmax.py has the same name as the tf-keras one above and resolves to it; both return -1e9 for float32 (they differ only for float16: tf.float16.min here vs tf.float16.min / 2.0 in tf-keras).
+# Adapted: config MaskedSoftmax(mask_expansion_axes=[1]) (normalization_axes default (-1,)) as constants.
 MASKED_SOFTMAX_MASK_EXPANSION_AXES = [1]
 MASKED_SOFTMAX_NORMALIZATION_AXES = (-1,)
 def masked_softmax(
