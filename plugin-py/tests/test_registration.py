@@ -187,3 +187,21 @@ def test_rule_records_match_what_is_claimed_and_emitted() -> None:
         "call": "rxt-tf/unsupported-tensor-surface",
         "binop": "rxt-tf/unsupported-tensor-operator",
     }
+
+
+def test_every_rule_record_shows_its_rewrite() -> None:
+    # `rextio check` and `rextio capabilities` show guidance and fix_template.
+    from rxt_tf_plugin.rules import rule_records
+
+    for record in rule_records():
+        assert "python -m rxt_tf_plugin explain" in record.guidance, record.id
+        template = record.fix_template
+        assert template is not None and set(template) == {"before", "after", "command"}, record.id
+        assert template["command"] == "python -m rxt_tf_plugin explain --fix"
+        assert template["before"] != template["after"], record.id
+    cast = next(r for r in rule_records() if r.id == "rxt-tf/cast-cpu")
+    assert cast.fix_template == {
+        "before": "tf.cast(x, dtype=tf.float32)",
+        "after": 'tf.cast(x, dtype="float32")',
+        "command": "python -m rxt_tf_plugin explain --fix",
+    }

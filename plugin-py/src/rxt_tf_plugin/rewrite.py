@@ -479,7 +479,8 @@ def _folded(node: ast.expr) -> object:
     logic of literals, a conditional expression with a literal test.
     """
     if isinstance(node, ast.Constant):
-        return node.value if type(node.value) in (int, float, str, bool) or node.value is None else _UNKNOWN
+        plain = type(node.value) in (int, float, str, bool) or node.value is None
+        return node.value if plain else _UNKNOWN
     if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load):
         items = [_folded(item) for item in node.elts]
         return _UNKNOWN if any(item is _UNKNOWN for item in items) else tuple(items)
@@ -504,8 +505,9 @@ def _folded(node: ast.expr) -> object:
         return value
     if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
         container, index = _folded(node.value), _folded(node.slice)
-        if type(container) is tuple and type(index) is int and -len(container) <= index < len(container):
-            return container[index]
+        if type(container) is tuple and type(index) is int:
+            if -len(container) <= index < len(container):
+                return container[index]
         return _UNKNOWN
     if (
         isinstance(node, ast.Call)
@@ -543,8 +545,10 @@ def _folded(node: ast.expr) -> object:
 
 
 def _spelled(value: object) -> str | None:
-    """A folded value as Python source, parenthesized when negative; ``None`` if it
-    has no literal spelling (an infinite or NaN float)."""
+    """A folded value as Python source, parenthesized when negative.
+
+    ``None`` if it has no literal spelling (an infinite or NaN float).
+    """
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, tuple):

@@ -43,8 +43,9 @@ def rule_records() -> tuple[RuleRecord, ...]:
             constraint=op.constraint,
             outcome="native",
             diagnostic_code=op.code,
-            guidance=f"lowered to ::rxt_tf::tf!({_lowered(op)}); "
-            "other forms stay on the Python route",
+            guidance=f"lowered to ::rxt_tf::tf!({_lowered(op)}); other forms stay on the "
+            f"Python route. {EXPLAIN}",
+            fix_template=fix_template(op),
         )
         for op in OPS
     ]
@@ -62,10 +63,59 @@ def rule_records() -> tuple[RuleRecord, ...]:
                 "element type at ranks 0-4), or number literals where the op takes them",
                 outcome="fallback",
                 diagnostic_code=fallback.code,
-                guidance="annotate tensor operands with rxt_tf_plugin.types markers",
+                guidance="annotate tensor operands with rxt_tf_plugin.types markers. " + EXPLAIN,
+                fix_template={
+                    "before": "def f(x):",
+                    "after": "def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:",
+                    "command": FIX_COMMAND,
+                },
             )
         )
     return tuple(records)
+
+
+FIX_COMMAND = "python -m rxt_tf_plugin explain --fix"
+"""The command that makes the behaviour-keeping rewrites."""
+
+EXPLAIN = (
+    "`python -m rxt_tf_plugin explain` names what keeps each function on Python; "
+    "`explain --fix` inlines module constants, writes dtypes as strings and keywords "
+    "(tf.float32, x.dtype, a positional dtype) and `x op= y` as `x = x op y`."
+)
+"""What every rule record says about finding and lifting blockers."""
+
+
+def fix_template(op: Op) -> dict[str, str]:
+    """A blocker of the rule's form and its rewrite, for ``rextio capabilities``."""
+    if op.kind == "binop":
+        token = op.targets[0]
+        return {"before": f"x {token}= y", "after": f"x = x {token} y", "command": FIX_COMMAND}
+    spelled = op.spelling
+    operands = ", ".join(["x"] if op.arity == 1 else [chr(ord("a") + i) for i in range(op.arity)])
+    typed = next((k for k in op.keywords if k.kind == "type"), None)
+    if typed is not None:
+        name = str(typed.allowed[0]).removeprefix("tf.") if typed.allowed else "float32"
+        return {
+            "before": f"{spelled}({operands}, {typed.name}=tf.{name})",
+            "after": f'{spelled}({operands}, {typed.name}="{name}")',
+            "command": FIX_COMMAND,
+        }
+    literal = next((k for k in op.keywords if k.kind in ("int", "axes", "bool")), None)
+    if literal is not None:
+        value = literal.default if literal.default is not None else 0
+        shown = str(value) if not isinstance(value, bool) else repr(value)
+        constant = literal.name.upper()
+        use = f"{spelled}({operands}, {literal.name}={constant})"
+        return {
+            "before": f"{constant} = {shown}\n...\n{use}",
+            "after": f"{spelled}({operands}, {literal.name}={shown})",
+            "command": FIX_COMMAND,
+        }
+    return {
+        "before": f"_{op.macro_name} = {spelled}\n...\n_{op.macro_name}({operands})",
+        "after": f"{spelled}({operands})",
+        "command": FIX_COMMAND,
+    }
 
 
 def _pattern(op: Op, target: str) -> str:
