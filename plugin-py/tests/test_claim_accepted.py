@@ -562,6 +562,9 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # tf.convert_to_tensor of a tensor: its values (no dtype given).
+    (call("tensorflow.convert_to_tensor", T3), "rxt-tf/convert-to-tensor-cpu", T3),
+    (call("tensorflow.convert_to_tensor", B0), "rxt-tf/convert-to-tensor-cpu", B0),
     # tf.truediv: tf.divide's values; a literal first operand keeps its own type.
     (call("tensorflow.truediv", T2, T1), "rxt-tf/truediv-cpu", T2),
     (call("tensorflow.math.truediv", I32_2, lit(2)), "rxt-tf/truediv-cpu", D2),

@@ -508,6 +508,12 @@ REJECTED = [
         "RXTP-RXTTF-029",
         "supports `data_format` only as 'NHWC'",
     ),
+    # tf.convert_to_tensor with a dtype stays on Python (it raises on a mismatch).
+    (
+        call("tensorflow.convert_to_tensor", T2, keywords=(kw("dtype", "float32"),)),
+        "RXTP-RXTTF-106",
+        "unsupported keyword `dtype`",
+    ),
     # tf.truediv converts a leading float literal to float32 on its own.
     (call("tensorflow.truediv", F, D2), "RXTP-RXTTF-105", "is float32 here, the other operand"),
     # New tensors: at most four literal sizes, none negative; Python's

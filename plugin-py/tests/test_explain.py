@@ -173,3 +173,23 @@ def test_a_folder_that_is_no_project_is_an_error(tmp_path: Path) -> None:
     done = explain(tmp_path / "missing")
     assert done.returncode == 1
     assert done.stderr.startswith("rxt-tf explain:")
+
+
+def test_on_rextio_0_1_3_the_plugin_names_what_it_sees(project: Path) -> None:
+    # Rextio 0.1.3 reports no reason for a function that is no candidate.
+    oldest = Path(__file__).resolve().parents[2] / ".venv" / "rextio-0.1.3"
+    if not (oldest / "rextio").is_dir():
+        pytest.skip("ci/setup.sh installs rextio 0.1.3 beside the newest")
+    done = subprocess.run(
+        [sys.executable, "-m", "rxt_tf_plugin", "explain", str(project), "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+        env={**__import__("os").environ, "PYTHONPATH": str(oldest)},
+    )
+    found = reports(done)
+    constant = {b["construct"]: b for b in found["constant"]["blockers"]}
+    assert "from __future__ import annotations" in constant["from typing import Optional"]["fix"]
+    assert constant["AXIS"]["fix"].startswith("inline the constant AXIS")
+    assert all(b["fixable"] for b in constant.values())

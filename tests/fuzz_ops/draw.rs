@@ -8,7 +8,7 @@ use crate::einsum::einsum_operands;
 use crate::layers::{batch_norm_operands, conv_operands, pool_operands};
 use crate::operands::{
     gather_operands, index_operands, list_operands, matmul_operands, mirror_pad_operands,
-    one_hot_operands, pad_constant, range_operands, reshape_operands, scalar_operand,
+    one_hot_operands, pad_constant, range_operands, reshape_operands, broadcast_to_operands, scalar_operand,
     select_operands, signed_axis, sizes, slice_operands, sort_operands, squeeze_operands,
 };
 use crate::table::{Family, Op, OPS};
@@ -415,6 +415,7 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
         Family::Squeeze => squeeze_operands(rng, dtype, rank),
         Family::Select => select_operands(rng, dtype),
         Family::Reshape => reshape_operands(rng, dtype, rank),
+        Family::BroadcastTo => broadcast_to_operands(rng, dtype, rank),
         Family::PerAxis => {
             let multiples = (0..rank)
                 .map(|_| match rng.below(100) {

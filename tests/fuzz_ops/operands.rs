@@ -175,6 +175,35 @@ pub(crate) fn reshape_operands(
     (operands, Keywords::None)
 }
 
+/// A tensor and sizes it broadcasts to: its own sizes or any where it has
+/// size 1, and leading ones; now and then sizes it does not fit, fewer sizes
+/// than its rank, or a negative size (raises).
+pub(crate) fn broadcast_to_operands(
+    rng: &mut Rng,
+    dtype: DType,
+    rank: usize,
+) -> (Vec<Operand>, Keywords) {
+    let n = rng.within(rank, 4);
+    let full = shape(rng, n);
+    let from = broadcast_from(rng, &full, rank);
+    let mut sizes: Vec<i64> = full.iter().map(|&d| d as i64).collect();
+    if n > 0 && rng.chance(8) {
+        let i = rng.below(n);
+        match rng.below(3) {
+            0 => sizes[i] += 2,
+            1 => sizes[i] = -1,
+            _ => {
+                sizes.remove(i);
+            }
+        }
+    }
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, from)),
+        Operand::Dims(sizes),
+    ];
+    (operands, Keywords::None)
+}
+
 /// Params and int32 or int64 indices (for `lookup`, ids of the first axis),
 /// with `batch_dims` leading axes alike; indices out of range, batches that
 /// differ and an axis before `batch_dims` now and then (raises).

@@ -141,6 +141,9 @@ macro_rules! run_family {
     (Select, $py:ident, $case:ident, $f:ident, $types:tt) => {
         select!($py, $case, $f, $types, [f32, f64, i32, i64], [f32, f64])
     };
+    (BroadcastTo, $py:ident, $case:ident, $f:ident, $types:tt) => {
+        run_family!(Reshape, $py, $case, $f, $types)
+    };
     (Reshape, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let sizes = operand!($case, 1, Dims);
         with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {

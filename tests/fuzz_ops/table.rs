@@ -50,6 +50,8 @@ pub(crate) enum Family {
     Select,
     /// A tensor and a run-time list of sizes (`reshape`).
     Reshape,
+    /// A tensor and run-time sizes it broadcasts to (`broadcast_to`).
+    BroadcastTo,
     /// A tensor and one run-time integer per axis (`tile`).
     PerAxis,
     /// Params, indices, an axis and `batch_dims` (`gather`).
@@ -250,6 +252,7 @@ fuzz_table! {
     ReverseOp: Reverse "tf.reverse" => reverse [f32, f64, i32, i64, bool];
     WhereOp: Select "tf.where" => r#where [f32, f64, i32, i64, bool];
     ReshapeOp: Reshape "tf.reshape" => reshape [f32, f64, i32, i64, bool];
+    BroadcastToOp: BroadcastTo "tf.broadcast_to" => broadcast_to [f32, f64, i32, i64, bool];
     TileOp: PerAxis "tf.tile" => tile [f32, f64, i32, i64, bool];
     GatherOp: Gather "tf.gather" => gather [f32, f64, i32, i64, bool];
     EmbeddingLookupOp: Lookup "tf.nn.embedding_lookup"

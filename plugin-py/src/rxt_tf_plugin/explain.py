@@ -161,9 +161,10 @@ class _Source:
             self.tree = None
             self.edits = []
         self.lines = text.splitlines()
+        self.tf_names = rewrite.tf_names(self.tree) if self.tree is not None else {}
         self.imports_dropped = False
         """Whether Rextio's report shows no import of the module (its types unresolved)."""
-        self.optional = any(edit.reason == "postponed annotations" for edit in self.edits)
+        self.optional = any(edit.reason == rewrite.POSTPONED for edit in self.edits)
         self.constants: dict[str, str] = {}
         self.aliases: dict[str, str] = {}
         if self.tree is not None:
@@ -172,6 +173,26 @@ class _Source:
                     target = node.targets[0]
                     if isinstance(target, ast.Name):
                         self.constants[target.id] = ast.get_source_segment(text, node) or ""
+
+    def function(self, name: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function ``name`` defined at ``line`` (its ``def`` or first decorator)."""
+        for node in ast.walk(self.tree) if self.tree is not None else ():
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+                lines = {node.lineno, *(d.lineno for d in node.decorator_list)}
+                if line in lines or not line:
+                    return node
+        return None
+
+    def tf_path(self, node: ast.expr) -> str | None:
+        """``tensorflow.nn.relu`` for ``tf.nn.relu``, if ``tf`` imports tensorflow."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        names = self.tf_names
+        if isinstance(node, ast.Name) and node.id in names and parts:
+            return ".".join([names[node.id], *reversed(parts)])
+        return None
 
     @classmethod
     def read(cls, path: str, augmented: set[tuple[int, int]]) -> _Source:
@@ -339,6 +360,12 @@ def _blockers(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
         found = True
         yield Blocker(source.path, line, column, construct, owner, fix, fixable, code, message)
     if not found:
+        # Rextio 0.1.3 gives a function that is no candidate no reason: say
+        # what the plugin itself sees in it.
+        for blocker in _seen_by_the_plugin(function, source):
+            found = True
+            yield blocker
+    if not found:
         reason = (function.get("promotion_assessment") or {}).get("skip_reason") or (
             f"Rextio reports the function as {function.get('native_status', 'not native')} "
             "without a diagnostic"
@@ -354,6 +381,50 @@ def _blockers(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
             "",
             str(reason),
         )
+
+
+def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
+    """What the plugin sees in a function Rextio gives no reason for.
+
+    The rewrites ``--fix`` would make in it, and its TensorFlow calls rxt-tf
+    has no op for.
+    """
+    node = source.function(str(function.get("name") or ""), int(function.get("line") or 0))
+    if node is None:
+        return
+    first, last = node.lineno, node.end_lineno or node.lineno
+    for edit in source.edits:
+        if first <= edit.line <= last or edit.reason == rewrite.POSTPONED:
+            construct, _, _ = source.construct(edit.line, edit.column)
+            yield Blocker(
+                source.path,
+                edit.line,
+                edit.column,
+                construct or edit.text.strip(),
+                "rextio",
+                f"{edit.reason} (explain --fix does this)",
+                True,
+                "",
+                "Rextio gives no reason; a construct it refuses, as the plugin sees",
+            )
+    for call in ast.walk(node):
+        if not isinstance(call, ast.Call):
+            continue
+        path = source.tf_path(call.func)
+        if path is not None and op_for("call", path) is None:
+            construct, _, _ = source.construct(call.lineno, call.col_offset)
+            fix = _MISSING_OPS.get(path, f"rxt-tf has no op {path}: keep it on Python")
+            yield Blocker(
+                source.path,
+                call.lineno,
+                call.col_offset,
+                construct,
+                "rxt-tf",
+                fix,
+                False,
+                "",
+                f"no rxt-tf op for {path}",
+            )
 
 
 _MISSING_OPS = {

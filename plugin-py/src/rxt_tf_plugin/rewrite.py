@@ -60,6 +60,15 @@ MARKER_DTYPES = {marker: dtype for marker, _, dtype, _ in spec.TENSOR_KINDS}
 
 FUTURE = "from __future__ import annotations\n"
 
+POSTPONED = (
+    "add `from __future__ import annotations` (an annotation evaluated at import, such as "
+    "Optional[...], makes Rextio drop the module's imports)"
+)
+"""Why ``--fix`` adds postponed annotations."""
+
+AUGMENTED = "write `x = x op y` (tensors are immutable: the same result)"
+"""Why ``--fix`` writes out ``x op= y``."""
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -131,7 +140,7 @@ class _Module:
         self.source = source
         self.tree = tree
         self.starts = _line_starts(source)
-        self.tf_names = _tf_names(tree)
+        self.tf_names = tf_names(tree)
         bound = _module_bindings(tree)
         globals_ = {
             name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
@@ -226,7 +235,7 @@ class _Module:
                 value = _folded(node)
                 spelled = None if value is _UNKNOWN else _spelled(value)
                 if spelled is not None and self.text(node) not in (spelled, spelled[1:-1]):
-                    yield self.edit(node, spelled, "a literal expression folded")
+                    yield self.edit(node, spelled, "write the literal expression's value")
             elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in augmented:
                 if isinstance(node.target, ast.Name):
                     operator = _OPERATORS.get(type(node.op))
@@ -236,7 +245,9 @@ class _Module:
                         if not isinstance(node.value, _ATOMS):
                             value = f"({value})"
                         yield self.edit(
-                            node, f"{name} = {name} {operator} {value}", "a plain assignment"
+                            node,
+                            f"{name} = {name} {operator} {value}",
+                            "write `x = x op y` (tensors are immutable)",
                         )
 
     def _roots(self, node: ast.expr) -> set[str]:
@@ -278,7 +289,7 @@ class _Module:
             ):
                 items = ", ".join(self.text(item) for item in argument.elts)
                 text = f"({items},)" if len(argument.elts) == 1 else f"({items})"
-                yield self.edit(argument, text, "an int list as a tuple")
+                yield self.edit(argument, text, "write the int list as a tuple")
 
     def _dtype_edits(
         self, call: ast.Call, dtypes: dict[str, str], local: set[str]
@@ -287,7 +298,7 @@ class _Module:
             if keyword.arg in DTYPE_KEYWORDS and not isinstance(keyword.value, ast.Constant):
                 text = self._dtype_text(keyword.value, dtypes, local)
                 if text is not None:
-                    yield self.edit(keyword.value, text, "the dtype as a string")
+                    yield self.edit(keyword.value, text, "write the dtype as a string")
         op = op_for("call", self._tf_path(call.func) or "")
         if op is None:
             return
@@ -300,7 +311,7 @@ class _Module:
                 continue  # only a last positional dtype moves; a later one would shift
             text = self._dtype_text(argument, dtypes, local)
             if text is not None:
-                yield self.edit(argument, f"{name}={text}", "the dtype as a keyword")
+                yield self.edit(argument, f"{name}={text}", "pass the dtype as a keyword")
 
     def _literal_text(self, node: ast.expr) -> str:
         text = self.text(node)
@@ -332,7 +343,7 @@ class _Module:
         if first is None:
             return
         start = self.starts[first.lineno - 1]
-        yield Edit(start, start, FUTURE, first.lineno, 0, "postponed annotations")
+        yield Edit(start, start, FUTURE, first.lineno, 0, POSTPONED)
 
 
 _OPERATORS: dict[type, str] = {
@@ -356,7 +367,7 @@ def _line_starts(source: str) -> list[int]:
     return starts
 
 
-def _tf_names(tree: ast.Module) -> dict[str, str]:
+def tf_names(tree: ast.Module) -> dict[str, str]:
     """Module names bound to tensorflow or its submodules: ``{"tf": "tensorflow"}``."""
     names: dict[str, str] = {}
     for node in tree.body:

@@ -298,12 +298,22 @@ pub const IDENTITY: Op = elementwise(
     "the same values (a new tensor)",
     c"Identity",
     DType::ALL,
-    &[calls(
-        &["tensorflow.identity"],
-        "rxt-tf/identity-cpu",
-        49,
-        UNARY_DETAIL,
-    )],
+    &[
+        calls(
+            &["tensorflow.identity"],
+            "rxt-tf/identity-cpu",
+            49,
+            UNARY_DETAIL,
+        ),
+        // Of a tensor already, `tf.convert_to_tensor` returns it: the same
+        // values, as `identity` gives.
+        calls(
+            &["tensorflow.convert_to_tensor"],
+            "rxt-tf/convert-to-tensor-cpu",
+            106,
+            UNARY_DETAIL,
+        ),
+    ],
 );
 
 /// `sign(x)`.

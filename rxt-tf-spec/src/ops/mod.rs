@@ -103,6 +103,7 @@ pub const OPS: &[&Op] = &[
     &REVERSE,
     &WHERE,
     &RESHAPE,
+    &BROADCAST_TO,
     &TILE,
     &GATHER,
     &EMBEDDING_LOOKUP,

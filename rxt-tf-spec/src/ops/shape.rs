@@ -212,6 +212,30 @@ pub const RESHAPE: Op = Op {
     )],
 };
 
+/// `broadcast_to(x, [d0, …])`: `x` repeated along the axes where it has
+/// size 1 (or lacks, leading) to the given sizes, as `tf.broadcast_to`.
+pub const BROADCAST_TO: Op = Op {
+    name: "broadcast_to",
+    summary: "`x` broadcast to a shape of run-time sizes",
+    tf_op: c"BroadcastTo",
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tidx",
+            value: AttrValue::Fixed(Value::Type(DType::I64)),
+        },
+    ],
+    python: &[calls(
+        &["tensorflow.broadcast_to"],
+        "rxt-tf/broadcast-to-cpu",
+        107,
+        " and a literal tuple of at most {max_rank} sizes, as many as the tensor's rank or \
+         more, each the tensor's size on the axis it aligns with (trailing) or any where that \
+         size is 1",
+    )],
+    ..RESHAPE
+};
+
 /// `tile(x, [m0, …])`: `x` repeated `m` times along each axis.
 pub const TILE: Op = Op {
     name: "tile",
