@@ -217,3 +217,30 @@ def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
 def test_a_shadowed_len_is_not_folded() -> None:
     out = fixed(HEADER + "\n\ndef len(x):\n    return 0\n\n\ndef f():\n    return len((1, 2))\n")
     assert "return len((1, 2))" in out
+
+
+def test_a_constant_is_not_inlined_where_the_literal_would_not_compile_cleanly() -> None:
+    out = fixed(
+        HEADER
+        + """
+ACTIVATION = None
+AXIS = -1
+AXES = (-1,)
+SIZE = 2
+
+
+def f(x):
+    if ACTIVATION is not None:
+        x = ACTIVATION(x)
+    if False:
+        x = tf.nn.softmax(x, axis=AXIS[0])
+    return tf.nn.softmax(x, axis=AXES[0]) * SIZE.real
+"""
+    )
+    assert "if False:" in out and "x = ACTIVATION(x)" in out
+    assert "axis=AXIS[0]" in out and "axis=(-1)" in out and "SIZE.real" in out
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compile(out, "fixed", "exec")

@@ -201,7 +201,12 @@ class _Module:
             and arg.arg not in _rebound(function)
         }
         bound = _bound_once(function)
+        parents = {
+            child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
+        }
         for node in _own_nodes(function):
+            if isinstance(node, ast.Name) and not _inlinable(node, parents, self.constants, bound):
+                continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
                 assignment = bound[node.id]
                 if (node.lineno, node.col_offset) > (
@@ -570,6 +575,34 @@ def _spelled(value: object) -> str | None:
         return f"({inner},)" if len(parts) == 1 else f"({inner})"
     text = repr(value)
     return f"({text})" if text.startswith("-") else text
+
+
+def _inlinable(
+    name: ast.Name,
+    parents: dict[ast.AST, ast.AST],
+    constants: dict[str, ast.expr],
+    bound: dict[str, ast.Assign],
+) -> bool:
+    """Whether a literal may stand where ``name`` is read.
+
+    Not where it is called (``ACTIVATION(x)`` of ``ACTIVATION = None``), an
+    attribute is read from it, or it is indexed unless it is a tuple or a
+    string: there the name is in a branch that would raise, and the literal
+    would be a compile-time warning or a syntax error.
+    """
+    value = constants.get(name.id) if name.id not in bound else bound[name.id].value
+    if value is None:
+        return True  # not a literal (an alias of a TensorFlow function)
+    parent = parents.get(name)
+    if isinstance(parent, ast.Call) and parent.func is name:
+        return False
+    if isinstance(parent, ast.Attribute):
+        return False
+    if isinstance(parent, ast.Subscript) and parent.value is name:
+        return isinstance(value, ast.Tuple) or (
+            isinstance(value, ast.Constant) and isinstance(value.value, str)
+        )
+    return True
 
 
 def _is_int(node: ast.expr) -> bool:
