@@ -3,7 +3,7 @@
 A spec is ``(dtype, shape)`` for a tensor argument, else the Python value passed.
 """
 
-MODULES = ("keras_layers", "keras_conv", "model_garden", "tutorials")
+MODULES = ("keras_layers", "keras_attention", "keras_conv", "model_garden", "tutorials")
 """The corpus modules holding the functions of CASES."""
 
 # =============================================================================
