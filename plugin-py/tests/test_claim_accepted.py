@@ -562,6 +562,10 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # tf.broadcast_to: the rank is the number of sizes.
+    (call("tensorflow.broadcast_to", T1, lit((2, 3, 4))), "rxt-tf/broadcast-to-cpu", T3),
+    (call("tensorflow.broadcast_to", B0, lit(())), "rxt-tf/broadcast-to-cpu", B0),
+    (call("tensorflow.broadcast_to", I64_2, lit((1, 2, 3, 4))), "rxt-tf/broadcast-to-cpu", I64_4),
     # tf.convert_to_tensor of a tensor: its values (no dtype given).
     (call("tensorflow.convert_to_tensor", T3), "rxt-tf/convert-to-tensor-cpu", T3),
     (call("tensorflow.convert_to_tensor", B0), "rxt-tf/convert-to-tensor-cpu", B0),

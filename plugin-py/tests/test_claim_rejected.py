@@ -514,6 +514,9 @@ REJECTED = [
         "RXTP-RXTTF-106",
         "unsupported keyword `dtype`",
     ),
+    # The value clip_by_value clips must be a tensor (its Rust signature's).
+    (call("tensorflow.clip_by_value", F, T0, T0), "RXTP-RXTTF-010", "operands must be"),
+    (call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-107", "ranks 0 to 4"),
     # tf.truediv converts a leading float literal to float32 on its own.
     (call("tensorflow.truediv", F, D2), "RXTP-RXTTF-105", "is float32 here, the other operand"),
     # New tensors: at most four literal sizes, none negative; Python's

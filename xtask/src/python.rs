@@ -119,11 +119,10 @@ fn op_row(out: &mut String, op: &Op) {
         })
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));
-    let _ = writeln!(
-        out,
-        "        takes_literals={},",
-        boolean(op.rule.takes_literals())
-    );
+    let literals: Vec<String> = (0..op.arity())
+        .map(|position| boolean(op.rule.takes_literal_at(position)).to_owned())
+        .collect();
+    let _ = writeln!(out, "        literals={},", tuple(&literals));
     let dtypes: Vec<String> = op.dtypes.iter().map(|d| string(d.name())).collect();
     let _ = writeln!(out, "        dtypes={},", tuple(&dtypes));
     let promoted: Vec<String> = op

@@ -151,7 +151,7 @@ def _operands(
     operands: list[_Operand] = []
     for index, key in enumerate(operand_types[: op.arity]):
         tensor = tensor_type(key)
-        literal = op.row.takes_literals and op.row.roles[index] == "element"
+        literal = op.row.literals[index]
         if op.row.roles[index] == "size":
             if key != INT:
                 return _rejected(
@@ -181,7 +181,7 @@ def _operands(
         else:
             found = ", ".join(str(key) for key in operand_types[: op.arity])
             accepted = "rxt-tf tensors (rxt_tf_plugin.types markers such as TensorF32Cpu2D)"
-            if op.row.takes_literals:
+            if any(op.row.literals):
                 accepted += " or number literals"
             return _rejected(
                 op,

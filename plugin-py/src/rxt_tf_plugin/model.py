@@ -207,8 +207,9 @@ class OpRow:
     """What each operand position holds: ``element`` (the call's element type, or
     a literal where the op takes them), ``condition`` (a bool tensor), ``dims`` (a
     literal tuple of integers) or ``indices`` (an int32 or int64 tensor)."""
-    takes_literals: bool
-    """Whether a number literal may stand for an operand (it takes the other's type)."""
+    literals: tuple[bool, ...]
+    """Per operand position, whether a number literal (or run-time scalar) may stand
+    for it (it takes the tensors' type): not for the tensor ``clip_by_value`` clips."""
     dtypes: tuple[str, ...]
     """The element types it takes (``float32``, ``int32``, ``int64``, ``bool``)."""
     promoted: Mapping[str, str]

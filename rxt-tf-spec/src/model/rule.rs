@@ -281,6 +281,15 @@ impl Rule {
         )
     }
 
+    /// Whether a literal (or run-time scalar) may stand for operand
+    /// `position`: where the op takes literals, any operand of the element
+    /// type but the tensor `clip_by_value` clips.
+    pub const fn takes_literal_at(self, position: usize) -> bool {
+        self.takes_literals()
+            && matches!(self.role(position), Role::Element)
+            && !matches!((self, position), (Rule::Clip, 0))
+    }
+
     /// Whether the op makes a new tensor, from no tensor operand.
     pub const fn creates(self) -> bool {
         matches!(self, Rule::Fill | Rule::Filled | Rule::Sequence | Rule::Eye)

@@ -1,0 +1,193 @@
+"""Every form the plugin claims lowers to Rust that compiles, of the type it claimed.
+
+For each rule of the generated table (one spelling each), every element type
+of its row and every operand rank its rule takes (and, where the op takes
+them, float and int operands, and each value of a typed keyword), a site is
+built as Rextio presents it and claimed. Each claimed site is lowered, and
+the lowered expression is put in a Rust function that binds it to the
+result type the claim declared; `cargo check` compiles them all in one crate
+against the workspace's `rxt-tf`. A drift between the plugin's typing and
+the crates' (a result rank, an element type, a scalar's Rust type) fails to
+compile.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from claims import P
+from rextio.plugins.api import Claimed, LoweringContext
+from sites import FVAR, Arg, F, binop, call, kw, lit, tensor
+
+from rxt_tf_plugin import spec
+from rxt_tf_plugin.model import KeywordRow
+from rxt_tf_plugin.ops import OPS, Op, tensor_type
+
+ROOT = Path(__file__).resolve().parents[2]
+SHORT = {dtype: short for _, short, dtype, _ in spec.TENSOR_KINDS}
+
+
+def _tensor(dtype: str, rank: int) -> str:
+    return tensor(SHORT[dtype], rank)
+
+
+def _operand_choices(op: Op, dtype: str) -> list[list[Any]]:
+    """Per operand position, the operands to try."""
+    choices: list[list[Any]] = []
+    for (low, high), role in zip(op.row.ranks, op.row.roles, strict=True):
+        if role == "element":
+            options: list[Any] = [_tensor(dtype, rank) for rank in range(low, high + 1)]
+            if dtype in spec.FLOAT_DTYPES:
+                options += [F, FVAR]
+            if dtype != "bool":
+                options.append(lit(2))
+        elif role == "condition":
+            options = [_tensor("bool", rank) for rank in range(low, high + 1)]
+        elif role == "indices":
+            options = [
+                _tensor(d, rank) for d in ("int32", "int64") for rank in range(low, high + 1)
+            ]
+        elif role == "dims":
+            options = [lit(tuple([1] * n)) for n in range(0, 5)]
+        elif role == "size":
+            options = [lit(3)]
+        else:
+            return []  # lists of tensors and paddings: Rextio offers no such site
+        choices.append(options)
+    return choices
+
+
+def _keyword_choices(op: Op) -> list[tuple[Any, ...]]:
+    """The keyword sets to try: each value of a typed keyword, required ones given."""
+    sets: list[list[Any]] = []
+    for keyword in op.keywords:
+        if keyword.name in op.rule.macro_only:
+            continue
+        values = _values(keyword)
+        sets.append([None, *values] if not keyword.required else values)
+    combos = []
+    for combo in itertools.product(*sets) if sets else [()]:
+        combos.append(
+            tuple(kw(k.name, v) for k, v in zip(_used(op), combo, strict=True) if v is not None)
+        )
+    return combos
+
+
+def _used(op: Op) -> list[KeywordRow]:
+    return [k for k in op.keywords if k.name not in op.rule.macro_only]
+
+
+def _values(keyword: KeywordRow) -> list[Any]:
+    if keyword.kind == "type":
+        return [str(value).removeprefix("tf.") for value in keyword.allowed]
+    if keyword.kind == "bool":
+        return [True, False] if keyword.typed else [True]
+    if keyword.allowed:
+        return list(keyword.allowed[:2] if keyword.typed else keyword.allowed[:1])
+    example = {"int": 0, "axes": 0, "count": 1, "ints": (0,), "str": "VALID", "spatial": 1}
+    return [example[keyword.kind]] if keyword.kind in example else []
+
+
+def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
+    """Every claimed form: its lowered Rust, operand Rust types, and result type."""
+    forms = []
+    seen: set[str] = set()
+    for op in OPS:
+        target = op.targets[0]
+        keyword_sets = _keyword_choices(op) if op.kind == "call" else [()]
+        for dtype in op.row.dtypes:
+            choices = _operand_choices(op, dtype)
+            if not choices:
+                continue
+            for operands in itertools.product(*choices):
+                for keywords in keyword_sets:
+                    if op.kind == "binop":
+                        site = binop(target, *operands)
+                    else:
+                        site = call(target, *operands, keywords=keywords)
+                    verdict = P.claim(site, None)
+                    if not isinstance(verdict, Claimed):
+                        continue
+                    names, params = [], {}
+                    for index, operand in enumerate(operands):
+                        if isinstance(operand, Arg) and operand.literal.is_literal:
+                            names.append(repr(operand.literal.value))
+                        elif operand is F:
+                            names.append("0.5")
+                        elif operand is FVAR:
+                            names.append("s")
+                            params["s"] = "f64"
+                        else:
+                            names.append(f"a{index}")
+                            found = tensor_type(str(operand))
+                            assert found is not None
+                            params[f"a{index}"] = found.rust_type
+                    lowered = P.lower(
+                        _with_claim(site, verdict),
+                        LoweringContext(
+                            operands=tuple(names), target_language="rust", fresh_name=str
+                        ),
+                    ).rust
+                    result = tensor_type(verdict.result_type)
+                    assert result is not None
+                    key = f"{lowered} {sorted(params.items())} {result.rust_type}"
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    forms.append((lowered, tuple(names), params, result.rust_type))
+    return forms
+
+
+def _with_claim(site: Any, verdict: Claimed) -> Any:
+    from dataclasses import replace
+
+    return replace(site, rule_id=verdict.rule_id, result_type=verdict.result_type)
+
+
+def crate_source(forms: list[tuple[str, tuple[str, ...], dict[str, str], str]]) -> str:
+    lines = [
+        "//! Generated by plugin-py/tests/test_lowering_compiles.py: every claimed form.",
+        "#![allow(unused_variables, clippy::all)]",
+    ]
+    for index, (lowered, _, params, result) in enumerate(forms):
+        args = ", ".join(f"{name}: {rust}" for name, rust in params.items())
+        lines += [
+            f"pub fn form_{index}({args}) -> ::rxt_tf::Result<()> {{",
+            f"    let _result: {result} = {lowered};",
+            "    Ok(())",
+            "}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="needs cargo")
+def test_every_claimed_form_compiles_as_claimed(tmp_path: Path) -> None:
+    forms = claimed_forms()
+    assert len(forms) > 1500, len(forms)
+    rules = {lowered.split("(", 1)[0] for lowered, *_ in forms}
+    assert rules
+    crate = tmp_path / "lowered"
+    (crate / "src").mkdir(parents=True)
+    (crate / "Cargo.toml").write_text(
+        '[package]\nname = "lowered-forms"\nversion = "0.0.0"\nedition = "2021"\n'
+        "publish = false\n\n[dependencies]\n"
+        f"rxt-tf = {{ path = {str(ROOT)!r} }}\n\n[workspace]\n"
+    )
+    (crate / "src" / "lib.rs").write_text(crate_source(forms))
+    env = dict(os.environ, CARGO_TARGET_DIR=str(ROOT / "target" / "lowered-forms"))
+    done = subprocess.run(
+        ["cargo", "check", "--quiet", "--manifest-path", str(crate / "Cargo.toml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+        check=False,
+    )
+    print(f"\n{len(forms)} claimed forms compiled")
+    assert done.returncode == 0, done.stderr[-6000:]
