@@ -99,6 +99,9 @@ NATIVE_RULES = {
                       rule_id("reverse"), rule_id("cumsum")],
     "ranked_scores": [rule_id("sort"), rule_id("cast"), rule_id("argsort"),
                       rule_id("add", "binop")],
+    "rescaled_grid": ["rxt-tf/convert-to-tensor-cpu", rule_id("mul", "binop"), "rxt-tf/truediv-cpu",
+                      rule_id("add", "binop"), rule_id("zeros"), rule_id("broadcast_to"),
+                      rule_id("add", "binop"), rule_id("ones")],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the
@@ -245,6 +248,11 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(gather(embedded, ids, axis = 1, batch_dims = 1))?",
         "::rxt_tf::tf!(tile(",
         "::rxt_tf::tf!((::rxt_tf::tf!(ids * 3)?) - 1)?",
+        # Float expressions as scalars of the tensor's type, new tensors.
+        "::rxt_tf::ops::Scalar(",
+        "::rxt_tf::tf!(broadcast_to(z, [4, 2, 3]))?",
+        "::rxt_tf::tf!(zeros([2, 3]))?",
+        "::rxt_tf::tf!(ones([4, 1, 1]))?",
     ]:
         assert line in lib, line
     assert f"e2e_model__{PYTHON_ROUTE}" not in lib

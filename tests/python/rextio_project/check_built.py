@@ -85,6 +85,11 @@ CASES = {
     "masked_scores": [(x,), (special,)],
     "ranked_scores": [(x,), (special,)],
     "token_features": [(tensor(6, 4), ints(np.int32, 2, 3) % 3), (tensor(6, 4), ints(np.int32, 0, 3) % 3)],
+    # Not -0.0: eager TensorFlow keeps the scalars it converts from Python
+    # floats by value, and 0.0 == -0.0, so after `scalars` converted 0.0 its
+    # `tf.truediv(y, -0.0)` divides by +0.0 (rxt-tf keeps -0.0, as a fresh
+    # process's eager does).
+    "rescaled_grid": [(tensor(2, 3), 4.0), (tensor(2, 3), 0.0), (special[:2, :3], 1e-40)],
     "positional_keepdims": [(x,)],
 }
 

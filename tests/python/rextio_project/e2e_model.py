@@ -211,5 +211,12 @@ def token_features(table: TensorF32Cpu2D, ids: TensorI32Cpu2D) -> TensorF32Cpu3D
     return first + second
 
 
+def rescaled_grid(x: TensorF32Cpu2D, scale: float) -> TensorF32Cpu3D:
+    # Float expressions as run-time scalars, new tensors, broadcast_to.
+    y = tf.convert_to_tensor(x) * (1.0 / 255.0)
+    z = tf.truediv(y, scale) + tf.zeros((2, 3))
+    return tf.broadcast_to(z, (4, 2, 3)) + tf.ones((4, 1, 1))
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)
