@@ -327,8 +327,21 @@ impl Call {
     }
 }
 
+/// The context of `row`'s call on `operands` (their tensors', which must
+/// all share it) and the call planned with `keywords`: what running or
+/// recording the op starts from.
+pub(crate) fn plan<'a>(
+    row: &'static Op,
+    operands: &'a [Operand<'_>],
+    keywords: &[Value],
+) -> Result<(Cow<'a, Arc<BoundContext>>, Call)> {
+    let context = shared_context(row, operands)?;
+    let call = Call::plan(row, operands, keywords)?;
+    Ok((context, call))
+}
+
 /// The context of the operands' tensors, which must all share it.
-pub(crate) fn shared_context<'a>(
+fn shared_context<'a>(
     row: &Op,
     operands: &'a [Operand<'_>],
 ) -> Result<Cow<'a, Arc<BoundContext>>> {

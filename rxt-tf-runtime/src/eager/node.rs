@@ -8,7 +8,9 @@
 //! inputs comes from, before anything is locked (finding a tensor may run
 //! other code: a promise of another trace). [`build`] then adds the node to
 //! a [`Sink`]: the fused recording, or the per-call sink of an op run at
-//! once. Both run what they hold through the same emitter.
+//! once. Both run what they hold through the same emitter. [`record`] does
+//! both for a [`Target`] (the fused batch): a recorded op's operands go from
+//! the batch into this module once, after [`plan`](crate::eager::plan).
 
 use std::sync::Arc;
 
@@ -157,6 +159,63 @@ pub(crate) fn sources(
         None => None,
     };
     Ok(Sources { inputs, perm })
+}
+
+/// Where a node is recorded (the fused batch): the source of each of its
+/// tensors, and the sink the node is built into.
+pub(crate) trait Target {
+    /// The sink a node is built into.
+    type Sink<'s>: Sink
+    where
+        Self: 's;
+
+    /// The context the target records on.
+    fn context(&self) -> &BoundContext;
+
+    /// Where `tensor`, the next operand after `earlier`, comes from.
+    fn source(
+        &self,
+        tensor: &Untyped,
+        earlier: &[Source],
+    ) -> std::result::Result<Source, Unresolved>;
+
+    /// Adds the node `build` makes from `sources` into the sink, and returns
+    /// its output; `None` if the target took no more nodes meanwhile (the
+    /// caller starts another).
+    fn add(
+        &self,
+        sources: Sources,
+        build: impl FnOnce(&mut Self::Sink<'_>, &mut Sources) -> Result<u32>,
+    ) -> Option<Result<Untyped>>;
+}
+
+/// Records `call` on `operands` with `keywords` (its output of `kind`) into
+/// `target`: the sources first, before the target is locked (finding a
+/// tensor may run other code), then the node. `None` if the target took no
+/// more nodes meanwhile.
+pub(crate) fn record(
+    target: &impl Target,
+    call: &Call,
+    operands: &[Operand<'_>],
+    keywords: &[Value],
+    kind: TensorKind,
+) -> Option<Result<Untyped>> {
+    let room = Vec::with_capacity(call.row.inputs.len() + call.list_length);
+    let found = sources(
+        target.context(),
+        call,
+        operands,
+        keywords,
+        room,
+        |tensor, earlier| target.source(tensor, earlier),
+    );
+    match found {
+        Ok(sources) => target.add(sources, |sink, sources| {
+            build(sink, call, keywords, kind, sources)
+        }),
+        Err(Unresolved::Failed(err)) => Some(Err(err)),
+        Err(Unresolved::SinkRan) => None,
+    }
 }
 
 /// One node to add: a planned op on its inputs.

@@ -17,7 +17,7 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
 use crate::eager::node::{self, Source, Sources, Unresolved};
-use crate::eager::{shared_context, Call, Operand};
+use crate::eager::{self, Operand};
 use crate::error::Result;
 use crate::fused::emit::{emit_each, EagerEmitter, NodeKind};
 use crate::fused::function_node::FunctionNode;
@@ -94,79 +94,41 @@ impl Batch {
         acquire(|| self.recording.try_lock(), || self.recording.lock())
     }
 
-    /// Records `row` on `operands` into the batch, or returns `None` if the
-    /// batch ran meanwhile (the caller starts a new one).
-    fn record(
-        self: &Arc<Batch>,
-        call: &Call,
-        operands: &[Operand<'_>],
-        keywords: &[Value],
-        kind: TensorKind,
-    ) -> Option<Result<Untyped>> {
-        self.record_node(
-            || {
-                let room = Vec::with_capacity(call.row.inputs.len() + call.list_length);
-                node::sources(
-                    &self.context,
-                    call,
-                    operands,
-                    keywords,
-                    room,
-                    |tensor, earlier| self.tensor_source(tensor, earlier),
-                )
-            },
-            |recording, mut sources: Sources| {
-                let mut sink = Recorder {
-                    recording,
-                    context: &self.context,
-                };
-                node::build(&mut sink, call, keywords, kind, &mut sources)
-            },
-        )
-    }
-
     /// Records a function call into the batch, or returns `None` if the
     /// batch ran meanwhile (the caller starts a new one).
     fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
-        self.record_node(
-            || {
-                let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
-                for tensor in call.arguments {
-                    let source = self.tensor_source(tensor, &sources)?;
-                    sources.push(source);
-                }
-                sources.extend(
-                    call.captured
-                        .iter()
-                        .map(|handle| Source::Tensor(Arc::clone(handle))),
-                );
-                Ok(sources)
-            },
-            |recording, sources| {
-                recording.push_function(
-                    &self.context,
-                    call.function,
-                    call.id,
-                    sources,
-                    call.kind.dtype,
-                )
-            },
-        )
+        let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
+        for tensor in call.arguments {
+            match self.tensor_source(tensor, &sources) {
+                Ok(source) => sources.push(source),
+                Err(Unresolved::Failed(err)) => return Some(Err(err)),
+                Err(Unresolved::SinkRan) => return None,
+            }
+        }
+        sources.extend(
+            call.captured
+                .iter()
+                .map(|handle| Source::Tensor(Arc::clone(handle))),
+        );
+        self.add_node(sources, |recording, sources| {
+            recording.push_function(
+                &self.context,
+                call.function,
+                call.id,
+                sources,
+                call.kind.dtype,
+            )
+        })
     }
 
-    /// Records one node: its inputs found by `sources` before the batch
-    /// is locked, then added by `push`, which returns the node's index; its
-    /// output is a promise of the batch. `None` if the batch ran meanwhile.
-    fn record_node<S>(
+    /// Adds one node, its inputs found before the batch is locked, by
+    /// `push`, which returns the node's index; its output is a promise of
+    /// the batch. `None` if the batch ran meanwhile.
+    fn add_node<S>(
         self: &Arc<Batch>,
-        sources: impl FnOnce() -> std::result::Result<S, Unresolved>,
+        sources: S,
         push: impl FnOnce(&mut Recording, S) -> Result<u32>,
     ) -> Option<Result<Untyped>> {
-        let sources = match sources() {
-            Ok(sources) => sources,
-            Err(Unresolved::Failed(err)) => return Some(Err(err)),
-            Err(Unresolved::SinkRan) => return None,
-        };
         let mut recording = self.lock();
         if recording.done {
             return None;
@@ -339,6 +301,36 @@ impl Batch {
     }
 }
 
+impl node::Target for Arc<Batch> {
+    type Sink<'s> = Recorder<'s>;
+
+    fn context(&self) -> &BoundContext {
+        &self.context
+    }
+
+    fn source(
+        &self,
+        tensor: &Untyped,
+        earlier: &[Source],
+    ) -> std::result::Result<Source, Unresolved> {
+        self.tensor_source(tensor, earlier)
+    }
+
+    fn add(
+        &self,
+        sources: Sources,
+        build: impl FnOnce(&mut Recorder<'_>, &mut Sources) -> Result<u32>,
+    ) -> Option<Result<Untyped>> {
+        self.add_node(sources, |recording, mut sources| {
+            let mut sink = Recorder {
+                recording,
+                context: &self.context,
+            };
+            build(&mut sink, &mut sources)
+        })
+    }
+}
+
 impl Producer for Batch {
     fn produce(&self) -> Result<()> {
         self.flush()
@@ -356,10 +348,9 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
-    let context = shared_context(row, operands)?;
-    let call = Call::plan(row, operands, keywords)?;
+    let (context, call) = eager::plan(row, operands, keywords)?;
     into_batch(current, spare, &context, |batch| {
-        batch.record(&call, operands, keywords, kind)
+        node::record(batch, &call, operands, keywords, kind)
     })
 }
 

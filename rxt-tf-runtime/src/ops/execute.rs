@@ -3,7 +3,6 @@
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
-use crate::eager::Call;
 use crate::error::Result;
 use crate::fused::per_op;
 use crate::tensor::Untyped;
@@ -23,8 +22,7 @@ pub(crate) fn run_row(
     if let Some(recorded) = crate::fused::record(row, operands, keywords, kind) {
         return recorded;
     }
-    let context = crate::eager::shared_context(row, operands)?;
-    let call = Call::plan(row, operands, keywords)?;
+    let (context, call) = crate::eager::plan(row, operands, keywords)?;
     // The calling thread may be one the boundary never saw (a spawned
     // thread, a detached section): its executor is checked here.
     context.ensure_synchronous()?;
@@ -41,8 +39,7 @@ pub(crate) fn run_row_many(
     keywords: &[Value],
     kinds: &[TensorKind],
 ) -> Result<Vec<Untyped>> {
-    let context = crate::eager::shared_context(row, operands)?;
-    let call = Call::plan(row, operands, keywords)?;
+    let (context, call) = crate::eager::plan(row, operands, keywords)?;
     context.ensure_synchronous()?;
     per_op::run_many(&context, &call, operands, keywords, kinds)
 }
