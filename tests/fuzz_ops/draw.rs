@@ -7,9 +7,10 @@ use crate::common::Rng;
 use crate::einsum::einsum_operands;
 use crate::layers::{batch_norm_operands, conv_operands, pool_operands};
 use crate::operands::{
-    gather_operands, index_operands, list_operands, matmul_operands, mirror_pad_operands,
-    one_hot_operands, pad_constant, range_operands, reshape_operands, broadcast_to_operands, scalar_operand,
-    select_operands, signed_axis, sizes, slice_operands, sort_operands, squeeze_operands,
+    broadcast_to_operands, gather_operands, index_operands, list_operands, matmul_operands,
+    mirror_pad_operands, one_hot_operands, pad_constant, range_operands, reshape_operands,
+    scalar_operand, select_operands, signed_axis, sizes, slice_operands, sort_operands,
+    squeeze_operands,
 };
 use crate::table::{Family, Op, OPS};
 

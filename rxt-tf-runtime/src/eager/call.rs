@@ -341,10 +341,7 @@ pub(crate) fn plan<'a>(
 }
 
 /// The context of the operands' tensors, which must all share it.
-fn shared_context<'a>(
-    row: &Op,
-    operands: &'a [Operand<'_>],
-) -> Result<Cow<'a, Arc<BoundContext>>> {
+fn shared_context<'a>(row: &Op, operands: &'a [Operand<'_>]) -> Result<Cow<'a, Arc<BoundContext>>> {
     let mut tensors = operands.iter().flat_map(Operand::tensors);
     let Some(first) = tensors.next() else {
         // An op that makes a tensor from none (`zeros`): Python's context.
