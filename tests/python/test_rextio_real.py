@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bitwise import same_bits
 
 CORPUS = Path(__file__).parent / "rextio_real"
 SOURCES = ("keras_backend.py", "keras_layers.py", "keras_attention.py", "keras_conv.py",
@@ -142,32 +143,6 @@ def test_the_built_module_matches_the_original_python_bit_for_bit(
     assert (tree / "keras_layers.py").is_file(), sorted(p.name for p in tree.iterdir())
     results = run_cases(tree, tmp_path / "built.json", native=True)
     assert results == original
-
-
-def same_bits(native: object, fallback: object) -> bool:
-    """Rextio certification's ``equals``: the same tensors bit for bit.
-
-    Type, dtype, shape and every element's bits, NaN places and signed zeros
-    included (nested tuples and lists element by element).
-    """
-    import numpy as np
-
-    if isinstance(native, tuple | list) or isinstance(fallback, tuple | list):
-        return (
-            type(native) is type(fallback)
-            and len(native) == len(fallback)  # type: ignore[arg-type]
-            and all(same_bits(a, b) for a, b in zip(native, fallback))  # type: ignore[call-overload]
-        )
-    if type(native) is not type(fallback):
-        return False
-    if not hasattr(native, "numpy"):
-        return bool(native == fallback)
-    left, right = np.asarray(native), np.asarray(fallback)
-    return (
-        left.dtype == right.dtype
-        and left.shape == right.shape
-        and left.tobytes() == right.tobytes()
-    )
 
 
 def test_rextio_certification_kit_on_every_native_function(built: Built) -> None:

@@ -4,28 +4,22 @@ Softmax (their `call` bodies and the helpers they call).
 Taken verbatim; see the package README for what was adapted and how.
 """
 
-import functools
 import math
 import numbers
-import operator
 from typing import Optional, Tuple
 
-import numpy as np
 import tensorflow as tf
 
 from rxt_tf_plugin.types import (
-    TensorBoolCpu2D,
     TensorBoolCpu3D,
     TensorBoolCpu4D,
     TensorF32Cpu0D,
     TensorF32Cpu1D,
-    TensorF32Cpu2D,
     TensorF32Cpu3D,
     TensorF32Cpu4D,
-    TensorI32Cpu2D,
 )
 
-from keras_backend import backend, utils  # noqa: F401
+from keras_backend import backend
 
 
 # Source: keras-team/tf-keras tf_keras/layers/activation/softmax.py @ dd0a7237b9b24132dba3f491f3c84b0094ab796e, _large_compatible_negative (lines 28-45)

@@ -3,27 +3,16 @@
 Taken verbatim; see the package README for what was adapted and how.
 """
 
-import functools
-import math
-import numbers
-import operator
-from typing import Optional, Tuple
+from typing import Optional
 
-import numpy as np
 import tensorflow as tf
 
 from rxt_tf_plugin.types import (
-    TensorBoolCpu2D,
-    TensorBoolCpu3D,
-    TensorBoolCpu4D,
-    TensorF32Cpu0D,
-    TensorF32Cpu1D,
     TensorF32Cpu2D,
     TensorF32Cpu3D,
     TensorF32Cpu4D,
     TensorI32Cpu2D,
 )
-
 
 
 # =============================================================================
