@@ -562,6 +562,10 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # tf.eye: a square identity matrix, float32 unless `dtype` says otherwise.
+    (call("tensorflow.eye", lit(3)), "rxt-tf/eye-cpu", T2),
+    (call("tensorflow.linalg.eye", lit(0), keywords=(kw("dtype", "bool"),)), "rxt-tf/eye-cpu", B2),
+    (call("tensorflow.eye", "int", keywords=(kw("dtype", "int64"),)), "rxt-tf/eye-cpu", I64_2),
     # tf.broadcast_to: the rank is the number of sizes.
     (call("tensorflow.broadcast_to", T1, lit((2, 3, 4))), "rxt-tf/broadcast-to-cpu", T3),
     (call("tensorflow.broadcast_to", B0, lit(())), "rxt-tf/broadcast-to-cpu", B0),

@@ -514,6 +514,14 @@ REJECTED = [
         "RXTP-RXTTF-106",
         "unsupported keyword `dtype`",
     ),
+    # tf.eye: a size of at least 0, a square matrix only.
+    (call("tensorflow.eye", lit(-1)), "RXTP-RXTTF-108", "non-negative size"),
+    (call("tensorflow.eye", lit(2), lit(3)), "RXTP-RXTTF-108", "takes 1 operand"),
+    (
+        call("tensorflow.eye", lit(2), keywords=(kw("num_columns", 3),)),
+        "RXTP-RXTTF-108",
+        "`num_columns`",
+    ),
     # The value clip_by_value clips must be a tensor (its Rust signature's).
     (call("tensorflow.clip_by_value", F, T0, T0), "RXTP-RXTTF-010", "operands must be"),
     (call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-107", "ranks 0 to 4"),

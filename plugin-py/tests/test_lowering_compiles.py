@@ -56,7 +56,7 @@ def _operand_choices(op: Op, dtype: str) -> list[list[Any]]:
         elif role == "dims":
             options = [lit(tuple([1] * n)) for n in range(0, 5)]
         elif role == "size":
-            options = [lit(3)]
+            options = [lit(3), "int"]
         else:
             return []  # lists of tensors and paddings: Rextio offers no such site
         choices.append(options)
@@ -123,6 +123,9 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                         elif operand is FVAR:
                             names.append("s")
                             params["s"] = "f64"
+                        elif operand == "int":
+                            names.append("n")
+                            params["n"] = "i64"
                         else:
                             names.append(f"a{index}")
                             found = tensor_type(str(operand))

@@ -103,6 +103,7 @@ NATIVE_RULES = {
     "rescaled_grid": ["rxt-tf/convert-to-tensor-cpu", rule_id("mul", "binop"), "rxt-tf/truediv-cpu",
                       rule_id("add", "binop"), rule_id("zeros"), rule_id("broadcast_to"),
                       rule_id("add", "binop"), rule_id("ones")],
+    "plus_identity": [rule_id("add", "binop"), rule_id("eye")],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the
@@ -254,6 +255,7 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(broadcast_to(z, [4, 2, 3]))?",
         "::rxt_tf::tf!(zeros([2, 3]))?",
         "::rxt_tf::tf!(ones([4, 1, 1]))?",
+        "::rxt_tf::tf!(eye(3))?",
     ]:
         assert line in lib, line
     assert f"e2e_model__{PYTHON_ROUTE}" not in lib

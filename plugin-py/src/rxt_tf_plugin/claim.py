@@ -159,7 +159,15 @@ def _operands(
                     f"needs an int as operand {index + 1}, got {key}",
                     "pass an int literal or an int variable",
                 )
-            operands.append(_Operand(number=INT, value=_int_literal(literals, index)))
+            size = _int_literal(literals, index)
+            if size is not None and size < 0:
+                return _rejected(
+                    op,
+                    f"needs a non-negative size as operand {index + 1}, got {size} (TensorFlow "
+                    "raises InvalidArgumentError)",
+                    "pass a size of at least 0",
+                )
+            operands.append(_Operand(number=INT, value=size))
         elif op.row.roles[index] == "dims":
             dims = _int_tuple(literals, index)
             if dims is None:

@@ -2691,7 +2691,19 @@ OPS: tuple[OpRow, ...] = (
         keywords=(
             KeywordRow(name="dtype", kind="type", allowed=("tf.float32", "tf.float64", "tf.int32", "tf.int64", "tf.bool"), default="tf.float32", typed=True),
         ),
-        rules=(),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.eye", "tensorflow.linalg.eye"),
+                rule_id="rxt-tf/eye-cpu",
+                code="RXTP-RXTTF-108",
+                constraint="a non-negative int literal size, and `dtype` omitted (float32) or a dtype name string of float32, float64, int32, int64 or bool (`dtype=\"int32\"`)",
+                positional=(),
+                python_only=(),
+                macro_only=(),
+                leading_literal_keeps_its_type=False,
+            ),
+        ),
     ),
     OpRow(
         name="selu",

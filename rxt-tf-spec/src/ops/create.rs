@@ -250,9 +250,13 @@ pub const EYE: Op = Op {
     inputs: UNARY_INPUTS,
     work: Work::FirstInput,
     steps: Steps::Eye,
-    // Rextio offers no tensor-making site it can type: `tf.eye` stays on
-    // Python.
-    python: &[],
+    python: &[calls(
+        &["tensorflow.eye", "tensorflow.linalg.eye"],
+        "rxt-tf/eye-cpu",
+        108,
+        "a non-negative int literal size, and `dtype` omitted ({default:dtype}) or a dtype \
+         name string of {dtypes} (`dtype=\"int32\"`)",
+    )],
 };
 
 /// The ones on the diagonal of [`EYE`], its first step: [`ONES`] under

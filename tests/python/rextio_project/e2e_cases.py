@@ -70,5 +70,6 @@ CASES = {
     # `tf.truediv(y, -0.0)` divides by +0.0 (rxt-tf keeps -0.0, as a fresh
     # process's eager does).
     "rescaled_grid": [(tensor(2, 3), 4.0), (tensor(2, 3), 0.0), (special[:2, :3], 1e-40)],
+    "plus_identity": [(tensor(3, 3),), (special[:, :3],)],
     "positional_keepdims": [(x,)],
 }

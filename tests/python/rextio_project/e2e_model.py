@@ -218,5 +218,9 @@ def rescaled_grid(x: TensorF32Cpu2D, scale: float) -> TensorF32Cpu3D:
     return tf.broadcast_to(z, (4, 2, 3)) + tf.ones((4, 1, 1))
 
 
+def plus_identity(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return x + tf.eye(3)
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)
