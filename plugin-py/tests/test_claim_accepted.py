@@ -562,6 +562,12 @@ ACCEPTED = [
     (binop("/", D1, D0), rule_id("div", "binop"), D1),
     (call("tensorflow.nn.softmax", D4), SOFTMAX, D4),
     (call("tensorflow.argmax", D3, lit(-1)), ARGMAX, I64_2),
+    # tf.fill: a lone number keeps Python's type (float32, int32); a tensor its own.
+    (call("tensorflow.fill", lit((2, 3)), F), "rxt-tf/fill-cpu", T2),
+    (call("tensorflow.fill", lit(()), FVAR), "rxt-tf/fill-cpu", T0),
+    (call("tensorflow.fill", lit((4,)), lit(7)), "rxt-tf/fill-cpu", I32_1),
+    (call("tensorflow.fill", lit((1, 2, 3, 4)), D0), "rxt-tf/fill-cpu", D4),
+    (call("tensorflow.fill", lit((2, 2)), I64_0), "rxt-tf/fill-cpu", I64_2),
     # tf.eye: a square identity matrix, float32 unless `dtype` says otherwise.
     (call("tensorflow.eye", lit(3)), "rxt-tf/eye-cpu", T2),
     (call("tensorflow.linalg.eye", lit(0), keywords=(kw("dtype", "bool"),)), "rxt-tf/eye-cpu", B2),

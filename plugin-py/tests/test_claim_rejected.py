@@ -514,6 +514,14 @@ REJECTED = [
         "RXTP-RXTTF-106",
         "unsupported keyword `dtype`",
     ),
+    # tf.fill: literal sizes of at least 0, and a scalar value.
+    (call("tensorflow.fill", lit((2, -1)), F), "RXTP-RXTTF-109", "each size is at least 0"),
+    (
+        call("tensorflow.fill", lit((2,)), T1),
+        "RXTP-RXTTF-109",
+        "got the tuple (2,) × float32 rank-1",
+    ),
+    (call("tensorflow.fill", "tuple[int, int]", F), "RXTP-RXTTF-109", "a literal tuple"),
     # tf.eye: a size of at least 0, a square matrix only.
     (call("tensorflow.eye", lit(-1)), "RXTP-RXTTF-108", "non-negative size"),
     (call("tensorflow.eye", lit(2), lit(3)), "RXTP-RXTTF-108", "takes 1 operand"),

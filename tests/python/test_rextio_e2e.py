@@ -103,7 +103,8 @@ NATIVE_RULES = {
     "rescaled_grid": ["rxt-tf/convert-to-tensor-cpu", rule_id("mul", "binop"), "rxt-tf/truediv-cpu",
                       rule_id("add", "binop"), rule_id("zeros"), rule_id("broadcast_to"),
                       rule_id("add", "binop"), rule_id("ones")],
-    "plus_identity": [rule_id("add", "binop"), rule_id("eye")],
+    "plus_identity": [rule_id("add", "binop"), rule_id("add", "binop"), rule_id("eye"),
+                      rule_id("fill")],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the
@@ -256,6 +257,7 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(zeros([2, 3]))?",
         "::rxt_tf::tf!(ones([4, 1, 1]))?",
         "::rxt_tf::tf!(eye(3))?",
+        "::rxt_tf::tf!(fill([3, 3], 0.5))?",
     ]:
         assert line in lib, line
     assert f"e2e_model__{PYTHON_ROUTE}" not in lib

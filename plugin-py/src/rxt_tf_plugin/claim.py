@@ -254,6 +254,12 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         for operand, role in zip(operands, op.row.roles, strict=False)
         if operand.tensor is not None and role == "indices"
     ]
+    if not tensors and fits and "dims" in op.row.roles:
+        # A new tensor of a lone Python number (`tf.fill(dims, 0.5)`): the
+        # number's own type, as TensorFlow converts it.
+        numbers = [operand.number for operand in operands if operand.number is not None]
+        if numbers:
+            return "float32" if FLOAT in numbers else "int32"
     if not tensors or not fits:
         return _rejected(
             op,

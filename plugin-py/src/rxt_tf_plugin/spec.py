@@ -2505,7 +2505,19 @@ OPS: tuple[OpRow, ...] = (
         promoted={},
         operands_text="float32, float64, int32, int64 or bool at rank 0, and a list of integers",
         keywords=(),
-        rules=(),
+        rules=(
+            RuleRow(
+                kind="call",
+                targets=("tensorflow.fill",),
+                rule_id="rxt-tf/fill-cpu",
+                code="RXTP-RXTTF-109",
+                constraint="one CPU tensor of float32, float64, int32, int64 or bool at rank 0 (the value: a lone float literal or expression gives `float32`, a lone int literal `int32`, as TensorFlow converts them) after a literal tuple of at most 4 non-negative sizes",
+                positional=(),
+                python_only=(),
+                macro_only=(),
+                leading_literal_keeps_its_type=False,
+            ),
+        ),
     ),
     OpRow(
         name="zeros",

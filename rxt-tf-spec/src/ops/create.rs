@@ -129,9 +129,14 @@ pub const FILL: Op = Op {
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     steps: Steps::One,
-    // Rextio offers no tensor-making site it can type: `tf.fill` stays on
-    // Python.
-    python: &[],
+    python: &[calls(
+        &["tensorflow.fill"],
+        "rxt-tf/fill-cpu",
+        109,
+        " (the value: a lone float literal or expression gives `float32`, a lone int literal \
+         `int32`, as TensorFlow converts them) after a literal tuple of at most {max_rank} \
+         non-negative sizes",
+    )],
 };
 
 /// The keywords of `zeros` and `ones`: the element type, and the value.
