@@ -185,14 +185,7 @@ class _Source:
 
     def tf_path(self, node: ast.expr) -> str | None:
         """``tensorflow.nn.relu`` for ``tf.nn.relu``, if ``tf`` imports tensorflow."""
-        parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        names = self.tf_names
-        if isinstance(node, ast.Name) and node.id in names and parts:
-            return ".".join([names[node.id], *reversed(parts)])
-        return None
+        return rewrite.tf_path(node, self.tf_names)
 
     @classmethod
     def read(cls, path: str, augmented: set[tuple[int, int]]) -> _Source:
@@ -277,7 +270,7 @@ def _module_level_call(source: _Source) -> tuple[int, str, bool] | None:
 
     def statements(body: list[ast.stmt]) -> None:
         for node in body:
-            if isinstance(node, ast.Import | ast.ImportFrom) or _is_docstring(node):
+            if isinstance(node, ast.Import | ast.ImportFrom) or rewrite.is_docstring(node):
                 continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 for decorator in node.decorator_list:
@@ -308,14 +301,6 @@ def _is_plain_literal(node: ast.expr) -> bool:
     if isinstance(node, ast.Tuple):
         return all(_is_plain_literal(item) for item in node.elts)
     return False
-
-
-def _is_docstring(node: ast.stmt) -> bool:
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )
 
 
 def _size(node: ast.AST) -> tuple[int, int]:

@@ -179,14 +179,7 @@ class _Module:
         return Edit(start, end, text, node.lineno, node.col_offset, reason)  # type: ignore[attr-defined]
 
     def _tf_path(self, node: ast.expr) -> str | None:
-        """``tensorflow.nn.relu`` for ``tf.nn.relu`` (``tf`` importing tensorflow)."""
-        parts: list[str] = []
-        while isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        if isinstance(node, ast.Name) and node.id in self.tf_names and parts:
-            return ".".join([self.tf_names[node.id], *reversed(parts)])
-        return None
+        return tf_path(node, self.tf_names)
 
     def function_edits(
         self,
@@ -340,7 +333,7 @@ class _Module:
         body = self.tree.body
         first = (
             body[1]
-            if body and _is_docstring(body[0]) and len(body) > 1
+            if body and is_docstring(body[0]) and len(body) > 1
             else body[0]
             if body
             else None
@@ -717,7 +710,22 @@ def _is_optional(annotation: ast.expr) -> bool:
     return False
 
 
-def _is_docstring(node: ast.stmt) -> bool:
+def tf_path(node: ast.expr, names: dict[str, str]) -> str | None:
+    """``tensorflow.nn.relu`` for ``tf.nn.relu``.
+
+    ``names`` maps ``tf`` to the module it imports (:func:`tf_names`).
+    """
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id in names and parts:
+        return ".".join([names[node.id], *reversed(parts)])
+    return None
+
+
+def is_docstring(node: ast.stmt) -> bool:
+    """Whether the statement is a string on its own (a docstring)."""
     return (
         isinstance(node, ast.Expr)
         and isinstance(node.value, ast.Constant)
