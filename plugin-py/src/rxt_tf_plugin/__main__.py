@@ -95,11 +95,7 @@ def _explain(project: Path, output: str, *, fix: bool, diff: bool) -> int:
         if diff:
             print(_diff(project), end="")
             return 0
-        check = explain.run_check(project)
-        for _ in range(FIX_ROUNDS if fix else 0):
-            if not _rewrite(check, write=True):
-                break
-            check = explain.run_check(project)
+        check = _fixed(project, quiet=False) if fix else explain.run_check(project)
         reports = explain.explain(check)
     except (explain.ExplainError, OSError) as exc:
         print(f"rxt-tf explain: {exc}", file=sys.stderr)
@@ -111,26 +107,34 @@ def _explain(project: Path, output: str, *, fix: bool, diff: bool) -> int:
     return 0
 
 
+def _fixed(project: Path, *, quiet: bool) -> dict:  # type: ignore[type-arg]
+    """Rewrites ``project`` in place and checks again, until nothing changes.
+
+    At most :data:`FIX_ROUNDS` times; returns the last report.
+    """
+    check = explain.run_check(project)
+    for _ in range(FIX_ROUNDS):
+        if not _rewrite(check, quiet=quiet):
+            break
+        check = explain.run_check(project)
+    return check
+
+
 def _diff(project: Path) -> str:
     """What ``--fix`` would change, made on a copy of the project's sources."""
     with tempfile.TemporaryDirectory(prefix="rxt-tf-explain-") as scratch:
         copy = Path(scratch) / project.resolve().name
         shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".rextio", ".git", "target"))
-        check = explain.run_check(copy)
-        for _ in range(FIX_ROUNDS):
-            if not _rewrite(check, write=True, quiet=True):
-                break
-            check = explain.run_check(copy)
+        _fixed(copy, quiet=True)
         diffs: list[str] = []
         for path in sorted(copy.rglob("*.py")):
             relative = path.relative_to(copy)
             original = project / relative
             before = original.read_text() if original.is_file() else ""
-            after = path.read_text()
             diffs.extend(
                 difflib.unified_diff(
                     before.splitlines(keepends=True),
-                    after.splitlines(keepends=True),
+                    path.read_text().splitlines(keepends=True),
                     fromfile=f"a/{relative}",
                     tofile=f"b/{relative}",
                 )
@@ -138,9 +142,9 @@ def _diff(project: Path) -> str:
         return "".join(diffs)
 
 
-def _rewrite(check: dict, *, write: bool, quiet: bool = False) -> str:  # type: ignore[type-arg]
-    """Apply (or only show) the rewrites of every module; returns the diff."""
-    diffs: list[str] = []
+def _rewrite(check: dict, *, quiet: bool) -> bool:  # type: ignore[type-arg]
+    """Applies the rewrites to every module of the report; whether any changed."""
+    changed = False
     augmented = explain.augmented_positions(check)
     for path in explain.project_files(check):
         before = path.read_text()
@@ -150,19 +154,11 @@ def _rewrite(check: dict, *, write: bool, quiet: bool = False) -> str:  # type: 
             continue
         if after == before:
             continue
-        diffs.extend(
-            difflib.unified_diff(
-                before.splitlines(keepends=True),
-                after.splitlines(keepends=True),
-                fromfile=f"a/{path.name}",
-                tofile=f"b/{path.name}",
-            )
-        )
-        if write:
-            path.write_text(after)
-        if write and not quiet:
+        path.write_text(after)
+        changed = True
+        if not quiet:
             print(f"rxt-tf explain: {path}: {len(edits)} rewrite(s)", file=sys.stderr)
-    return "".join(diffs)
+    return changed
 
 
 if __name__ == "__main__":
