@@ -3,6 +3,7 @@
 //! run as one `StatefulPartitionedCall` of its definition, with its
 //! captured inputs (the variables' handles) passed by handle.
 
+mod python_call;
 mod resolve;
 
 use std::sync::Arc;

@@ -1,0 +1,154 @@
+"""rxt_tf: TensorFlow functions and Keras models called from Python at the
+cost of one native TensorFlow call.
+
+`rxt_tf.function` traces a Python function with TensorFlow's own
+`tf.function` and calls its concrete functions through rxt-tf's runtime;
+`rxt_tf.Predictor` calls one model or signature. `rxt_tf.stats()` counts
+what calls did.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import weakref
+from typing import Any, Callable
+
+import tensorflow as tf
+
+from rxt_tf import _trace
+from rxt_tf._native import Function as _NativeFunction
+from rxt_tf._native import Predictor, reset_stats, stats
+
+__all__ = ["CACHE_SIZE", "Function", "Predictor", "function", "reset_stats", "stats"]
+
+CACHE_SIZE = 128
+"""Keys (argument structure, tensor dtypes and shapes, Python values) kept
+per function; the least recently used is forgotten first. `tf.function`
+keeps its own concrete functions."""
+
+
+class Function(_NativeFunction):
+    """A Python function traced by `tf.function`, called through rxt-tf.
+    Made by `rxt_tf.function`."""
+
+    python_function: Callable[..., Any]
+    input_signature: Any
+
+    def __new__(
+        cls,
+        python_function: Callable[..., Any],
+        tf_function: Any,
+        input_signature: Any = None,
+    ) -> Function:
+        self = super().__new__(
+            cls, tf_function, _trace.parameters(python_function), _trace.trace, CACHE_SIZE
+        )
+        self.python_function = python_function
+        self.input_signature = input_signature
+        self._attribute: str | None = None
+        self._bound: weakref.WeakKeyDictionary[Any, Function] = weakref.WeakKeyDictionary()
+        functools.update_wrapper(self, python_function)
+        return self
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._attribute = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        """A method's function bound to `instance`, made once: kept in the
+        instance's `__dict__` where it has one (so later lookups never come
+        here), else in a weak map."""
+        if instance is None:
+            return self
+        bound = self._bound.get(instance) if _weakly(instance) else None
+        if bound is None:
+            method = types.MethodType(self.python_function, instance)
+            bound = Function(
+                method, self.tf_function.__get__(instance, owner), self.input_signature
+            )
+            if self._attribute is not None and hasattr(instance, "__dict__"):
+                instance.__dict__[self._attribute] = bound
+            elif _weakly(instance):
+                self._bound[instance] = bound
+        return bound
+
+    def __repr__(self) -> str:
+        return f"<rxt_tf.function {getattr(self.python_function, '__qualname__', self.python_function)!r}>"
+
+
+def _weakly(obj: Any) -> bool:
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def _keras_layer(obj: Any) -> bool:
+    try:
+        import keras
+    except ImportError:
+        return False
+    return isinstance(obj, keras.layers.Layer)
+
+
+def _layer_call(layer: Any) -> Callable[..., Any]:
+    """A function calling `layer` as `layer(...)` does, with the parameters
+    of its `call` and `training` False unless given."""
+    signature = inspect.signature(layer.call)
+    params = [
+        p.replace(default=False) if p.name == "training" else p
+        for p in signature.parameters.values()
+    ]
+
+    signature = signature.replace(parameters=params)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        # Keras takes only the inputs positionally: the first parameter.
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        positional: list[Any] = []
+        keywords: dict[str, Any] = {}
+        for index, (name, value) in enumerate(bound.arguments.items()):
+            kind = signature.parameters[name].kind
+            if index == 0:
+                positional.append(value)
+            elif kind is inspect.Parameter.VAR_POSITIONAL:
+                positional.extend(value)
+            elif kind is inspect.Parameter.VAR_KEYWORD:
+                keywords.update(value)
+            else:
+                keywords[name] = value
+        return layer(*positional, **keywords)
+
+    call.__signature__ = signature  # type: ignore[attr-defined]
+    call.__name__ = type(layer).__name__
+    call.__qualname__ = type(layer).__qualname__
+    return call
+
+
+def function(
+    fn: Callable[..., Any] | None = None,
+    *,
+    input_signature: Any = None,
+    reduce_retracing: bool = True,
+) -> Any:
+    """Wraps `fn` (a function, a method, a Keras layer or model, a callable)
+    so that calls run its `tf.function` concrete function through rxt-tf.
+
+    Used as `@rxt_tf.function`, `@rxt_tf.function(input_signature=...)` or
+    `rxt_tf.function(layer)`. The function is traced by TensorFlow's own
+    `tf.function` (AutoGraph, same semantics; `reduce_retracing` as there);
+    calls under a gradient tape, while a graph is built, in a device scope or
+    with functions run eagerly go through that `tf.function` itself.
+    """
+    if fn is None:
+        return lambda inner: function(
+            inner, input_signature=input_signature, reduce_retracing=reduce_retracing
+        )
+    python_function = _layer_call(fn) if _keras_layer(fn) else fn
+    tf_function = tf.function(
+        python_function, input_signature=input_signature, reduce_retracing=reduce_retracing
+    )
+    return Function(python_function, tf_function, input_signature)

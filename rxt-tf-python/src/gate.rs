@@ -1,0 +1,79 @@
+//! Whether a call may run natively: Python's default eager context on this
+//! thread (executing eagerly, no device scope), no gradient tape or forward
+//! accumulator recording, functions not forced to run eagerly. Each is read
+//! from TensorFlow's own state, in C or as a module attribute: no Python
+//! frame runs.
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyModule, PyType};
+
+use crate::stats::Fallback;
+
+/// TensorFlow's objects the gate reads, found once.
+pub(crate) struct Wheel {
+    /// `pywrap_tfe.TFE_Py_TapeSetIsEmpty`.
+    tape_set_is_empty: Py<PyAny>,
+    /// `tensorflow.python.eager.context`: its `_context` global.
+    context: Py<PyModule>,
+    /// `context.context`, which makes the context when there is none yet.
+    make_context: Py<PyAny>,
+    /// `eager_function_run`: its `RUN_FUNCTIONS_EAGERLY` global.
+    eager_function_run: Py<PyModule>,
+    /// The exact type of an eager tensor.
+    pub(crate) eager_tensor: Py<PyType>,
+}
+
+static WHEEL: PyOnceLock<Wheel> = PyOnceLock::new();
+
+/// TensorFlow's objects, imported on first use.
+pub(crate) fn wheel(py: Python<'_>) -> PyResult<&Wheel> {
+    WHEEL.get_or_try_init(py, || {
+        let pywrap = py.import("tensorflow.python.pywrap_tfe")?;
+        let context = py.import("tensorflow.python.eager.context")?;
+        let eager_function_run =
+            py.import("tensorflow.python.eager.polymorphic_function.eager_function_run")?;
+        let ops = py.import("tensorflow.python.framework.ops")?;
+        Ok(Wheel {
+            tape_set_is_empty: pywrap.getattr("TFE_Py_TapeSetIsEmpty")?.unbind(),
+            make_context: context.getattr("context")?.unbind(),
+            context: context.unbind(),
+            eager_function_run: eager_function_run.unbind(),
+            eager_tensor: ops.getattr("EagerTensor")?.cast_into::<PyType>()?.unbind(),
+        })
+    })
+}
+
+/// Why this call must go through TensorFlow's own function, if it must.
+pub(crate) fn refusal(py: Python<'_>) -> PyResult<Option<Fallback>> {
+    let wheel = wheel(py)?;
+    if !wheel.tape_set_is_empty.call0(py)?.is_truthy(py)? {
+        return Ok(Some(Fallback::Tape));
+    }
+    if wheel
+        .eager_function_run
+        .bind(py)
+        .getattr(pyo3::intern!(py, "RUN_FUNCTIONS_EAGERLY"))?
+        .is_truthy()?
+    {
+        return Ok(Some(Fallback::FunctionsRunEagerly));
+    }
+    let mut context = wheel
+        .context
+        .bind(py)
+        .getattr(pyo3::intern!(py, "_context"))?;
+    if context.is_none() {
+        context = wheel.make_context.call0(py)?.into_bound(py);
+    }
+    let local = context.getattr(pyo3::intern!(py, "_thread_local_data"))?;
+    if !local.getattr(pyo3::intern!(py, "is_eager"))?.is_truthy()? {
+        return Ok(Some(Fallback::NotEager));
+    }
+    if local
+        .getattr(pyo3::intern!(py, "device_name"))?
+        .is_truthy()?
+    {
+        return Ok(Some(Fallback::NotEager));
+    }
+    Ok(None)
+}

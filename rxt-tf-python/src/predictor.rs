@@ -1,0 +1,90 @@
+//! `rxt_tf.Predictor`: one TensorFlow function (a Keras model or layer, a
+//! `tf.function` with a signature, a concrete function, a SavedModel
+//! signature) called through `rxt_tf::Function` with its inputs, its
+//! outputs packed as its Python function returns them.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::key::{walk, Part};
+use crate::outputs::Template;
+use crate::stats;
+
+/// A model or signature called at the cost of one TensorFlow call.
+#[pyclass(frozen, module = "rxt_tf._native")]
+pub(crate) struct Predictor {
+    function: rxt_tf::Function,
+    outputs: Template,
+    /// The names its inputs may be given by, in input order.
+    names: Vec<String>,
+}
+
+#[pymethods]
+impl Predictor {
+    /// Resolves `target` once.
+    #[new]
+    fn new(target: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let py = target.py();
+        let function: rxt_tf::Function = target.extract()?;
+        let describe = py.import("rxt_tf._trace")?.getattr("describe")?;
+        let described = describe.call1((function.concrete(py),))?;
+        let (outputs, names): (Bound<'_, PyAny>, Vec<String>) = described.extract()?;
+        Ok(Predictor {
+            outputs: Template::from_python(&outputs)?,
+            function,
+            names,
+        })
+    }
+
+    /// Runs it on its inputs: tensors given positionally in input order
+    /// (or as one list or tuple), or by name.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__<'py>(
+        &self,
+        py: Python<'py>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(why) = crate::gate::refusal(py)? {
+            stats::fallback(why);
+            return self.function.concrete(py).call(args, kwargs);
+        }
+        let mut values: Vec<Bound<'py, PyAny>> = args.iter().collect();
+        if let Some(kwargs) = kwargs {
+            if !values.is_empty() {
+                return Err(PyTypeError::new_err(
+                    "rxt_tf.Predictor: give the inputs positionally or by name, not both",
+                ));
+            }
+            for name in &self.names {
+                if let Some(value) = kwargs.get_item(name)? {
+                    values.push(value);
+                }
+            }
+            if values.len() != kwargs.len() {
+                return Err(PyTypeError::new_err(format!(
+                    "rxt_tf.Predictor: the inputs are named {:?}",
+                    self.names
+                )));
+            }
+        }
+        let eager_tensor = crate::gate::wheel(py)?.eager_tensor.bind(py);
+        let not_tensors =
+            || PyTypeError::new_err("rxt_tf.Predictor: every input must be an eager tf.Tensor");
+        let walked = walk(&values, eager_tensor)?.ok_or_else(not_tensors)?;
+        let structure_only = walked.key.iter().all(|part| {
+            matches!(
+                part,
+                Part::Tensor { .. } | Part::Tuple(_) | Part::List(_) | Part::Dict(_)
+            )
+        });
+        if !structure_only {
+            return Err(not_tensors());
+        }
+        let tensors = walked.tensors;
+        let results = self.function.call_python(py, &tensors)?;
+        stats::native();
+        self.outputs.pack(py, &results)
+    }
+}

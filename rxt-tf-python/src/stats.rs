@@ -1,0 +1,94 @@
+//! What the calls of every `rxt_tf.function` and `Predictor` did, counted
+//! since the process started (or the last `reset_stats()`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Why a call went through TensorFlow's own function instead of rxt-tf.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fallback {
+    /// A gradient tape or forward accumulator records on this thread.
+    Tape,
+    /// Not Python's default eager context: a graph is being built (inside
+    /// a `tf.function`, say), or a device scope is open.
+    NotEager,
+    /// `tf.config.run_functions_eagerly(True)`.
+    FunctionsRunEagerly,
+    /// An argument rxt-tf does not key: not an EagerTensor, a Python
+    /// number, string, bool, `None`, or a tuple, list or dict of them.
+    Argument,
+    /// The arguments do not bind to the function's parameters: TensorFlow
+    /// raises its own error.
+    Binding,
+    /// A signature whose inputs or outputs rxt-tf does not pass (composite
+    /// tensors, variables, an input order it cannot reproduce).
+    Signature,
+}
+
+impl Fallback {
+    const ALL: [Fallback; 6] = [
+        Fallback::Tape,
+        Fallback::NotEager,
+        Fallback::FunctionsRunEagerly,
+        Fallback::Argument,
+        Fallback::Binding,
+        Fallback::Signature,
+    ];
+
+    /// Its key in `stats()["fallbacks"]`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Fallback::Tape => "tape",
+            Fallback::NotEager => "not_eager",
+            Fallback::FunctionsRunEagerly => "functions_run_eagerly",
+            Fallback::Argument => "argument",
+            Fallback::Binding => "binding",
+            Fallback::Signature => "signature",
+        }
+    }
+}
+
+static NATIVE: AtomicU64 = AtomicU64::new(0);
+static TRACES: AtomicU64 = AtomicU64::new(0);
+static FALLBACKS: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+
+/// Counts a call run natively.
+pub(crate) fn native() {
+    NATIVE.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Counts a cache miss: a concrete function asked of TensorFlow.
+pub(crate) fn trace() {
+    TRACES.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Counts a call that went through TensorFlow's own function.
+pub(crate) fn fallback(why: Fallback) {
+    FALLBACKS[why as usize].fetch_add(1, Ordering::Relaxed);
+}
+
+/// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n}}`.
+#[pyfunction]
+pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let fallbacks = PyDict::new(py);
+    for why in Fallback::ALL {
+        fallbacks.set_item(why.name(), FALLBACKS[why as usize].load(Ordering::Relaxed))?;
+    }
+    let stats = PyDict::new(py);
+    stats.set_item("native", NATIVE.load(Ordering::Relaxed))?;
+    stats.set_item("traces", TRACES.load(Ordering::Relaxed))?;
+    stats.set_item("fallbacks", fallbacks)?;
+    Ok(stats)
+}
+
+/// `rxt_tf.reset_stats()`: every count back to zero.
+#[pyfunction]
+pub(crate) fn reset_stats() {
+    NATIVE.store(0, Ordering::Relaxed);
+    TRACES.store(0, Ordering::Relaxed);
+    for count in &FALLBACKS {
+        count.store(0, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,288 @@
+"""`rxt_tf.function`: same results as the `tf.function` it wraps, bit for
+bit; structures, keywords, methods, layers; calls that must go through
+TensorFlow's own function do, and are counted."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from bitwise import same_bits
+
+import rxt_tf
+
+
+def normal(*shape: int, seed: int = 1) -> tf.Tensor:
+    return tf.random.stateless_normal(shape, seed=[seed, 7])
+
+
+def same_structure(native: Any, reference: Any) -> bool:
+    if isinstance(reference, dict):
+        return (
+            type(native) is dict
+            and list(native) == list(reference)
+            and all(same_structure(native[k], reference[k]) for k in reference)
+        )
+    if isinstance(reference, tuple | list):
+        return (
+            type(native) is type(reference)
+            and len(native) == len(reference)
+            and all(same_structure(a, b) for a, b in zip(native, reference))
+        )
+    if reference is None:
+        return native is None
+    return same_bits(native, reference)
+
+
+def counts() -> dict[str, Any]:
+    return rxt_tf.stats()
+
+
+@rxt_tf.function
+def block(x, w, b=None, *, scale=1.0, gate=None):
+    y = tf.matmul(x, w)
+    if b is not None:
+        y += b
+    out = {"y": tf.nn.relu(y) * scale, "raw": (y, None), "list": [tf.shape(y)[0]]}
+    if gate is not None:
+        out["gated"] = y * tf.cast(gate, y.dtype)
+    return out
+
+
+def test_results_equal_the_tf_function_bit_for_bit_and_run_natively() -> None:
+    x, w, b = normal(3, 4), normal(4, 5, seed=2), normal(5, seed=3)
+    gate = normal(3, 5, seed=4) > 0
+    before = counts()["native"]
+    for kwargs in ({}, {"scale": 2.5}, {"gate": gate}, {"scale": 0.5, "gate": gate}):
+        for args in ((x, w), (x, w, b), (x, w, None)):
+            assert same_structure(block(*args, **kwargs), block.tf_function(*args, **kwargs))
+    assert counts()["native"] - before == 12
+
+
+def test_keyword_arguments_bind_as_python_binds_them() -> None:
+    x, w, b = normal(2, 4), normal(4, 3, seed=2), normal(3, seed=3)
+    reference = block.tf_function(x, w, b, scale=3.0)
+    assert same_structure(block(x=x, w=w, b=b, scale=3.0), reference)
+    assert same_structure(block(x, b=b, w=w, scale=3.0), reference)
+    with pytest.raises(TypeError):
+        block(x, w, b, 3.0)  # scale is keyword-only: tf.function says so
+
+
+def test_batch_sizes_retrace_as_tf_function_does() -> None:
+    @rxt_tf.function
+    def f(x):
+        return x * 2.0
+
+    @tf.function(reduce_retracing=True)
+    def g(x):
+        return x * 2.0
+
+    for batch in (1, 2, 3, 4, 5):
+        assert same_bits(f(normal(batch, 4)), g(normal(batch, 4)))
+    traced = f.tf_function._list_all_concrete_functions()
+    assert len(traced) == len(g._list_all_concrete_functions()) == 2
+    shapes = sorted(str(c.inputs[0].shape) for c in traced)
+    assert shapes == ["(1, 4)", "(None, 4)"]
+
+
+def test_python_values_are_part_of_the_key() -> None:
+    @rxt_tf.function
+    def f(x, n, mode):
+        return x * n if mode == "mul" else x + n
+
+    x = normal(2, 2)
+    assert same_bits(f(x, 3, "mul"), x * 3)
+    assert same_bits(f(x, 3, "add"), x + 3)
+    assert same_bits(f(x, 2.0, "add"), x + 2.0)
+    assert f.cache_size() == 3
+
+
+def test_the_cache_is_bounded() -> None:
+    @rxt_tf.function
+    def f(x, n):
+        return x + n
+
+    x = normal(1)
+    for n in range(rxt_tf.CACHE_SIZE + 20):
+        assert same_bits(f(x, n), x + n)
+    assert f.cache_size() == rxt_tf.CACHE_SIZE
+
+
+def test_variables_changed_in_python_are_seen() -> None:
+    v = tf.Variable(tf.ones((4, 3)))
+
+    @rxt_tf.function
+    def f(x):
+        return tf.matmul(x, v)
+
+    x = normal(2, 4)
+    assert same_bits(f(x), tf.matmul(x, v))
+    v.assign(normal(4, 3, seed=9))
+    assert same_bits(f(x), tf.matmul(x, v))
+
+
+class Scaled:
+    def __init__(self, factor: float) -> None:
+        self.factor = tf.Variable(factor)
+
+    @rxt_tf.function
+    def __call__(self, x):
+        return x * self.factor
+
+    @rxt_tf.function
+    def shifted(self, x, by=1.0):
+        return x * self.factor + by
+
+
+def test_methods_bind_per_instance() -> None:
+    a, b = Scaled(2.0), Scaled(3.0)
+    x = normal(2, 2)
+    before = counts()["native"]
+    assert same_bits(a(x), x * 2.0) and same_bits(b(x), x * 3.0)
+    assert same_bits(a.shifted(x, by=0.5), x * 2.0 + 0.5)
+    assert a.shifted is a.shifted  # bound once, kept on the instance
+    assert counts()["native"] - before == 3
+
+
+def test_a_keras_layer_and_model_run_natively_and_equal_their_tf_function() -> None:
+    import keras
+
+    keras.utils.set_random_seed(3)
+    model = keras.Sequential(
+        [keras.Input((16,)), keras.layers.Dense(8, activation="relu"), keras.layers.Dropout(0.5)]
+    )
+    f = rxt_tf.function(model)
+    x = normal(4, 16)
+    before = counts()["native"]
+    # training=False: Dropout is the identity, as in model(x).
+    assert same_bits(f(x), f.tf_function(x))
+    assert same_bits(f(x), model(x, training=False))
+    layer = keras.layers.Dense(3)
+    layer.build((None, 5))
+    g = rxt_tf.function(layer)
+    assert same_bits(g(normal(2, 5)), layer(normal(2, 5)))
+    assert counts()["native"] - before == 3
+
+
+def test_a_gradient_tape_goes_through_tf_function_and_gradients_hold() -> None:
+    w = tf.Variable(normal(4, 3))
+
+    @rxt_tf.function
+    def f(x):
+        return tf.reduce_sum(tf.matmul(x, w) ** 2)
+
+    x = normal(2, 4)
+    before = counts()["fallbacks"]["tape"]
+    with tf.GradientTape() as tape:
+        loss = f(x)
+    gradient = tape.gradient(loss, w)
+    with tf.GradientTape() as tape:
+        expected = tf.reduce_sum(tf.matmul(x, w) ** 2)
+    assert np.allclose(gradient, tape.gradient(expected, w), rtol=1e-6)
+    with tf.autodiff.ForwardAccumulator(x, tf.ones_like(x)) as accumulator:
+        f(x)
+    assert counts()["fallbacks"]["tape"] - before == 2
+    assert accumulator is not None
+
+
+def test_inside_a_tf_function_and_eager_functions_go_through_tensorflow() -> None:
+    @rxt_tf.function
+    def inner(x):
+        return x + 1.0
+
+    @tf.function
+    def outer(x):
+        return inner(x) * 2.0
+
+    x = normal(2)
+    before = counts()["fallbacks"]
+    assert same_bits(outer(x), (x + 1.0) * 2.0)
+    tf.config.run_functions_eagerly(True)
+    try:
+        assert same_bits(inner(x), x + 1.0)
+    finally:
+        tf.config.run_functions_eagerly(False)
+    after = counts()["fallbacks"]
+    assert after["not_eager"] - before["not_eager"] >= 1
+    assert after["functions_run_eagerly"] - before["functions_run_eagerly"] == 1
+
+
+def test_an_exception_while_tracing_surfaces_unchanged() -> None:
+    class Refused(Exception):
+        pass
+
+    @rxt_tf.function
+    def f(x):
+        raise Refused("not this one")
+
+    with pytest.raises(Refused, match="not this one"):
+        f(normal(2))
+
+
+def test_arguments_it_does_not_key_go_through_tf_function() -> None:
+    @rxt_tf.function
+    def f(x):
+        return x * 2.0
+
+    before = counts()["fallbacks"]["argument"]
+    assert same_bits(f(tf.Variable([1.0, 2.0])), tf.constant([2.0, 4.0]))
+    assert same_bits(f(np.float32(3.0)), tf.constant(6.0))
+    assert counts()["fallbacks"]["argument"] - before == 2
+
+
+def test_threads_call_one_function_at_once() -> None:
+    @rxt_tf.function
+    def f(x, w):
+        return tf.nn.relu(tf.matmul(x, w))
+
+    w = normal(16, 16, seed=5)
+    inputs = [normal(b, 16, seed=b) for b in range(1, 9)]
+    expected = [f.tf_function(x, w) for x in inputs]
+    failures: list[str] = []
+
+    def work(offset: int) -> None:
+        for round_ in range(200):
+            index = (offset + round_) % len(inputs)
+            if not same_bits(f(inputs[index], w), expected[index]):
+                failures.append(f"thread {offset} round {round_}")
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+
+
+def test_the_gil_is_released_while_tensorflow_computes() -> None:
+    @rxt_tf.function
+    def f(x):
+        for _ in range(4):
+            x = tf.matmul(x, x) * 1e-3
+        return x
+
+    x = normal(768, 768)
+    f(x)
+    seen: list[float] = []
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.is_set():
+            seen.append(time.perf_counter())
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    time.sleep(0.01)
+    start = time.perf_counter()
+    f(x)
+    end = time.perf_counter()
+    stop.set()
+    sampler.join()
+    points = [start, *(t for t in seen if start < t < end), end]
+    longest = max(b - a for a, b in zip(points, points[1:]))
+    # Held for the whole call, the sampler would stop for all of it.
+    assert longest < (end - start) / 2, (longest, end - start)

@@ -1,0 +1,109 @@
+//! Calling a function on Python tensors of the element types and ranks its
+//! signature takes, outputs handed back as new EagerTensors: what a caller
+//! that does not know the types at compile time (a Python package) uses.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+use super::{Function, CALL};
+use crate::binding::context::BoundContext;
+use crate::error::{Error, Result};
+use crate::python::boundary::{materialize, share_handle, tape_active};
+use crate::safe::handle::OwnedHandle;
+use crate::safe::status::Status;
+use crate::tensor::Untyped;
+
+impl Function {
+    /// Calls the function on `arguments`, EagerTensors on `CPU:0` in its
+    /// flattened input order, and returns its flattened outputs as new
+    /// EagerTensors. Checks the arguments' count, element types and ranks
+    /// against the signature before running anything, and refuses while a
+    /// gradient tape or forward accumulator records on this thread (the
+    /// call would record nothing). The GIL is released while TensorFlow
+    /// runs.
+    pub fn call_python<'py>(
+        &self,
+        py: Python<'py>,
+        arguments: &[Bound<'py, PyAny>],
+    ) -> Result<Vec<Bound<'py, PyAny>>> {
+        let callee = &self.callee;
+        if arguments.len() != callee.inputs.len() {
+            return Err(Error::FunctionArguments {
+                message: format!(
+                    "the function takes {} input tensors, got {}",
+                    callee.inputs.len(),
+                    arguments.len()
+                ),
+            });
+        }
+        let context = &callee.context;
+        if !Arc::ptr_eq(&BoundContext::current(py)?, context) {
+            return Err(Error::MixedContexts { op: CALL });
+        }
+        if tape_active(py, context.wheel())? {
+            return Err(Error::WatchedByTape);
+        }
+        let status = Status::new(context.wheel().api(), CALL)?;
+        let mut handles = Vec::with_capacity(arguments.len());
+        for (position, (argument, spec)) in arguments.iter().zip(&callee.inputs).enumerate() {
+            let handle = share_handle(argument, context)?;
+            check_argument(position, *spec, &handle, &status)?;
+            handles.push(handle);
+        }
+        let mut inputs: Vec<&OwnedHandle> = handles.iter().collect();
+        inputs.extend(callee.captured.iter().map(|handle| &**handle));
+        let outputs = {
+            // What a fusing scope on this thread recorded runs first.
+            let _per_op = crate::fused::Scope::per_op();
+            callee.node.execute_by_name(context, &inputs)?
+        };
+        let python = |err: PyErr| Error::python(py, "handing a function's output to Python", &err);
+        outputs
+            .into_iter()
+            .map(|handle| {
+                materialize(py, Untyped::ready(handle, Arc::clone(context))).map_err(python)
+            })
+            .collect()
+    }
+}
+
+/// Checks the tensor behind argument `position` against its `spec`.
+fn check_argument(
+    position: usize,
+    spec: super::Spec,
+    handle: &OwnedHandle,
+    status: &Status,
+) -> Result<()> {
+    if handle.dtype() != spec.dtype {
+        return Err(Error::FunctionArguments {
+            message: format!(
+                "input {position}: expected a {} tensor, got a {} tensor",
+                spec.dtype_name(),
+                crate::sys::dtype_name(handle.dtype())
+            ),
+        });
+    }
+    let Some(rank) = spec.rank else {
+        return Ok(());
+    };
+    let got = handle.rank(status, CALL)?;
+    if got != i64::from(rank) {
+        return Err(Error::FunctionShapes {
+            message: format!("input {position}: expected a tensor of rank {rank}, got rank {got}"),
+        });
+    }
+    Ok(())
+}
+
+impl Function {
+    /// The Python object it calls: a `ConcreteFunction`.
+    pub fn concrete<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+        self.callee.node._keep.bind(py).clone()
+    }
+
+    /// The number of tensors it returns.
+    pub fn output_count(&self) -> usize {
+        self.callee.outputs.len()
+    }
+}
