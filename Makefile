@@ -1,5 +1,6 @@
 # The two commands of the README: `make demo` and `make test`. Both set up
-# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin, mdbook) if it is missing.
+# .venv (CPython 3.11, tensorflow==2.21.0, maturin, pytest, rextio, the plugin, mdbook) if it is
+# missing, and build the rxt_tf Python package (rxt-tf-python) into it.
 
 SHELL := /bin/bash
 ENV := source ci/env.sh &&
@@ -9,6 +10,7 @@ EXAMPLE := examples/inference-ext/Cargo.toml
 
 setup:
 	@bash ci/setup.sh
+	@$(ENV) maturin develop --quiet --release -m rxt-tf-python/Cargo.toml
 
 ## Build the hand-written example extension into .venv.
 example: setup
@@ -66,7 +68,7 @@ package: setup
 	@rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/rxt-tf-{spec,macros,runtime}-[0-9]*
 	@rm -rf $(PACKAGE_TARGET)/debug/.fingerprint/rxt-tf-* $(PACKAGE_TARGET)/debug/deps/*rxt_tf*
 	@$(ENV) CARGO_TARGET_DIR=$(PACKAGE_TARGET) cargo package --quiet --workspace \
-		--exclude rxt-tf-example --exclude xtask --allow-dirty
+		--exclude rxt-tf-example --exclude rxt-tf-python --exclude xtask --allow-dirty
 
 test-rust: setup
 	@$(ENV) cargo test --workspace --all-features
@@ -84,6 +86,7 @@ test-python: example
 	@echo "the example extension again, per op (RXT_TF_FUSE=0):"
 	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py tests/python/test_models.py -q
 	@$(ENV) python -m pytest plugin-py/tests -q
+	@$(ENV) python -m pytest rxt-tf-python/tests -q
 
 ## Both halves: rustfmt and clippy, then ruff and mypy.
 lint: lint-rust lint-python
@@ -101,6 +104,7 @@ lint-rust:
 lint-python: setup
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
 	@$(ENV) ruff check bench && ruff format --check bench
+	@$(ENV) cd rxt-tf-python && ruff check . && ruff format --check . && mypy
 
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.
@@ -115,3 +119,4 @@ bench: example
 	@$(ENV) python bench/run.py
 	@$(ENV) python bench/models.py
 	@$(ENV) python bench/functions.py
+	@$(ENV) python bench/layers.py

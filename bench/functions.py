@@ -2,7 +2,8 @@
 
 The Keras MLP 16 → 32 → 32 → 4 with softmax runs at batch 1 and 32 in one
 process: `rxt_tf_example.Predictor` (an `rxt_tf::Function` called from a
-`#[pyclass]`), `model(x)`, `model.predict_on_batch(x)`, the `tf.function`
+`#[pyclass]`), `rxt_tf.Predictor` and `rxt_tf.function` of the Python package,
+`model(x)`, `model.predict_on_batch(x)`, the `tf.function`
 wrapping the model, its concrete function, and the floor: the same
 definition run as one bare `StatefulPartitionedCall` from Python
 (`execute.execute`, inputs plus the captured variable handles).
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 
+import rxt_tf  # noqa: E402
 import rxt_tf_example as ext  # noqa: E402
 import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
@@ -41,7 +43,9 @@ CALLS = 50
 BATCHES = (1, 32)
 OURS = "rxt-tf Predictor"
 TARGETS = {"keras model(x)": 0.03, "concrete function": 0.25, "bare call (floor)": 1.2}
-"""The issue's targets at batch 1: our ratio to each alternative."""
+"""The targets at batch 1: the Rust Predictor's ratio to each alternative."""
+PYTHON_TARGETS = {"keras model(x)": 0.02, "tf.function": 0.1, OURS: 1.5}
+"""The targets at batch 1: the Python package's Predictor's ratio to each."""
 
 
 def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
@@ -74,6 +78,8 @@ def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
     x = tf.random.stateless_normal((batch, 16), seed=(1, 2))
     calls = {
         OURS: ext.Predictor(model),
+        "rxt_tf.Predictor": rxt_tf.Predictor(model),
+        "rxt_tf.function": rxt_tf.function(model),
         "keras model(x)": model,
         "predict_on_batch": model.predict_on_batch,
         "tf.function": graph,
@@ -81,7 +87,7 @@ def alternatives(batch: int) -> tuple[dict[str, Any], Any]:
         "bare call (floor)": bare,
     }
     reference = concrete(x).numpy().tobytes()
-    for label in (OURS, "bare call (floor)"):
+    for label in (OURS, "rxt_tf.Predictor", "bare call (floor)"):
         assert calls[label](x).numpy().tobytes() == reference, label
     return calls, x
 
@@ -126,6 +132,10 @@ def main() -> None:
         ratio = report["1"][OURS] / report["1"][base]
         verdict = "met" if ratio <= target else "MISSED"
         print(f"batch 1: ours / {base} {ratio:.3f}× (target ≤ {target}×: {verdict})")
+    for base, target in PYTHON_TARGETS.items():
+        ratio = report["1"]["rxt_tf.Predictor"] / report["1"][base]
+        verdict = "met" if ratio <= target else "MISSED"
+        print(f"batch 1: rxt_tf.Predictor / {base} {ratio:.3f}× (≤ {target}×: {verdict})")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ TensorFlow's own function do, and are counted."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from typing import Any
@@ -31,7 +32,7 @@ def same_structure(native: Any, reference: Any) -> bool:
         return (
             type(native) is type(reference)
             and len(native) == len(reference)
-            and all(same_structure(a, b) for a, b in zip(native, reference))
+            and all(same_structure(a, b) for a, b in zip(native, reference, strict=True))
         )
     if reference is None:
         return native is None
@@ -283,6 +284,39 @@ def test_the_gil_is_released_while_tensorflow_computes() -> None:
     stop.set()
     sampler.join()
     points = [start, *(t for t in seen if start < t < end), end]
-    longest = max(b - a for a, b in zip(points, points[1:]))
+    longest = max(b - a for a, b in itertools.pairwise(points))
     # Held for the whole call, the sampler would stop for all of it.
     assert longest < (end - start) / 2, (longest, end - start)
+
+
+def rss_bytes() -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS in /proc/self/status")
+
+
+def test_memory_stays_flat_over_100k_calls() -> None:
+    import gc
+
+    v = tf.Variable(normal(8, 4))
+
+    @rxt_tf.function
+    def f(x, b=None):
+        y = tf.matmul(x, v)
+        return {"y": y, "pair": (y + b if b is not None else y, None)}
+
+    x, b = normal(1, 8), normal(4, seed=2)
+    predict = rxt_tf.Predictor(f.tf_function.get_concrete_function(x, b))
+    for _ in range(2_000):
+        f(x, b=b)
+        predict(x, b)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(50_000):
+        f(x, b=b)
+        predict(x, b)
+    gc.collect()
+    growth = rss_bytes() - before
+    assert growth < 10 * 1024 * 1024, growth

@@ -33,7 +33,8 @@ FUNCTIONS = corpus()
 def same(native: object, reference: object) -> bool:
     if isinstance(reference, tuple | list):
         return type(native) is type(reference) and all(
-            same(a, b) for a, b in zip(native, reference)  # type: ignore[call-overload]
+            same(a, b)
+            for a, b in zip(native, reference, strict=True)  # type: ignore[call-overload]
         )
     return same_bits(native, reference)
 

@@ -1,5 +1,4 @@
-"""rxt_tf: TensorFlow functions and Keras models called from Python at the
-cost of one native TensorFlow call.
+"""rxt_tf: TensorFlow functions and Keras models at one native call's cost.
 
 `rxt_tf.function` traces a Python function with TensorFlow's own
 `tf.function` and calls its concrete functions through rxt-tf's runtime;
@@ -13,7 +12,8 @@ import functools
 import inspect
 import types
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, cast
 
 import tensorflow as tf
 
@@ -31,10 +31,14 @@ keeps its own concrete functions."""
 
 class Function(_NativeFunction):
     """A Python function traced by `tf.function`, called through rxt-tf.
-    Made by `rxt_tf.function`."""
+
+    Made by `rxt_tf.function`.
+    """
 
     python_function: Callable[..., Any]
     input_signature: Any
+    _attribute: str | None
+    _bound: weakref.WeakKeyDictionary[Any, Function]
 
     def __new__(
         cls,
@@ -42,23 +46,30 @@ class Function(_NativeFunction):
         tf_function: Any,
         input_signature: Any = None,
     ) -> Function:
-        self = super().__new__(
-            cls, tf_function, _trace.parameters(python_function), _trace.trace, CACHE_SIZE
+        """Wraps `tf_function`, the `tf.function` of `python_function`."""
+        self = cast(
+            Function,
+            super().__new__(
+                cls, tf_function, _trace.parameters(python_function), _trace.trace, CACHE_SIZE
+            ),
         )
         self.python_function = python_function
         self.input_signature = input_signature
-        self._attribute: str | None = None
-        self._bound: weakref.WeakKeyDictionary[Any, Function] = weakref.WeakKeyDictionary()
+        self._attribute = None
+        self._bound = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function)
         return self
 
     def __set_name__(self, owner: type, name: str) -> None:
+        """Remembers the attribute name a method's function is kept under."""
         self._attribute = name
 
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        """A method's function bound to `instance`, made once: kept in the
-        instance's `__dict__` where it has one (so later lookups never come
-        here), else in a weak map."""
+        """A method's function bound to `instance`, made once.
+
+        It is kept in the instance's `__dict__` where it has one (so later
+        lookups never come here), else in a weak map.
+        """
         if instance is None:
             return self
         bound = self._bound.get(instance) if _weakly(instance) else None
@@ -74,7 +85,9 @@ class Function(_NativeFunction):
         return bound
 
     def __repr__(self) -> str:
-        return f"<rxt_tf.function {getattr(self.python_function, '__qualname__', self.python_function)!r}>"
+        """`<rxt_tf.function 'name'>`."""
+        name = getattr(self.python_function, "__qualname__", self.python_function)
+        return f"<rxt_tf.function {name!r}>"
 
 
 def _weakly(obj: Any) -> bool:
@@ -94,8 +107,10 @@ def _keras_layer(obj: Any) -> bool:
 
 
 def _layer_call(layer: Any) -> Callable[..., Any]:
-    """A function calling `layer` as `layer(...)` does, with the parameters
-    of its `call` and `training` False unless given."""
+    """A function calling `layer` as `layer(...)` does.
+
+    It takes the parameters of the layer's `call`, `training` False unless given.
+    """
     signature = inspect.signature(layer.call)
     params = [
         p.replace(default=False) if p.name == "training" else p
@@ -134,8 +149,9 @@ def function(
     input_signature: Any = None,
     reduce_retracing: bool = True,
 ) -> Any:
-    """Wraps `fn` (a function, a method, a Keras layer or model, a callable)
-    so that calls run its `tf.function` concrete function through rxt-tf.
+    """Wraps `fn` so that calls run its `tf.function` through rxt-tf.
+
+    `fn` is a function, a method, a Keras layer or model, or a callable.
 
     Used as `@rxt_tf.function`, `@rxt_tf.function(input_signature=...)` or
     `rxt_tf.function(layer)`. The function is traced by TensorFlow's own

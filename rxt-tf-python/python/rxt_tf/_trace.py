@@ -1,6 +1,8 @@
-"""What the native half asks of Python once per key or per object: a
-function's parameters, the concrete function `tf.function` chooses for a
-call, and the structure its outputs are packed into."""
+"""What the native half asks of Python once per key or per object.
+
+A function's parameters, the concrete function `tf.function` chooses for a
+call, and the structure its outputs are packed into.
+"""
 
 from __future__ import annotations
 
@@ -27,8 +29,10 @@ class Unsupported(Exception):
 
 
 def encode(structure: Any, counter: list[int]) -> Any:
-    """`structure` with each tensor replaced by its index among the flat
-    outputs, numbered in `tf.nest.flatten` order (a dict's by sorted key)."""
+    """`structure` with each tensor replaced by its index among the outputs.
+
+    Tensors are numbered in `tf.nest.flatten` order (a dict's by sorted key).
+    """
     if structure is None:
         return ("none",)
     if isinstance(structure, tf.Tensor):
@@ -51,8 +55,10 @@ def encode(structure: Any, counter: list[int]) -> Any:
 
 
 def outputs(concrete: Any) -> Any:
-    """The encoded output structure of `concrete`, or None if rxt-tf does
-    not pack it (composite tensors, say)."""
+    """The encoded output structure of `concrete`.
+
+    None if rxt-tf does not pack it (composite tensors, say).
+    """
     counter = [0]
     try:
         encoded = encode(concrete.structured_outputs, counter)
@@ -61,18 +67,22 @@ def outputs(concrete: Any) -> Any:
     return encoded if counter[0] == len(concrete.outputs) else None
 
 
-def trace(tf_function: Any, args: tuple, kwargs: dict, tensors: list) -> tuple[Any, Any]:
-    """`tf_function`'s concrete function for this call, and its encoded
-    outputs; None for the outputs when rxt-tf cannot make the call itself:
-    the tensors it would pass (`tensors`, in the order rxt-tf flattened
-    them) are not the ones TensorFlow passes, or the outputs are not packed."""
+def trace(
+    tf_function: Any, args: tuple[Any, ...], kwargs: dict[str, Any], tensors: list[Any]
+) -> tuple[Any, Any]:
+    """`tf_function`'s concrete function for this call, and its encoded outputs.
+
+    The outputs are None when rxt-tf cannot make the call itself: the
+    tensors it would pass (`tensors`, in the order rxt-tf flattened them) are
+    not the ones TensorFlow passes, or the outputs are not packed.
+    """
     concrete = tf_function.get_concrete_function(*args, **kwargs)
     bound = function_type_utils.canonicalize_function_inputs(
         args, kwargs, tf_function._function_type, tf_function._default_values
     )
     function_type = concrete.function_type
     flat = function_type.unpack_inputs(function_type.bind(*bound.args, **bound.kwargs))
-    same = len(flat) == len(tensors) and all(a is b for a, b in zip(flat, tensors))
+    same = len(flat) == len(tensors) and all(a is b for a, b in zip(flat, tensors, strict=True))
     return concrete, outputs(concrete) if same else None
 
 

@@ -100,8 +100,14 @@ fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
         let code = CString::new(RESOLVER).map_err(|err| {
             pyo3::exceptions::PyValueError::new_err(format!("resolver source: {err}"))
         })?;
-        PyModule::from_code(py, &code, c"rxt_tf_resolve.py", c"rxt_tf_resolve")
-            .map(|module| module.into_any().unbind())
+        let module = PyModule::from_code(py, &code, c"rxt_tf_resolve.py", c"rxt_tf_resolve")?;
+        // Not left in sys.modules: another extension built from another
+        // version of rxt-tf would run its resolver in this very module
+        // object, replacing these functions with its own.
+        py.import("sys")?
+            .getattr("modules")?
+            .call_method1("pop", ("rxt_tf_resolve", py.None()))?;
+        Ok::<_, PyErr>(module.into_any().unbind())
     })?;
     Ok(module.bind(py))
 }
