@@ -320,3 +320,28 @@ def test_memory_stays_flat_over_100k_calls() -> None:
     gc.collect()
     growth = rss_bytes() - before
     assert growth < 10 * 1024 * 1024, growth
+
+
+def test_a_saved_model_signature_takes_its_inputs_by_name(tmp_path: Any) -> None:
+    class Scale(tf.Module):
+        def __init__(self) -> None:
+            self.w = tf.Variable(normal(3, 2))
+
+        @tf.function(input_signature=[tf.TensorSpec((None, 3), tf.float32, name="x")])
+        def serve(self, x):
+            y = tf.matmul(x, self.w)
+            return {"y": y, "relu": tf.nn.relu(y)}
+
+    module = Scale()
+    tf.saved_model.save(module, str(tmp_path), signatures={"serving_default": module.serve})
+    loaded = tf.saved_model.load(str(tmp_path))
+    signature = loaded.signatures["serving_default"]
+    predict = rxt_tf.Predictor(signature)
+    x = normal(4, 3, seed=8)
+    before = counts()["native"]
+    result = predict(x=x)
+    assert counts()["native"] == before + 1
+    assert same_structure(result, signature(x=x))
+    assert same_structure(predict(x), signature(x=x))
+    with pytest.raises(TypeError, match="named"):
+        predict(y=x)

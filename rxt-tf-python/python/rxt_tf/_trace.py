@@ -35,7 +35,8 @@ def encode(structure: Any, counter: list[int]) -> Any:
     """
     if structure is None:
         return ("none",)
-    if isinstance(structure, tf.Tensor):
+    # A loaded signature's outputs are described by dense specs.
+    if isinstance(structure, tf.Tensor) or type(structure) is tf.TensorSpec:
         counter[0] += 1
         return ("tensor", counter[0] - 1)
     if type(structure) is dict:
