@@ -90,6 +90,46 @@ def test_batch_sizes_retrace_as_tf_function_does() -> None:
     assert shapes == ["(1, 4)", "(None, 4)"]
 
 
+def test_new_dtypes_and_ranks_trace_as_tf_function_does() -> None:
+    @rxt_tf.function
+    def f(x):
+        return x * 2
+
+    @tf.function(reduce_retracing=True)
+    def g(x):
+        return x * 2
+
+    arguments = [
+        normal(2, 3),
+        tf.cast(normal(2, 3), tf.float64),
+        tf.constant([[1, 2, 3]], tf.int32),
+        normal(4),
+        normal(2, 3, 4),
+        tf.constant(7, tf.int64),
+    ]
+    before = counts()["native"]
+    for x in arguments:
+        assert same_bits(f(x), g(x))
+    assert counts()["native"] - before == len(arguments)
+    assert len(f.tf_function._list_all_concrete_functions()) == len(
+        g._list_all_concrete_functions()
+    )
+
+
+def test_nested_arguments_flatten_as_tf_nest_does() -> None:
+    @rxt_tf.function
+    def f(pair, table, scale=1.0):
+        a, b = pair
+        return [a * table["z"] + b * table["a"] * scale, {"b": b, "a": a}]
+
+    a, b, c, d = (normal(2, 2, seed=s) for s in range(4))
+    table = {"z": c, "a": d}
+    before = counts()["native"]
+    for args in (((a, b), table), ([a, b], table), ((a, b), table, 2.0)):
+        assert same_structure(f(*args), f.tf_function(*args))
+    assert counts()["native"] - before == 3
+
+
 def test_python_values_are_part_of_the_key() -> None:
     @rxt_tf.function
     def f(x, n, mode):

@@ -88,8 +88,12 @@ impl OwnedHandle {
         }
         // SAFETY: non-null, NUL-terminated, owned by the handle, which lives
         // through this borrow.
-        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-        Ok(f(&name))
+        let name = unsafe { CStr::from_ptr(name) }.to_bytes();
+        // Device names are ASCII: checked as they are, without a copy.
+        Ok(match std::str::from_utf8(name) {
+            Ok(name) => f(name),
+            Err(_) => f(&String::from_utf8_lossy(name)),
+        })
     }
 
     /// Another owned reference to the same tensor (no data copy).
