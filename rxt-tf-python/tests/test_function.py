@@ -130,6 +130,23 @@ def test_nested_arguments_flatten_as_tf_nest_does() -> None:
     assert counts()["native"] - before == 3
 
 
+def test_control_flow_runs_natively_on_tensorflow_s_own_executor() -> None:
+    @rxt_tf.function
+    def f(x, n):
+        total = tf.zeros_like(x)
+        for i in tf.range(n):
+            total += x * tf.cast(i, x.dtype)
+        if tf.reduce_sum(total) > 0:
+            total = -total
+        return total
+
+    x = normal(3, 2)
+    before = counts()["native"]
+    for n in (0, 1, 4):
+        assert same_bits(f(x, tf.constant(n)), f.tf_function(x, tf.constant(n)))
+    assert counts()["native"] - before == 3
+
+
 def test_python_values_are_part_of_the_key() -> None:
     @rxt_tf.function
     def f(x, n, mode):
