@@ -33,7 +33,11 @@ class BuildPyWithCrates(build_py):
         target = Path(self.build_lib) / "rxt_tf_plugin" / "crates"
         with tempfile.TemporaryDirectory() as scratch:
             command = ["cargo", "package", "--quiet", "--no-verify", "--allow-dirty"]
-            command += ["--workspace", "--exclude", "rxt-tf-example", "--exclude", "xtask"]
+            command += [
+                "--workspace",
+                *("--exclude", "rxt-tf-example", "--exclude", "rxt-tf-python"),
+                *("--exclude", "xtask"),
+            ]
             subprocess.run(
                 [*command, "--target-dir", scratch],
                 cwd=CHECKOUT,
