@@ -318,15 +318,15 @@ impl node::Target for Arc<Batch> {
 
     fn add(
         &self,
-        sources: Sources,
+        sources: &mut Sources,
         build: impl FnOnce(&mut Recorder<'_>, &mut Sources) -> Result<u32>,
     ) -> Option<Result<Untyped>> {
-        self.add_node(sources, |recording, mut sources| {
+        self.add_node(sources, |recording, sources| {
             let mut sink = Recorder {
                 recording,
                 context: &self.context,
             };
-            build(&mut sink, &mut sources)
+            build(&mut sink, sources)
         })
     }
 }
