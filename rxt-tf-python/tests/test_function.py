@@ -130,7 +130,7 @@ def test_nested_arguments_flatten_as_tf_nest_does() -> None:
     assert counts()["native"] - before == 3
 
 
-def test_control_flow_runs_natively_on_tensorflow_s_own_executor() -> None:
+def test_control_flow_runs_natively() -> None:
     @rxt_tf.function
     def f(x, n):
         total = tf.zeros_like(x)

@@ -154,7 +154,6 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         input_types,
         output_types: outputs.iter().map(|spec| spec.dtype).collect(),
         call_config,
-        single_threaded: std::sync::atomic::AtomicBool::new(true),
         context: Arc::downgrade(&context),
         ran_eagerly: std::sync::atomic::AtomicBool::new(false),
     };

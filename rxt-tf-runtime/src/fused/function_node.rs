@@ -7,7 +7,7 @@ use std::sync::Arc;
 use rxt_tf_spec::Op;
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
@@ -27,9 +27,6 @@ pub(crate) struct FunctionNode {
     /// The `config_proto` TensorFlow's own eager call passes (empty for a
     /// fused trace's function, which is never called by name).
     pub(crate) call_config: Vec<u8>,
-    /// Whether a call by name runs on the single-threaded executor (until
-    /// TensorFlow refuses it for this graph).
-    pub(crate) single_threaded: std::sync::atomic::AtomicBool,
     /// Its context (not kept alive by it).
     pub(crate) context: std::sync::Weak<BoundContext>,
     /// Whether it ran as an eager op: its kernel is then cached under
@@ -64,37 +61,15 @@ impl FunctionNode {
 
 impl FunctionNode {
     /// Runs it as TensorFlow's eager call of a function does: an op named
-    /// after the definition with the context's `config_proto`, so the same
-    /// graph passes run and the same kernels give the same bits as when
-    /// Python calls it. Its kernels run on the calling thread (TensorFlow's
-    /// single-threaded executor) unless the graph holds what that executor
-    /// refuses (low-level control flow, switches), found on the first call:
-    /// then on TensorFlow's default executor, as Python runs them. `inputs`
-    /// are the arguments, then the captures; the GIL is released meanwhile
-    /// if this thread holds it.
+    /// after the definition with the context's `config_proto` and the
+    /// default executor, so the same graph passes run and the same kernels
+    /// give the same bits as when Python calls it. `inputs` are the
+    /// arguments, then the captures; the GIL is released meanwhile if this
+    /// thread holds it.
     pub(crate) fn execute_by_name(
         &self,
         context: &Arc<BoundContext>,
         inputs: &[&OwnedHandle],
-    ) -> Result<Vec<OwnedHandle>> {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.single_threaded.load(Relaxed) {
-            match self.run_by_name(context, inputs, SINGLE_THREADED) {
-                Err(Error::Op { message, .. }) if message.contains(SINGLE_THREADED_REFUSAL) => {
-                    // Refused while the executor was made: no kernel ran.
-                    self.single_threaded.store(false, Relaxed);
-                }
-                ran => return ran,
-            }
-        }
-        self.run_by_name(context, inputs, b"")
-    }
-
-    fn run_by_name(
-        &self,
-        context: &Arc<BoundContext>,
-        inputs: &[&OwnedHandle],
-        executor: &[u8],
     ) -> Result<Vec<OwnedHandle>> {
         const CALL: &str = FUNCTION_CALL.name;
         let api = context.wheel().api();
@@ -112,7 +87,7 @@ impl FunctionNode {
             )
         }?;
         op.set_bytes(c"config_proto", &self.call_config)?;
-        op.set_bytes(c"executor_type", executor)?;
+        op.set_bytes(c"executor_type", b"")?;
         for input in inputs {
             op.add_input(input)?;
         }
@@ -120,12 +95,6 @@ impl FunctionNode {
         op.execute_many(i64::MAX, self.output_types.len())
     }
 }
-
-/// The executor that runs a function's kernels on the calling thread.
-const SINGLE_THREADED: &[u8] = b"SINGLE_THREADED_EXECUTOR";
-
-/// How TensorFlow says a graph holds what that executor cannot run.
-const SINGLE_THREADED_REFUSAL: &str = "Single-threaded executor does not support";
 
 /// Builds a `call` (`PartitionedCall` or `StatefulPartitionedCall`) of the
 /// function `name` of `context` on `CPU:0`, typed by its input and output
