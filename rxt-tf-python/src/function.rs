@@ -9,6 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use rxt_tf::CallGraph;
+
 use crate::bind::Parameters;
 use crate::cache::Lru;
 use crate::key::{walk, Part};
@@ -35,26 +37,31 @@ pub(crate) struct Function {
     /// `rxt_tf._trace.trace`.
     tracer: Py<PyAny>,
     cache: Mutex<Lru<Vec<Part>, Arc<Entry>>>,
+    /// How each call runs its graph.
+    graph: CallGraph,
 }
 
 #[pymethods]
 impl Function {
     /// Wraps `tf_function`, whose Python function takes `parameters`
     /// (`rxt_tf._trace.parameters`); `tracer` is `rxt_tf._trace.trace`;
-    /// at most `capacity` keys are kept.
+    /// at most `capacity` keys are kept; `exact` runs each call as the
+    /// `tf.function` does (bit for bit), else inlined (faster).
     #[new]
-    #[pyo3(signature = (tf_function, parameters, tracer, capacity))]
+    #[pyo3(signature = (tf_function, parameters, tracer, capacity, exact))]
     fn new(
         tf_function: Py<PyAny>,
         parameters: &Bound<'_, PyAny>,
         tracer: Py<PyAny>,
         capacity: usize,
+        exact: bool,
     ) -> PyResult<Self> {
         Ok(Function {
             tf_function,
             parameters: Parameters::from_python(parameters)?,
             tracer,
             cache: Mutex::new(Lru::new(capacity)),
+            graph: crate::call_graph(exact),
         })
     }
 
@@ -92,7 +99,7 @@ impl Function {
         };
         match &*entry {
             Entry::Native { function, outputs } => {
-                let results = function.call_python(py, &walked.tensors)?;
+                let results = function.call_python(py, &walked.tensors, self.graph)?;
                 stats::native();
                 outputs.pack(py, &results)
             }
@@ -104,6 +111,12 @@ impl Function {
     #[getter]
     fn tf_function(&self, py: Python<'_>) -> Py<PyAny> {
         self.tf_function.clone_ref(py)
+    }
+
+    /// Whether calls run as the `tf.function` does, bit for bit.
+    #[getter]
+    fn exact(&self) -> bool {
+        self.graph == CallGraph::AsTfFunction
     }
 
     /// The number of keys in its cache.

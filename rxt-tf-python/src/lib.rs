@@ -15,6 +15,15 @@ mod stats;
 
 use pyo3::prelude::*;
 
+/// How a call runs its graph: as the `tf.function` does when `exact`.
+fn call_graph(exact: bool) -> rxt_tf::CallGraph {
+    if exact {
+        rxt_tf::CallGraph::AsTfFunction
+    } else {
+        rxt_tf::CallGraph::Inlined
+    }
+}
+
 /// The module `rxt_tf._native`.
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {

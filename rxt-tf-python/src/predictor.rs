@@ -18,13 +18,17 @@ pub(crate) struct Predictor {
     outputs: Template,
     /// The names its inputs may be given by, in input order.
     names: Vec<String>,
+    /// How each call runs its graph.
+    graph: rxt_tf::CallGraph,
 }
 
 #[pymethods]
 impl Predictor {
-    /// Resolves `target` once.
+    /// Resolves `target` once; `exact` runs each call as the function's
+    /// own eager call does (bit for bit), else inlined (faster).
     #[new]
-    fn new(target: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (target, *, exact = true))]
+    fn new(target: &Bound<'_, PyAny>, exact: bool) -> PyResult<Self> {
         let py = target.py();
         let function: rxt_tf::Function = target.extract()?;
         let describe = py.import("rxt_tf._trace")?.getattr("describe")?;
@@ -34,6 +38,7 @@ impl Predictor {
             outputs: Template::from_python(&outputs)?,
             function,
             names,
+            graph: crate::call_graph(exact),
         })
     }
 
@@ -83,7 +88,7 @@ impl Predictor {
             return Err(not_tensors());
         }
         let tensors = walked.tensors;
-        let results = self.function.call_python(py, &tensors)?;
+        let results = self.function.call_python(py, &tensors, self.graph)?;
         stats::native();
         self.outputs.pack(py, &results)
     }

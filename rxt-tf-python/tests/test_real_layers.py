@@ -54,3 +54,45 @@ def test_real_function_runs_natively_bit_for_bit(name: str) -> None:
 def test_the_corpus_holds_at_least_ten_real_functions() -> None:
     assert len(FUNCTIONS) >= 10
     assert all(isinstance(tf.function, object) for _ in FUNCTIONS)
+
+
+def stateful_partitioned_call(function: object, args: list[object]) -> list[object]:
+    """The concrete function of `function` for `args` run as Python would
+    run one `StatefulPartitionedCall` of it."""
+    from tensorflow.python.eager import context, execute
+
+    concrete = function.tf_function.get_concrete_function(*args)  # type: ignore[attr-defined]
+    inputs = [a for a in args if isinstance(a, tf.Tensor)] + list(concrete.captured_inputs)
+    tin = [t.dtype.as_datatype_enum for t in inputs]
+    tout = [t.dtype.as_datatype_enum for t in concrete.outputs]
+    attrs = ("Tin", tin, "Tout", tout, "f", concrete.function_def.signature.name)
+    return execute.execute(
+        "StatefulPartitionedCall", len(concrete.outputs), inputs, attrs, context.context()
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_inexact_calls_equal_one_stateful_partitioned_call(name: str) -> None:
+    wrapped = rxt_tf.function(FUNCTIONS[name], exact=False)
+    assert not wrapped.exact
+    for seed, special in ((1, False), (3, True)):
+        rng = np.random.default_rng(seed)
+        args = [argument(spec, rng, special) for spec in CASES[name]]
+        before = rxt_tf.stats()["native"]
+        flat = [t for t in tf.nest.flatten(wrapped(*args)) if t is not None]
+        assert rxt_tf.stats()["native"] == before + 1
+        reference = stateful_partitioned_call(wrapped, args)
+        assert all(same_bits(a, b) for a, b in zip(flat, reference, strict=True)), name
+
+
+def test_exact_is_what_tells_rescaling_apart_on_a_negative_zero() -> None:
+    # x * scale + 0.0: the tf.function's graph drops the `+ 0.0`, so -0.0
+    # stays -0.0; inlined into a StatefulPartitionedCall's wrapper it stays.
+    x = tf.constant([[-0.0, 1.0]])
+    exact = rxt_tf.function(FUNCTIONS["rescaling"])
+    inexact = rxt_tf.function(FUNCTIONS["rescaling"], exact=False)
+    args = [tf.reshape(tf.tile(x, [1, 192]), (2, 8, 8, 3))]
+    reference = exact.tf_function(*args)
+    assert same_bits(exact(*args), reference)
+    assert not same_bits(inexact(*args), reference)
+    assert np.array_equal(inexact(*args).numpy(), reference.numpy())

@@ -45,12 +45,18 @@ class Function(_NativeFunction):
         python_function: Callable[..., Any],
         tf_function: Any,
         input_signature: Any = None,
+        exact: bool = True,
     ) -> Function:
         """Wraps `tf_function`, the `tf.function` of `python_function`."""
         self = cast(
             Function,
             super().__new__(
-                cls, tf_function, _trace.parameters(python_function), _trace.trace, CACHE_SIZE
+                cls,
+                tf_function,
+                _trace.parameters(python_function),
+                _trace.trace,
+                CACHE_SIZE,
+                exact,
             ),
         )
         self.python_function = python_function
@@ -76,7 +82,10 @@ class Function(_NativeFunction):
         if bound is None:
             method = types.MethodType(self.python_function, instance)
             bound = Function(
-                method, self.tf_function.__get__(instance, owner), self.input_signature
+                method,
+                self.tf_function.__get__(instance, owner),
+                self.input_signature,
+                self.exact,
             )
             if self._attribute is not None and hasattr(instance, "__dict__"):
                 instance.__dict__[self._attribute] = bound
@@ -148,6 +157,7 @@ def function(
     *,
     input_signature: Any = None,
     reduce_retracing: bool = True,
+    exact: bool = True,
 ) -> Any:
     """Wraps `fn` so that calls run its `tf.function` through rxt-tf.
 
@@ -158,13 +168,22 @@ def function(
     `tf.function` (AutoGraph, same semantics; `reduce_retracing` as there);
     calls under a gradient tape, while a graph is built, in a device scope or
     with functions run eagerly go through that `tf.function` itself.
+
+    `exact` (the default) runs each call as the `tf.function`'s own eager
+    call does, so results equal it bit for bit; `exact=False` runs it as one
+    `StatefulPartitionedCall`, about twice as fast, whose graph TensorFlow
+    optimizes inlined into the op's wrapper: a result may then differ from
+    the `tf.function`'s in signed zeros or NaN payloads.
     """
     if fn is None:
         return lambda inner: function(
-            inner, input_signature=input_signature, reduce_retracing=reduce_retracing
+            inner,
+            input_signature=input_signature,
+            reduce_retracing=reduce_retracing,
+            exact=exact,
         )
     python_function = _layer_call(fn) if _keras_layer(fn) else fn
     tf_function = tf.function(
         python_function, input_signature=input_signature, reduce_retracing=reduce_retracing
     )
-    return Function(python_function, tf_function, input_signature)
+    return Function(python_function, tf_function, input_signature, exact)

@@ -6,6 +6,8 @@
 mod python_call;
 mod resolve;
 
+pub use python_call::CallGraph;
+
 use std::sync::Arc;
 
 use pyo3::prelude::*;

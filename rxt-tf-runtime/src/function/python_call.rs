@@ -14,18 +14,36 @@ use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
 
+/// How [`Function::call_python`] runs a function's graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallGraph {
+    /// As Python's eager call of the `tf.function` runs it: the definition
+    /// called by name with the context's configuration, so the graph passes
+    /// and kernels are the same and the results equal the `tf.function`'s
+    /// bit for bit.
+    AsTfFunction,
+    /// As one `StatefulPartitionedCall` (what [`Function::call`] runs):
+    /// TensorFlow inlines the body into the op's wrapper graph, which its
+    /// graph passes optimize with other nodes kept, so a result may differ
+    /// from the `tf.function`'s in signed zeros or NaN payloads (`x + 0.0`
+    /// is kept there, removed in the `tf.function`). It costs about half
+    /// the call by name.
+    Inlined,
+}
+
 impl Function {
     /// Calls the function on `arguments`, EagerTensors on `CPU:0` in its
-    /// flattened input order, and returns its flattened outputs as new
-    /// EagerTensors. Checks the arguments' count, element types and ranks
-    /// against the signature before running anything, and refuses while a
-    /// gradient tape or forward accumulator records on this thread (the
-    /// call would record nothing). The GIL is released while TensorFlow
-    /// runs.
+    /// flattened input order, as `graph` says, and returns its flattened
+    /// outputs as new EagerTensors. Checks the arguments' count, element
+    /// types and ranks against the signature before running anything, and
+    /// refuses while a gradient tape or forward accumulator records on this
+    /// thread (the call would record nothing). The GIL is released while
+    /// TensorFlow runs.
     pub fn call_python<'py>(
         &self,
         py: Python<'py>,
         arguments: &[Bound<'py, PyAny>],
+        graph: CallGraph,
     ) -> Result<Vec<Bound<'py, PyAny>>> {
         let callee = &self.callee;
         if arguments.len() != callee.inputs.len() {
@@ -56,7 +74,10 @@ impl Function {
         let outputs = {
             // What a fusing scope on this thread recorded runs first.
             let _per_op = crate::fused::Scope::per_op();
-            callee.node.execute_by_name(context, &inputs)?
+            match graph {
+                CallGraph::AsTfFunction => callee.node.execute_by_name(context, &inputs)?,
+                CallGraph::Inlined => callee.node.execute(context, &inputs)?,
+            }
         };
         let python = |err: PyErr| Error::python(py, "handing a function's output to Python", &err);
         outputs
