@@ -85,6 +85,46 @@ fn bitwise_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> 
     .unwrap_or(false)
 }
 
+/// The seed chain with an optional bias: each presence pattern its own trace.
+#[rxt_tf::inference]
+fn optional_bias(
+    x: &TensorF32Cpu2D,
+    w: &TensorF32Cpu2D,
+    b: Option<&TensorF32Cpu1D>,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let h = tf!(relu(tf!(matmul(x, w))?))?;
+    match b {
+        Some(b) => tf!(h + b),
+        None => Ok(h),
+    }
+}
+
+#[test]
+fn an_optional_operand_traces_each_presence_pattern() {
+    let _serial = serial();
+    with_python(|py| {
+        let i = inputs(py);
+        let [x, w, b] = &i.objects;
+        let with = eval_with(
+            py,
+            "tf.nn.relu(tf.matmul(x, w)) + b",
+            &[("x", x), ("w", w), ("b", b)],
+        );
+        let without = eval_with(py, "tf.nn.relu(tf.matmul(x, w))", &[("x", x), ("w", w)]);
+        for round in 0..3 {
+            let some = optional_bias(&i.x, &i.w, Some(&i.b)).expect("with a bias");
+            let none = optional_bias(&i.x, &i.w, None).expect("without");
+            let some = some.into_pyobject(py).expect("to Python");
+            let none = none.into_pyobject(py).expect("to Python");
+            assert!(
+                bitwise_equal(py, &some, &with),
+                "round {round}: with a bias"
+            );
+            assert!(bitwise_equal(py, &none, &without), "round {round}: without");
+        }
+    });
+}
+
 #[test]
 fn fused_equals_per_op_bitwise_and_eager() {
     let _serial = serial();

@@ -20,14 +20,15 @@ pub use crate::tensor::{Element, TensorType};
 use crate::error::Error;
 
 /// A type an `#[inference]` function takes as a parameter: an rxt-tf
-/// tensor, a reference to one, a TensorFlow function to call, a scalar for
-/// control flow, `Python<'_>`, or a Python object handle.
+/// tensor, a reference to one, an optional one (Python's `None` is `None`),
+/// a TensorFlow function to call, a scalar for control flow, `Python<'_>`,
+/// or a Python object handle.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Self}` is not a parameter type of `#[inference]` functions",
     label = "unsupported parameter type",
-    note = "parameters are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …) or references \
-            to them, `rxt_tf::Function`s, scalars (`bool`, an integer or a float), `Python<'_>` \
-            or Python objects"
+    note = "parameters are rxt-tf tensors (`TensorF32Cpu2D`, `TensorI32Cpu1D`, …), references \
+            to them or `Option`s of either, `rxt_tf::Function`s, scalars (`bool`, an integer or a \
+            float), `Python<'_>` or Python objects"
 )]
 pub trait InferenceParameter {}
 
@@ -36,6 +37,14 @@ impl<T: crate::tensor::Element, const R: usize> InferenceParameter for crate::Te
 {
 }
 impl<T: InferenceParameter + ?Sized> InferenceParameter for &T {}
+impl<T: crate::tensor::Element, const R: usize> InferenceParameter for Option<crate::Tensor<T, R>> where
+    crate::tensor::Rank<R>: crate::tensor::SupportedRank
+{
+}
+impl<T: crate::tensor::Element, const R: usize> InferenceParameter for Option<&crate::Tensor<T, R>> where
+    crate::tensor::Rank<R>: crate::tensor::SupportedRank
+{
+}
 impl InferenceParameter for crate::function::Function {}
 impl InferenceParameter for pyo3::Python<'_> {}
 impl<T> InferenceParameter for pyo3::Bound<'_, T> {}

@@ -162,3 +162,20 @@ def test_a_model_rejects_ragged_weights_and_bad_inputs(ext):
         model.predict(tf.ones([2, 3]))
     with pytest.raises(ValueError, match="rank-2"):
         model.predict(tf.ones([2]))
+
+
+def test_an_optional_mask_is_none_or_a_tensor(ext):
+    # `Option<TensorBoolCpu2D>`: Python's None is None; with and without a
+    # mask in turn, each presence pattern is its own trace when fused.
+    scores = tf.random.stateless_normal([3, 5], seed=[1, 2])
+    mask = tf.random.stateless_uniform([3, 5], seed=[3, 4]) > 0.3
+    masked = tf.nn.softmax(scores + (1.0 - tf.cast(mask, tf.float32)) * -1e9)
+    plain = tf.nn.softmax(scores)
+    for _ in range(3):
+        assert_same(ext.masked_softmax(scores, mask), masked)
+        assert_same(ext.masked_softmax(scores), plain)
+        assert_same(ext.masked_softmax(scores, None), plain)
+    assert ext.masked_rows(scores) is None
+    assert_same(ext.masked_rows(scores, mask), tf.where(mask, scores, tf.zeros_like(scores)))
+    with pytest.raises(ValueError, match="expected a bool tensor"):
+        ext.masked_softmax(scores, scores)

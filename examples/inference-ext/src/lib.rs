@@ -5,7 +5,7 @@ mod functions;
 mod models;
 
 use pyo3::prelude::*;
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
+use rxt_tf::{tf, TensorBoolCpu2D, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
 
 /// The seed's chain: `reduce_mean(relu(x @ weight) + bias, axis=1)`.
 #[pyfunction]
@@ -42,6 +42,43 @@ fn deep_inference(
         };
     }
     tf!(reduce_mean(tf!(h + bias)?, axis = 1, keepdims = false))
+}
+
+/// Keras's masked softmax, `call(inputs, mask=None)`: with a mask, the
+/// masked-out places get a large negative number before the softmax;
+/// without one (`None` from Python), the plain softmax.
+#[pyfunction]
+#[pyo3(signature = (scores, mask = None))]
+#[rxt_tf::inference]
+fn masked_softmax(
+    scores: TensorF32Cpu2D,
+    mask: Option<TensorBoolCpu2D>,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    match mask {
+        Some(mask) => {
+            let keep = tf!(cast(mask, dtype = f32))?;
+            let dropped = tf!(1.0 - keep)?;
+            let adder = tf!(dropped * -1e9)?;
+            tf!(softmax(tf!(scores + adder)?))
+        }
+        None => tf!(softmax(scores)),
+    }
+}
+
+/// The rows of `x` whose `mask` is set, zeroed elsewhere, or `None` when no
+/// mask is given: an optional result.
+#[pyfunction]
+#[pyo3(signature = (x, mask = None))]
+#[rxt_tf::inference]
+fn masked_rows(
+    x: TensorF32Cpu2D,
+    mask: Option<TensorBoolCpu2D>,
+) -> rxt_tf::Result<Option<TensorF32Cpu2D>> {
+    let Some(mask) = mask else {
+        return Ok(None);
+    };
+    let zeros = tf!(zeros_like(x))?;
+    tf!(where(mask, x, zeros)).map(Some)
 }
 
 /// `tf.matmul(a, b)`.
@@ -288,6 +325,8 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(inference, m)?)?;
     m.add_function(wrap_pyfunction!(deep_inference, m)?)?;
     m.add_function(wrap_pyfunction!(matmul, m)?)?;
+    m.add_function(wrap_pyfunction!(masked_softmax, m)?)?;
+    m.add_function(wrap_pyfunction!(masked_rows, m)?)?;
     m.add_function(wrap_pyfunction!(relu, m)?)?;
     m.add_function(wrap_pyfunction!(sigmoid, m)?)?;
     m.add_function(wrap_pyfunction!(add_2d_2d, m)?)?;
