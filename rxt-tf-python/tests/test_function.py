@@ -402,3 +402,17 @@ def test_a_saved_model_signature_takes_its_inputs_by_name(tmp_path: Any) -> None
     assert same_structure(predict(x), signature(x=x))
     with pytest.raises(TypeError, match="named"):
         predict(y=x)
+
+
+def test_composite_outputs_go_through_tf_function() -> None:
+    @rxt_tf.function
+    def f(x):
+        return tf.RaggedTensor.from_row_lengths(tf.reshape(x, [-1]), [1, 3])
+
+    x = normal(2, 2)
+    before = counts()["fallbacks"]["signature"]
+    for _ in range(2):
+        result = f(x)
+        assert isinstance(result, tf.RaggedTensor)
+        assert result.to_list() == f.tf_function(x).to_list()
+    assert counts()["fallbacks"]["signature"] - before == 2
