@@ -416,3 +416,22 @@ def test_composite_outputs_go_through_tf_function() -> None:
         assert isinstance(result, tf.RaggedTensor)
         assert result.to_list() == f.tf_function(x).to_list()
     assert counts()["fallbacks"]["signature"] - before == 2
+
+
+@rxt_tf.function
+def attention(q, k, v, mask=None):
+    # The guide's example, as written there.
+    scores = tf.matmul(q, k, transpose_b=True) / tf.math.sqrt(tf.cast(tf.shape(k)[-1], q.dtype))
+    if mask is not None:
+        scores += (1.0 - tf.cast(mask, scores.dtype)) * -1e9
+    return tf.matmul(tf.nn.softmax(scores), v)
+
+
+def test_the_guide_s_attention_runs_natively_with_and_without_a_mask() -> None:
+    q, k, v = normal(2, 4, 8, seed=1), normal(2, 6, 8, seed=2), normal(2, 6, 8, seed=3)
+    mask = normal(2, 4, 6, seed=4) > 0
+    before = counts()["native"]
+    assert same_bits(attention(q, k, v), attention.tf_function(q, k, v))
+    assert same_bits(attention(q, k, v, mask), attention.tf_function(q, k, v, mask))
+    assert same_bits(attention(q, k, v, mask=None), attention.tf_function(q, k, v))
+    assert counts()["native"] - before == 3
