@@ -99,9 +99,18 @@ impl Function {
         };
         match &*entry {
             Entry::Native { function, outputs } => {
-                let results = function.call_python(py, &walked.tensors, self.graph)?;
-                stats::native();
-                outputs.pack(py, &results)
+                match function.call_python(py, &walked.tensors, self.graph) {
+                    Ok(results) => {
+                        stats::native();
+                        outputs.pack(py, &results)
+                    }
+                    // Placed elsewhere (a second logical CPU): TensorFlow
+                    // copies it where the function runs; rxt-tf does not.
+                    Err(rxt_tf::Error::Device { .. }) => {
+                        self.through_tensorflow(py, Fallback::Device, args, kwargs)
+                    }
+                    Err(err) => Err(err.into()),
+                }
             }
             Entry::Python(why) => self.through_tensorflow(py, *why, args, kwargs),
         }

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::key::{walk, Part};
 use crate::outputs::Template;
-use crate::stats;
+use crate::stats::{self, Fallback};
 
 /// A model or signature called at the cost of one TensorFlow call.
 #[pyclass(frozen, module = "rxt_tf._native")]
@@ -88,8 +88,18 @@ impl Predictor {
             return Err(not_tensors());
         }
         let tensors = walked.tensors;
-        let results = self.function.call_python(py, &tensors, self.graph)?;
-        stats::native();
-        self.outputs.pack(py, &results)
+        match self.function.call_python(py, &tensors, self.graph) {
+            Ok(results) => {
+                stats::native();
+                self.outputs.pack(py, &results)
+            }
+            // Placed elsewhere (a second logical CPU): TensorFlow copies it
+            // where the function runs; rxt-tf does not.
+            Err(rxt_tf::Error::Device { .. }) => {
+                stats::fallback(Fallback::Device);
+                self.function.concrete(py).call(args, kwargs)
+            }
+            Err(err) => Err(err.into()),
+        }
     }
 }

@@ -25,16 +25,19 @@ pub(crate) enum Fallback {
     /// A signature whose inputs or outputs rxt-tf does not pass (composite
     /// tensors, variables, an input order it cannot reproduce).
     Signature,
+    /// A tensor argument on another device than `CPU:0`.
+    Device,
 }
 
 impl Fallback {
-    const ALL: [Fallback; 6] = [
+    const ALL: [Fallback; 7] = [
         Fallback::Tape,
         Fallback::NotEager,
         Fallback::FunctionsRunEagerly,
         Fallback::Argument,
         Fallback::Binding,
         Fallback::Signature,
+        Fallback::Device,
     ];
 
     /// Its key in `stats()["fallbacks"]`.
@@ -46,13 +49,15 @@ impl Fallback {
             Fallback::Argument => "argument",
             Fallback::Binding => "binding",
             Fallback::Signature => "signature",
+            Fallback::Device => "device",
         }
     }
 }
 
 static NATIVE: AtomicU64 = AtomicU64::new(0);
 static TRACES: AtomicU64 = AtomicU64::new(0);
-static FALLBACKS: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
+static FALLBACKS: [AtomicU64; Fallback::ALL.len()] =
+    [const { AtomicU64::new(0) }; Fallback::ALL.len()];
 
 /// Counts a call run natively.
 pub(crate) fn native() {

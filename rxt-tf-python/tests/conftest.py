@@ -12,3 +12,12 @@ ROOT = Path(__file__).resolve().parents[2]
 # The corpus of real layer functions and the bit-for-bit comparison.
 sys.path.insert(0, str(ROOT / "tests" / "python"))
 sys.path.insert(0, str(ROOT / "tests" / "python" / "rextio_real"))
+
+import tensorflow as tf  # noqa: E402
+
+# Two logical CPUs, so a tensor can sit on CPU:1. This must happen before
+# anything initializes the eager context.
+_cpus = tf.config.list_physical_devices("CPU")
+tf.config.set_logical_device_configuration(
+    _cpus[0], [tf.config.LogicalDeviceConfiguration(), tf.config.LogicalDeviceConfiguration()]
+)

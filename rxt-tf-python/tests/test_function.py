@@ -435,3 +435,18 @@ def test_the_guide_s_attention_runs_natively_with_and_without_a_mask() -> None:
     assert same_bits(attention(q, k, v, mask), attention.tf_function(q, k, v, mask))
     assert same_bits(attention(q, k, v, mask=None), attention.tf_function(q, k, v))
     assert counts()["native"] - before == 3
+
+
+def test_a_tensor_on_another_device_goes_through_tf_function() -> None:
+    @rxt_tf.function
+    def f(x):
+        return x * 3.0
+
+    with tf.device("/CPU:1"):
+        x = tf.constant([1.0, -2.0])
+    before = counts()["fallbacks"]["device"]
+    assert same_bits(f(x), f.tf_function(x))
+    predict = rxt_tf.Predictor(f.tf_function.get_concrete_function(x))
+    assert same_bits(predict(x), f.tf_function(x))
+    assert counts()["fallbacks"]["device"] - before == 2
+    assert same_bits(f(tf.constant([1.0, -2.0])), tf.constant([3.0, -6.0]))
