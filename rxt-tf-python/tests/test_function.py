@@ -450,3 +450,22 @@ def test_a_tensor_on_another_device_goes_through_tf_function() -> None:
     assert same_bits(predict(x), f.tf_function(x))
     assert counts()["fallbacks"]["device"] - before == 2
     assert same_bits(f(tf.constant([1.0, -2.0])), tf.constant([3.0, -6.0]))
+
+
+def test_a_predictor_of_a_built_layer_and_of_a_signed_tf_function() -> None:
+    import keras
+
+    layer = keras.layers.Dense(3, activation="tanh")
+    layer.build((None, 5))
+    x = normal(2, 5, seed=6)
+    # Bit for bit the layer's tf.function (its graph fuses matmul, bias and
+    # tanh, so eager `layer(x)` may differ in the last place).
+    traced = tf.function(lambda v: layer(v, training=False))
+    assert same_bits(rxt_tf.Predictor(layer)(x), traced(x))
+    signed = tf.function(
+        lambda a, b: (a @ b, {"sum": a + 1.0}),
+        input_signature=[tf.TensorSpec((None, 5)), tf.TensorSpec((5, 5))],
+    )
+    b = normal(5, 5, seed=7)
+    assert same_structure(rxt_tf.Predictor(signed)(x, b), signed(x, b))
+    assert same_structure(rxt_tf.Predictor(signed)([x, b]), signed(x, b))
