@@ -100,10 +100,13 @@ impl Parameters {
         let var_keyword = self.position(|parameter| parameter.kind == Kind::VarKeyword);
         let rest = PyDict::new(py);
         for (key, value) in kwargs.into_iter().flat_map(|kwargs| kwargs.iter()) {
-            let Ok(name) = key.cast::<PyString>() else {
+            let Some(name) = key
+                .cast::<PyString>()
+                .ok()
+                .and_then(|name| name.to_str().ok())
+            else {
                 return Ok(None);
             };
-            let name = name.to_str()?;
             let named =
                 self.position(|parameter| parameter.kind.by_keyword() && parameter.name == name);
             match (named, var_keyword) {

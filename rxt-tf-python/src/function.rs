@@ -109,6 +109,10 @@ impl Function {
                     Err(rxt_tf::Error::Device { .. }) => {
                         self.through_tensorflow(py, Fallback::Device, args, kwargs)
                     }
+                    // Asynchronous execution, which rxt-tf refuses.
+                    Err(rxt_tf::Error::AsyncContext) => {
+                        self.through_tensorflow(py, Fallback::NotEager, args, kwargs)
+                    }
                     Err(err) => Err(err.into()),
                 }
             }
@@ -159,8 +163,13 @@ impl Function {
         if outputs.is_none() {
             return Ok(Entry::Python(Fallback::Signature));
         }
-        let Ok(function) = concrete.extract::<rxt_tf::Function>() else {
-            return Ok(Entry::Python(Fallback::Signature));
+        let function = match concrete.extract::<rxt_tf::Function>() {
+            Ok(function) => function,
+            // A definition rxt-tf cannot call: always TensorFlow's.
+            Err(rxt_tf::Error::NotFunction { .. }) => {
+                return Ok(Entry::Python(Fallback::Signature))
+            }
+            Err(err) => return Err(err.into()),
         };
         Ok(Entry::Native {
             function,

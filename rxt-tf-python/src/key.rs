@@ -10,6 +10,11 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 
+/// `TF_DataType` codes of handles: keyed by `tf.function` with what they
+/// refer to, so never keyed here.
+const DT_RESOURCE: i32 = 20;
+const DT_VARIANT: i32 = 21;
+
 /// One part of a key.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
 pub(crate) enum Part {
@@ -65,9 +70,14 @@ impl<'py> Walk<'py> {
     ) -> PyResult<bool> {
         let py = value.py();
         if value.get_type().is(eager_tensor) {
-            let dtype = value
+            let dtype: i32 = value
                 .call_method0(pyo3::intern!(py, "_datatype_enum"))?
                 .extract()?;
+            // A resource or variant handle is keyed by what it refers to
+            // too (a variable's shape): left to `tf.function`.
+            if dtype == DT_RESOURCE || dtype == DT_VARIANT {
+                return Ok(false);
+            }
             let shape = value
                 .call_method0(pyo3::intern!(py, "_shape_tuple"))?
                 .extract::<Vec<i64>>()?;
@@ -87,7 +97,11 @@ impl<'py> Walk<'py> {
         } else if let Ok(float) = value.cast_exact::<PyFloat>() {
             self.key.push(Part::Float(float.value().to_bits()));
         } else if let Ok(text) = value.cast_exact::<PyString>() {
-            self.key.push(Part::Str(text.to_str()?.to_owned()));
+            // A string that is not UTF-8 (a lone surrogate) is not keyed.
+            let Ok(text) = text.to_str() else {
+                return Ok(false);
+            };
+            self.key.push(Part::Str(text.to_owned()));
         } else if let Ok(tuple) = value.cast_exact::<PyTuple>() {
             self.key.push(Part::Tuple(tuple.len()));
             for item in tuple.iter() {
@@ -105,10 +119,14 @@ impl<'py> Walk<'py> {
         } else if let Ok(dict) = value.cast_exact::<PyDict>() {
             let mut items = Vec::with_capacity(dict.len());
             for (key, item) in dict.iter() {
-                let Ok(key) = key.cast_exact::<PyString>() else {
+                let Some(key) = key
+                    .cast_exact::<PyString>()
+                    .ok()
+                    .and_then(|k| k.to_str().ok())
+                else {
                     return Ok(false);
                 };
-                items.push((key.to_str()?.to_owned(), item));
+                items.push((key.to_owned(), item));
             }
             items.sort_by(|a, b| a.0.cmp(&b.0));
             self.key.push(Part::Dict(

@@ -75,15 +75,16 @@ impl Predictor {
             }
         }
         let eager_tensor = crate::gate::wheel(py)?.eager_tensor.bind(py);
-        let not_tensors =
-            || PyTypeError::new_err("rxt_tf.Predictor: every input must be an eager tf.Tensor");
+        let not_tensors = || {
+            PyTypeError::new_err("rxt_tf.Predictor: every input must be an eager tf.Tensor (or a list or tuple of them)")
+        };
         let walked = walk(&values, eager_tensor)?.ok_or_else(not_tensors)?;
-        let structure_only = walked.key.iter().all(|part| {
-            matches!(
-                part,
-                Part::Tensor { .. } | Part::Tuple(_) | Part::List(_) | Part::Dict(_)
-            )
-        });
+        // Tensors, or lists and tuples of them (a dict's order would be its
+        // sorted keys, not the inputs' names: given by name instead).
+        let structure_only = walked
+            .key
+            .iter()
+            .all(|part| matches!(part, Part::Tensor { .. } | Part::Tuple(_) | Part::List(_)));
         if !structure_only {
             return Err(not_tensors());
         }
@@ -97,6 +98,11 @@ impl Predictor {
             // where the function runs; rxt-tf does not.
             Err(rxt_tf::Error::Device { .. }) => {
                 stats::fallback(Fallback::Device);
+                self.function.concrete(py).call(args, kwargs)
+            }
+            // Asynchronous execution, which rxt-tf refuses.
+            Err(rxt_tf::Error::AsyncContext) => {
+                stats::fallback(Fallback::NotEager);
                 self.function.concrete(py).call(args, kwargs)
             }
             Err(err) => Err(err.into()),

@@ -469,3 +469,49 @@ def test_a_predictor_of_a_built_layer_and_of_a_signed_tf_function() -> None:
     b = normal(5, 5, seed=7)
     assert same_structure(rxt_tf.Predictor(signed)(x, b), signed(x, b))
     assert same_structure(rxt_tf.Predictor(signed)([x, b]), signed(x, b))
+
+
+def test_a_bound_method_keeps_no_instance_alive_and_copies_bind_anew() -> None:
+    import copy
+    import gc
+    import weakref
+
+    a = Scaled(2.0)
+    x = normal(2, 2)
+    assert same_bits(a(x), x * 2.0)
+    b = copy.copy(a)
+    b.factor = tf.Variable(5.0)
+    assert same_bits(b(x), x * 5.0) and same_bits(a(x), x * 2.0)
+    gone = weakref.ref(a)
+    del a, b
+    gc.collect()
+    assert gone() is None
+
+
+def test_handles_and_odd_strings_go_through_tf_function() -> None:
+    v = tf.Variable([1.0, 2.0, 3.0])
+
+    @rxt_tf.function
+    def read(handle):
+        return tf.raw_ops.ReadVariableOp(resource=handle, dtype=tf.float32) * 2.0
+
+    before = counts()["fallbacks"]["argument"]
+    assert same_bits(read(v.handle), v * 2.0)
+
+    @rxt_tf.function
+    def tagged(x, tag):
+        return x + float(len(tag))
+
+    assert same_bits(tagged(normal(2), "\ud800"), normal(2) + 1.0)
+    assert counts()["fallbacks"]["argument"] - before == 2
+
+
+def test_a_predictor_refuses_a_dict_given_positionally() -> None:
+    signed = tf.function(
+        lambda a, b: a - b, input_signature=[tf.TensorSpec((2,)), tf.TensorSpec((2,))]
+    )
+    predict = rxt_tf.Predictor(signed)
+    a, b = normal(2, seed=1), normal(2, seed=2)
+    assert same_bits(predict(a, b), a - b)
+    with pytest.raises(TypeError, match="list or tuple"):
+        predict({"b": b, "a": a})

@@ -96,3 +96,22 @@ def test_exact_is_what_tells_rescaling_apart_on_a_negative_zero() -> None:
     assert same_bits(exact(*args), reference)
     assert not same_bits(inexact(*args), reference)
     assert np.array_equal(inexact(*args).numpy(), reference.numpy())
+
+
+def test_exact_calls_follow_a_changed_optimizer_configuration() -> None:
+    # With constant folding off, the tf.function's graph keeps `+ 0.0` and
+    # -0.0 gives +0.0: an exact call reads the thread's configuration at
+    # each call, as TensorFlow does, and follows.
+    x = tf.reshape(tf.tile(tf.constant([[-0.0, 1.0]]), [1, 192]), (2, 8, 8, 3))
+    exact = rxt_tf.function(FUNCTIONS["rescaling"])
+    negative = int(np.signbit(exact(x).numpy()).sum())
+    assert negative == 192
+    before = tf.config.optimizer.get_experimental_options()
+    tf.config.optimizer.set_experimental_options({"constant_folding": False})
+    try:
+        changed = exact(x)
+        assert same_bits(changed, exact.tf_function(x))
+        assert int(np.signbit(changed.numpy()).sum()) == 0
+    finally:
+        tf.config.optimizer.set_experimental_options({"constant_folding": True, **before})
+    assert same_bits(exact(x), exact.tf_function(x))

@@ -37,7 +37,6 @@ class Function(_NativeFunction):
 
     python_function: Callable[..., Any]
     input_signature: Any
-    _attribute: str | None
     _bound: weakref.WeakKeyDictionary[Any, Function]
 
     def __new__(
@@ -46,14 +45,19 @@ class Function(_NativeFunction):
         tf_function: Any,
         input_signature: Any = None,
         exact: bool = True,
+        parameters_of: Any = None,
     ) -> Function:
-        """Wraps `tf_function`, the `tf.function` of `python_function`."""
+        """Wraps `tf_function`, the `tf.function` of `python_function`.
+
+        Its parameters are those of `parameters_of` (a bound method's,
+        without `self`) when given, else of `python_function`.
+        """
         self = cast(
             Function,
             super().__new__(
                 cls,
                 tf_function,
-                _trace.parameters(python_function),
+                _trace.parameters(parameters_of or python_function),
                 _trace.trace,
                 CACHE_SIZE,
                 exact,
@@ -61,35 +65,33 @@ class Function(_NativeFunction):
         )
         self.python_function = python_function
         self.input_signature = input_signature
-        self._attribute = None
         self._bound = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function)
         return self
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        """Remembers the attribute name a method's function is kept under."""
-        self._attribute = name
-
     def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        """A method's function bound to `instance`, made once.
+        """A method's function bound to `instance`, made once per instance.
 
-        It is kept in the instance's `__dict__` where it has one (so later
-        lookups never come here), else in a weak map.
+        Kept in a weak map, and bound through `tf.function`'s own method
+        binding, which holds the instance weakly: nothing here keeps the
+        instance alive, and a copy of the instance gets its own binding.
+        An instance that cannot be referenced weakly is bound at each access.
         """
         if instance is None:
             return self
-        bound = self._bound.get(instance) if _weakly(instance) else None
+        weakly = _weakly(instance)
+        bound = self._bound.get(instance) if weakly else None
         if bound is None:
-            method = types.MethodType(self.python_function, instance)
+            parameters_of = types.MethodType(self.python_function, instance)
             bound = Function(
-                method,
+                self.python_function,
                 self.tf_function.__get__(instance, owner),
                 self.input_signature,
                 self.exact,
+                parameters_of=parameters_of,
             )
-            if self._attribute is not None and hasattr(instance, "__dict__"):
-                instance.__dict__[self._attribute] = bound
-            elif _weakly(instance):
+            del parameters_of
+            if weakly:
                 self._bound[instance] = bound
         return bound
 

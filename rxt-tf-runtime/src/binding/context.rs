@@ -147,6 +147,11 @@ impl BoundContext {
         Some(is_async)
     }
 
+    /// Python's context object this binds.
+    pub(crate) fn python_context<'py>(&self, py: Python<'py>) -> &Bound<'py, PyAny> {
+        self._py_context.bind(py)
+    }
+
     /// The wheel this context belongs to.
     pub fn wheel(&self) -> &'static Wheel {
         self.wheel

@@ -75,7 +75,10 @@ impl Function {
             // What a fusing scope on this thread recorded runs first.
             let _per_op = crate::fused::Scope::per_op();
             match graph {
-                CallGraph::AsTfFunction => callee.node.execute_by_name(context, &inputs)?,
+                CallGraph::AsTfFunction => {
+                    let config = thread_call_config(py, context)?;
+                    callee.node.execute_by_name(context, &inputs, &config)?
+                }
                 CallGraph::Inlined => callee.node.execute(context, &inputs)?,
             }
         };
@@ -87,6 +90,46 @@ impl Function {
             })
             .collect()
     }
+}
+
+/// The `config_proto` this thread's eager function calls pass now, as
+/// Python's `context.function_call_options` gives it. TensorFlow remakes
+/// that object when the configuration changes (`set_jit`, optimizer
+/// options, soft placement): the bytes are kept per thread for the object
+/// they were read from, and read again when it is another.
+fn thread_call_config(py: Python<'_>, context: &BoundContext) -> Result<std::rc::Rc<[u8]>> {
+    type Seen = Option<(Py<PyAny>, std::rc::Rc<[u8]>)>;
+    thread_local! {
+        static SEEN: std::cell::RefCell<Seen> = const { std::cell::RefCell::new(None) };
+    }
+    let python = |err: PyErr| Error::python(py, "reading the function call options", &err);
+    let python_context = context.python_context(py);
+    let current = python_context
+        .getattr(pyo3::intern!(py, "_thread_local_data"))
+        .and_then(|local| local.getattr(pyo3::intern!(py, "function_call_options")))
+        .map_err(python)?;
+    let known = SEEN.with_borrow(|seen| match seen {
+        Some((options, bytes)) if options.is(&current) => Some(std::rc::Rc::clone(bytes)),
+        _ => None,
+    });
+    if let Some(bytes) = known {
+        return Ok(bytes);
+    }
+    // Made on first use (and after a change) by the context's property.
+    let options = python_context
+        .getattr(pyo3::intern!(py, "function_call_options"))
+        .map_err(python)?;
+    let bytes: Vec<u8> = options
+        .call_method0(pyo3::intern!(py, "as_attrs"))
+        .and_then(|attrs| attrs.get_item("config_proto"))
+        .and_then(|config| config.extract())
+        .map_err(python)?;
+    let bytes: std::rc::Rc<[u8]> = bytes.into();
+    let kept = std::rc::Rc::clone(&bytes);
+    // Dropped outside the borrow: releasing a Python object may run code.
+    let previous = SEEN.with_borrow_mut(|seen| seen.replace((options.unbind(), kept)));
+    drop(previous);
+    Ok(bytes)
 }
 
 /// Checks the tensor behind argument `position` against its `spec`.

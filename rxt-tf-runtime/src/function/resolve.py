@@ -2,9 +2,8 @@
 Python object: the concrete function to keep alive, the name of its
 definition in the eager context, its flattened inputs and outputs (element
 type code and rank, -1 when unknown), its captured inputs, whether it
-reads trainable variables, whether it may join a fused trace (no
-stateful op but variable reads), and the configuration TensorFlow calls it
-with. Raises TypeError for anything else."""
+reads trainable variables, and whether it may join a fused trace (no
+stateful op but variable reads). Raises TypeError for anything else."""
 
 import weakref
 
@@ -130,14 +129,5 @@ def resolve(obj):
         captured,
         len(function.trainable_variables) > 0,
         _replayable(function),
-        _call_config(),
     )
 
-
-def _call_config():
-    """The `config_proto` TensorFlow's eager call of a function passes (the
-    context's configuration, soft placement on): the same graph passes and
-    kernels run when rxt-tf calls it by name."""
-    from tensorflow.python.eager import context
-
-    return bytes(context.context().function_call_options.as_attrs()["config_proto"])

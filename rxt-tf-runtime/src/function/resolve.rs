@@ -127,12 +127,10 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         Vec<Bound<'py, PyAny>>,
         bool,
         bool,
-        Vec<u8>,
     );
-    let (function, name, inputs, outputs, captured, trainable, replayable, call_config): Raw<'_> =
-        resolved
-            .extract()
-            .map_err(|err| Error::python(py, STEP, &err))?;
+    let (function, name, inputs, outputs, captured, trainable, replayable): Raw<'_> = resolved
+        .extract()
+        .map_err(|err| Error::python(py, STEP, &err))?;
     let captured = captured
         .iter()
         .map(|capture| share_handle(capture, &context).map(Arc::new))
@@ -153,7 +151,6 @@ fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee>
         name,
         input_types,
         output_types: outputs.iter().map(|spec| spec.dtype).collect(),
-        call_config,
         context: Arc::downgrade(&context),
         ran_eagerly: std::sync::atomic::AtomicBool::new(false),
     };

@@ -24,9 +24,6 @@ pub(crate) struct FunctionNode {
     pub(crate) input_types: Vec<i32>,
     /// The `TF_DataType` codes of its outputs.
     pub(crate) output_types: Vec<i32>,
-    /// The `config_proto` TensorFlow's own eager call passes (empty for a
-    /// fused trace's function, which is never called by name).
-    pub(crate) call_config: Vec<u8>,
     /// Its context (not kept alive by it).
     pub(crate) context: std::sync::Weak<BoundContext>,
     /// Whether it ran as an eager op: its kernel is then cached under
@@ -61,15 +58,16 @@ impl FunctionNode {
 
 impl FunctionNode {
     /// Runs it as TensorFlow's eager call of a function does: an op named
-    /// after the definition with the context's `config_proto` and the
-    /// default executor, so the same graph passes run and the same kernels
-    /// give the same bits as when Python calls it. `inputs` are the
-    /// arguments, then the captures; the GIL is released meanwhile if this
-    /// thread holds it.
+    /// after the definition with `config` (the calling thread's
+    /// `config_proto`) and the default executor, so the same graph passes
+    /// run and the same kernels give the same bits as when Python calls it.
+    /// `inputs` are the arguments, then the captures; the GIL is released
+    /// meanwhile if this thread holds it.
     pub(crate) fn execute_by_name(
         &self,
         context: &Arc<BoundContext>,
         inputs: &[&OwnedHandle],
+        config: &[u8],
     ) -> Result<Vec<OwnedHandle>> {
         const CALL: &str = FUNCTION_CALL.name;
         let api = context.wheel().api();
@@ -86,7 +84,7 @@ impl FunctionNode {
                 CALL,
             )
         }?;
-        op.set_bytes(c"config_proto", &self.call_config)?;
+        op.set_bytes(c"config_proto", config)?;
         op.set_bytes(c"executor_type", b"")?;
         for input in inputs {
             op.add_input(input)?;
