@@ -99,21 +99,9 @@ impl Function {
         };
         match &*entry {
             Entry::Native { function, outputs } => {
-                match function.call_python(py, &walked.tensors, self.graph) {
-                    Ok(results) => {
-                        stats::native();
-                        outputs.pack(py, &results)
-                    }
-                    // Placed elsewhere (a second logical CPU): TensorFlow
-                    // copies it where the function runs; rxt-tf does not.
-                    Err(rxt_tf::Error::Device { .. }) => {
-                        self.through_tensorflow(py, Fallback::Device, args, kwargs)
-                    }
-                    // Asynchronous execution, which rxt-tf refuses.
-                    Err(rxt_tf::Error::AsyncContext) => {
-                        self.through_tensorflow(py, Fallback::NotEager, args, kwargs)
-                    }
-                    Err(err) => Err(err.into()),
+                match crate::run::native(py, function, &walked.tensors, self.graph, outputs)? {
+                    Ok(packed) => Ok(packed),
+                    Err(why) => self.through_tensorflow(py, why, args, kwargs),
                 }
             }
             Entry::Python(why) => self.through_tensorflow(py, *why, args, kwargs),

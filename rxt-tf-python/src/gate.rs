@@ -1,6 +1,7 @@
 //! Whether a call may run natively: Python's default eager context on this
-//! thread (executing eagerly, no device scope), no gradient tape or forward
-//! accumulator recording, functions not forced to run eagerly. Each is read
+//! thread (executing eagerly, no device scope), functions not forced to run
+//! eagerly. A recording gradient tape or forward accumulator is refused by
+//! the native call itself (`run`), which checks it anyway. Each is read
 //! from TensorFlow's own state, in C or as a module attribute: no Python
 //! frame runs.
 
@@ -12,8 +13,6 @@ use crate::stats::Fallback;
 
 /// TensorFlow's objects the gate reads, found once.
 pub(crate) struct Wheel {
-    /// `pywrap_tfe.TFE_Py_TapeSetIsEmpty`.
-    tape_set_is_empty: Py<PyAny>,
     /// `tensorflow.python.eager.context`: its `_context` global.
     context: Py<PyModule>,
     /// `context.context`, which makes the context when there is none yet.
@@ -29,13 +28,11 @@ static WHEEL: PyOnceLock<Wheel> = PyOnceLock::new();
 /// TensorFlow's objects, imported on first use.
 pub(crate) fn wheel(py: Python<'_>) -> PyResult<&Wheel> {
     WHEEL.get_or_try_init(py, || {
-        let pywrap = py.import("tensorflow.python.pywrap_tfe")?;
         let context = py.import("tensorflow.python.eager.context")?;
         let eager_function_run =
             py.import("tensorflow.python.eager.polymorphic_function.eager_function_run")?;
         let ops = py.import("tensorflow.python.framework.ops")?;
         Ok(Wheel {
-            tape_set_is_empty: pywrap.getattr("TFE_Py_TapeSetIsEmpty")?.unbind(),
             make_context: context.getattr("context")?.unbind(),
             context: context.unbind(),
             eager_function_run: eager_function_run.unbind(),
@@ -47,9 +44,6 @@ pub(crate) fn wheel(py: Python<'_>) -> PyResult<&Wheel> {
 /// Why this call must go through TensorFlow's own function, if it must.
 pub(crate) fn refusal(py: Python<'_>) -> PyResult<Option<Fallback>> {
     let wheel = wheel(py)?;
-    if !wheel.tape_set_is_empty.call0(py)?.is_truthy(py)? {
-        return Ok(Some(Fallback::Tape));
-    }
     if wheel
         .eager_function_run
         .bind(py)

@@ -143,3 +143,33 @@ impl<'py> Walk<'py> {
         Ok(true)
     }
 }
+
+/// The EagerTensors of `values` (each a tensor, or a tuple or list of
+/// them) in order, read without keying them; `None` if one is anything
+/// else.
+pub(crate) fn tensors<'py>(
+    values: &[Bound<'py, PyAny>],
+    eager_tensor: &Bound<'py, PyType>,
+) -> PyResult<Option<Vec<Bound<'py, PyAny>>>> {
+    fn add<'py>(
+        value: &Bound<'py, PyAny>,
+        eager_tensor: &Bound<'py, PyType>,
+        found: &mut Vec<Bound<'py, PyAny>>,
+    ) -> bool {
+        if value.get_type().is(eager_tensor) {
+            found.push(value.clone());
+            return true;
+        }
+        let items = match (value.cast_exact::<PyTuple>(), value.cast_exact::<PyList>()) {
+            (Ok(tuple), _) => tuple.iter().collect::<Vec<_>>(),
+            (_, Ok(list)) => list.iter().collect(),
+            _ => return false,
+        };
+        items.iter().all(|item| add(item, eager_tensor, found))
+    }
+    let mut found = Vec::with_capacity(values.len());
+    Ok(values
+        .iter()
+        .all(|value| add(value, eager_tensor, &mut found))
+        .then_some(found))
+}

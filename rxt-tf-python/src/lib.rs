@@ -11,6 +11,7 @@ mod gate;
 mod key;
 mod outputs;
 mod predictor;
+mod run;
 mod stats;
 
 use pyo3::prelude::*;

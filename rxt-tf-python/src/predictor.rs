@@ -7,9 +7,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::key::{walk, Part};
+use crate::key::tensors;
 use crate::outputs::Template;
-use crate::stats::{self, Fallback};
+use crate::stats;
 
 /// A model or signature called at the cost of one TensorFlow call.
 #[pyclass(frozen, module = "rxt_tf._native")]
@@ -75,37 +75,20 @@ impl Predictor {
             }
         }
         let eager_tensor = crate::gate::wheel(py)?.eager_tensor.bind(py);
-        let not_tensors = || {
-            PyTypeError::new_err("rxt_tf.Predictor: every input must be an eager tf.Tensor (or a list or tuple of them)")
-        };
-        let walked = walk(&values, eager_tensor)?.ok_or_else(not_tensors)?;
         // Tensors, or lists and tuples of them (a dict's order would be its
         // sorted keys, not the inputs' names: given by name instead).
-        let structure_only = walked
-            .key
-            .iter()
-            .all(|part| matches!(part, Part::Tensor { .. } | Part::Tuple(_) | Part::List(_)));
-        if !structure_only {
-            return Err(not_tensors());
-        }
-        let tensors = walked.tensors;
-        match self.function.call_python(py, &tensors, self.graph) {
-            Ok(results) => {
-                stats::native();
-                self.outputs.pack(py, &results)
-            }
-            // Placed elsewhere (a second logical CPU): TensorFlow copies it
-            // where the function runs; rxt-tf does not.
-            Err(rxt_tf::Error::Device { .. }) => {
-                stats::fallback(Fallback::Device);
+        let tensors = tensors(&values, eager_tensor)?.ok_or_else(|| {
+            PyTypeError::new_err(
+                "rxt_tf.Predictor: every input must be an eager tf.Tensor (or a list or \
+                 tuple of them)",
+            )
+        })?;
+        match crate::run::native(py, &self.function, &tensors, self.graph, &self.outputs)? {
+            Ok(packed) => Ok(packed),
+            Err(why) => {
+                stats::fallback(why);
                 self.function.concrete(py).call(args, kwargs)
             }
-            // Asynchronous execution, which rxt-tf refuses.
-            Err(rxt_tf::Error::AsyncContext) => {
-                stats::fallback(Fallback::NotEager);
-                self.function.concrete(py).call(args, kwargs)
-            }
-            Err(err) => Err(err.into()),
         }
     }
 }

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 from bitwise import same_bits
+from test_memory import rss_bytes
 
 import rxt_tf
 
@@ -344,14 +345,6 @@ def test_the_gil_is_released_while_tensorflow_computes() -> None:
     longest = max(b - a for a, b in itertools.pairwise(points))
     # Held for the whole call, the sampler would stop for all of it.
     assert longest < (end - start) / 2, (longest, end - start)
-
-
-def rss_bytes() -> int:
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise RuntimeError("no VmRSS in /proc/self/status")
 
 
 def test_memory_stays_flat_over_100k_calls() -> None:

@@ -218,16 +218,21 @@ fn check_ranks(callee: &Callee, outputs: &[OwnedHandle], kinds: &[TensorKind]) -
     Ok(())
 }
 
-fn check_arguments(callee: &Callee, tensors: &[(&Untyped, TensorKind)]) -> Result<()> {
-    if tensors.len() != callee.inputs.len() {
-        return Err(Error::FunctionArguments {
-            message: format!(
-                "the function takes {} input tensors, got {}",
-                callee.inputs.len(),
-                tensors.len()
-            ),
-        });
+/// Checks that `count` arguments fill the function's inputs.
+fn check_count(callee: &Callee, count: usize) -> Result<()> {
+    if count == callee.inputs.len() {
+        return Ok(());
     }
+    Err(Error::FunctionArguments {
+        message: format!(
+            "the function takes {} input tensors, got {count}",
+            callee.inputs.len()
+        ),
+    })
+}
+
+fn check_arguments(callee: &Callee, tensors: &[(&Untyped, TensorKind)]) -> Result<()> {
+    check_count(callee, tensors.len())?;
     for (position, ((_, kind), spec)) in tensors.iter().zip(&callee.inputs).enumerate() {
         match spec.fits(*kind) {
             (false, _) => {

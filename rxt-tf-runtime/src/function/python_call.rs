@@ -46,15 +46,7 @@ impl Function {
         graph: CallGraph,
     ) -> Result<Vec<Bound<'py, PyAny>>> {
         let callee = &self.callee;
-        if arguments.len() != callee.inputs.len() {
-            return Err(Error::FunctionArguments {
-                message: format!(
-                    "the function takes {} input tensors, got {}",
-                    callee.inputs.len(),
-                    arguments.len()
-                ),
-            });
-        }
+        super::check_count(callee, arguments.len())?;
         let context = &callee.context;
         if !Arc::ptr_eq(&BoundContext::current(py)?, context) {
             return Err(Error::MixedContexts { op: CALL });
