@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::safe::constant::ConstantKey;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::host::{self, ScalarBits};
+use crate::safe::op::OpPool;
 use crate::sys::TFE_Context;
 
 /// `CPU_DEVICE` as a C string, for `TFE_OpSetDevice`.
@@ -29,6 +30,9 @@ pub struct BoundContext {
     raw: NonNull<TFE_Context>,
     /// Constant inputs made on this context.
     constants: Mutex<Constants>,
+    /// Its ops kept for reuse; dropped before the references below, which
+    /// may delete the context.
+    ops: OpPool,
     // Strong references that keep the `TFE_Context*` alive: the capsule's
     // destructor deletes the context, and the Python context owns the capsule.
     _py_context: Py<PyAny>,
@@ -105,6 +109,9 @@ impl BoundContext {
             wheel,
             raw,
             constants: Mutex::new(Constants::default()),
+            // SAFETY: the pool is a field of the binding, which keeps the
+            // context alive (below) and drops the pool first.
+            ops: unsafe { OpPool::new(wheel.api(), raw) },
             _py_context: context.unbind(),
             _capsule: capsule.unbind(),
         });
@@ -157,6 +164,11 @@ impl BoundContext {
         self.wheel
     }
 
+    /// The pool of its ops.
+    pub(crate) fn ops(&self) -> &OpPool {
+        &self.ops
+    }
+
     /// The raw context, valid while `self` lives.
     pub(crate) fn as_ptr(&self) -> *mut TFE_Context {
         self.raw.as_ptr()
@@ -195,10 +207,10 @@ impl BoundContext {
 /// ones it holds.
 fn cached(py: Python<'_>, wheel: &Wheel) -> Option<Arc<BoundContext>> {
     let context = wheel
-        .context_module
+        .context_globals
         .bind(py)
-        .getattr(pyo3::intern!(py, "_context"))
-        .ok()?;
+        .get_item(pyo3::intern!(py, "_context"))
+        .ok()??;
     let handle = context.getattr(pyo3::intern!(py, "_context_handle")).ok()?;
     let current = CURRENT
         .lock()

@@ -20,9 +20,10 @@ pub struct Wheel {
     package_dir: PathBuf,
     /// `tensorflow.python.eager.context.context`.
     pub(crate) context: Py<PyAny>,
-    /// The module `tensorflow.python.eager.context`, whose `_context` global
-    /// is Python's context object (read on every call to spot a new one).
-    pub(crate) context_module: Py<PyAny>,
+    /// The globals of the module `tensorflow.python.eager.context`, whose
+    /// `_context` is Python's context object (read on every call to spot a
+    /// new one; a dictionary lookup, cheaper than the module's getattr).
+    pub(crate) context_globals: Py<pyo3::types::PyDict>,
 }
 
 static WHEEL: OnceCell<Result<Wheel>> = OnceCell::new();
@@ -136,9 +137,9 @@ impl Wheel {
                 "context",
                 "finding tensorflow.python.eager.context.context",
             )?,
-            context_module: py
+            context_globals: py
                 .import("tensorflow.python.eager.context")
-                .map(|module| module.into_any().unbind())
+                .map(|module| module.dict().unbind())
                 .map_err(python("import tensorflow.python.eager.context"))?,
         })
     }

@@ -37,17 +37,7 @@ pub(crate) fn run_op_then<R>(
     let api = context.wheel().api();
     let name = call.row.name;
     let status = Status::new(api, name)?;
-    // SAFETY: the context lives while `context` does, which outlives the op.
-    let mut op = unsafe {
-        OwnedOp::new(
-            api,
-            context.as_ptr(),
-            call.tf_op,
-            CPU_DEVICE_C,
-            &status,
-            name,
-        )
-    }?;
+    let mut op = OwnedOp::new(context.ops(), call.tf_op, CPU_DEVICE_C, &status, name)?;
     for (attr, value) in call.attributes(keywords) {
         op.set_attr(attr, &value)?;
     }

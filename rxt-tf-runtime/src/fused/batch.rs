@@ -11,6 +11,7 @@
 //! what per-op execution gives it: its value, or the error (naming the op)
 //! of the failing op it depends on.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
@@ -35,6 +36,10 @@ pub(crate) const MAX_NODES: usize = 256;
 pub(crate) struct Batch {
     context: Arc<BoundContext>,
     recording: Mutex<Recording>,
+    /// Run (or failed): later ops start a new batch. Set under the
+    /// recording's lock; read without it only to choose a batch, which
+    /// [`Batch::add_node`] confirms under the lock.
+    done: AtomicBool,
 }
 
 /// What a batch lets go of while its recording is locked, dropped after:
@@ -63,10 +68,10 @@ impl Batch {
     pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Recording>) -> Arc<Batch> {
         let mut recording = spare.unwrap_or_else(Recording::new);
         recording.clear(context);
-        recording.done = false;
         Arc::new(Batch {
             context: Arc::clone(context),
             recording: Mutex::new(recording),
+            done: AtomicBool::new(false),
         })
     }
 
@@ -84,7 +89,12 @@ impl Batch {
 
     /// Whether new ops may still join the batch.
     pub(crate) fn accepts(&self, context: &Arc<BoundContext>) -> bool {
-        Arc::ptr_eq(&self.context, context) && !self.lock().done
+        Arc::ptr_eq(&self.context, context) && !self.ran()
+    }
+
+    /// Whether the batch ran (or failed).
+    fn ran(&self) -> bool {
+        self.done.load(Ordering::Acquire)
     }
 
     /// The recording, locked. A thread that must wait gives up the GIL
@@ -130,7 +140,7 @@ impl Batch {
         push: impl FnOnce(&mut Recording, S) -> Result<u32>,
     ) -> Option<Result<Untyped>> {
         let mut recording = self.lock();
-        if recording.done {
+        if self.ran() {
             return None;
         }
         let mark = recording.mark();
@@ -201,10 +211,10 @@ impl Batch {
         let mut garbage = Garbage::default();
         {
             let mut recording = self.lock();
-            if recording.done {
+            if self.ran() {
                 return Ok(());
             }
-            recording.done = true;
+            self.done.store(true, Ordering::Release);
             let live: Vec<(u32, Arc<Promise>)> = recording
                 .outputs
                 .iter()
@@ -338,28 +348,25 @@ impl Producer for Batch {
 }
 
 /// Records `row` into the thread's batch (`current`, replaced by a new
-/// batch in the room of `spare` when it cannot take the op) and returns
-/// its promised output.
+/// batch when it cannot take the op) and returns its promised output.
 pub(crate) fn record(
     current: &mut Option<Arc<Batch>>,
-    spare: &mut Option<Recording>,
     row: &'static Op,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
     let (context, call) = eager::plan(row, operands, keywords)?;
-    into_batch(current, spare, &context, |batch| {
+    into_batch(current, &context, |batch| {
         node::record(batch, &call, operands, keywords, kind)
     })
 }
 
 /// Runs `record` on the thread's batch on `context` (`current`, replaced
-/// by a new batch in the room of `spare` when it cannot take more, or ran
-/// meanwhile) until a batch takes the node.
+/// by a new batch when it cannot take more, or ran meanwhile) until a
+/// batch takes the node.
 fn into_batch(
     current: &mut Option<Arc<Batch>>,
-    spare: &mut Option<Recording>,
     context: &Arc<BoundContext>,
     record: impl Fn(&Arc<Batch>) -> Option<Result<Untyped>>,
 ) -> Result<Untyped> {
@@ -369,13 +376,14 @@ fn into_batch(
             _ => {
                 // A batch that ran and that no promise holds lends its room
                 // to the next (a read inside a scope runs the batch, so a
-                // loop that reads each result starts a batch per read).
-                if spare.is_none() {
-                    if let Some(old) = current.take().filter(|old| old.lock().done) {
-                        *spare = Batch::recycle(old);
-                    }
-                }
-                let batch = Batch::new(context, spare.take());
+                // loop that reads each result starts a batch per read);
+                // else the room the thread kept from an earlier one.
+                let room = current
+                    .take()
+                    .filter(|old| old.ran())
+                    .and_then(Batch::recycle)
+                    .or_else(super::take_spare);
+                let batch = Batch::new(context, room);
                 *current = Some(Arc::clone(&batch));
                 batch
             }
@@ -400,16 +408,12 @@ pub(crate) struct FunctionCall<'a> {
 }
 
 /// Records `call` into the thread's batch (`current`, replaced by a new
-/// batch in the room of `spare` when it cannot take it) and returns its
-/// promised output.
+/// batch when it cannot take it) and returns its promised output.
 pub(crate) fn record_function(
     current: &mut Option<Arc<Batch>>,
-    spare: &mut Option<Recording>,
     call: &FunctionCall<'_>,
 ) -> Result<Untyped> {
-    into_batch(current, spare, call.context, |batch| {
-        batch.record_function(call)
-    })
+    into_batch(current, call.context, |batch| batch.record_function(call))
 }
 
 /// An error of the fused machinery itself (a defect, not user input).

@@ -72,18 +72,7 @@ impl FunctionNode {
         const CALL: &str = FUNCTION_CALL.name;
         let api = context.wheel().api();
         let status = Status::new(api, CALL)?;
-        // SAFETY: the context lives while `context` does, which outlives the
-        // op (dropped before this function returns).
-        let mut op = unsafe {
-            OwnedOp::new(
-                api,
-                context.as_ptr(),
-                &self.name,
-                CPU_DEVICE_C,
-                &status,
-                CALL,
-            )
-        }?;
+        let mut op = OwnedOp::new(context.ops(), &self.name, CPU_DEVICE_C, &status, CALL)?;
         op.set_bytes(c"config_proto", config)?;
         op.set_bytes(c"executor_type", b"")?;
         for input in inputs {
@@ -108,10 +97,7 @@ pub(crate) fn run_function_call<R>(
 ) -> Result<R> {
     let api = context.wheel().api();
     let status = Status::new(api, op)?;
-    // SAFETY: the context lives while `context` does, which outlives the op
-    // (dropped before this function returns).
-    let mut built =
-        unsafe { OwnedOp::new(api, context.as_ptr(), call, CPU_DEVICE_C, &status, op) }?;
+    let mut built = OwnedOp::new(context.ops(), call, CPU_DEVICE_C, &status, op)?;
     built.set_type_list(c"Tin", input_types)?;
     built.set_type_list(c"Tout", output_types)?;
     built.set_function(c"f", name)?;

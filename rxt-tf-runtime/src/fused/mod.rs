@@ -207,7 +207,7 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Option<Result<Untyped>> {
-    in_thread_batch(|batch, spare| batch::record(batch, spare, row, operands, keywords, kind))
+    in_thread_batch(|batch| batch::record(batch, row, operands, keywords, kind))
 }
 
 /// Records a call of `function` (number `id`) on `arguments` and its
@@ -229,40 +229,39 @@ pub(crate) fn record_function(
         context,
         kind,
     };
-    in_thread_batch(|batch, spare| batch::record_function(batch, spare, &call))
+    in_thread_batch(|batch| batch::record_function(batch, &call))
 }
 
-/// Runs `record` on this thread's batches if it is fusing (`None`
-/// otherwise). The batches are taken out of the thread's state while it
+/// Runs `record` on this thread's batch if it is fusing (`None`
+/// otherwise). The batch is taken out of the thread's state while it
 /// records (which may run other code: reading a tensor of another batch,
 /// dropping a context), and put back after.
 fn in_thread_batch(
-    record: impl FnOnce(
-        &mut Option<Arc<batch::Batch>>,
-        &mut Option<recording::Recording>,
-    ) -> Result<Untyped>,
+    record: impl FnOnce(&mut Option<Arc<batch::Batch>>) -> Result<Untyped>,
 ) -> Option<Result<Untyped>> {
-    let (mut batch, mut spare) = STATE
+    let mut batch = STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
-            (state.mode() == Mode::Fused).then(|| (state.batch.take(), state.spare.take()))
+            (state.mode() == Mode::Fused).then(|| state.batch.take())
         })
         .ok()
         .flatten()?;
-    let recorded = record(&mut batch, &mut spare);
+    let recorded = record(&mut batch);
     let displaced = STATE
         .try_with(|state| match state.try_borrow_mut() {
-            Ok(mut state) => {
-                let old = (
-                    std::mem::replace(&mut state.batch, batch),
-                    std::mem::replace(&mut state.spare, spare),
-                );
-                Some(old)
-            }
-            Err(_) => Some((batch, spare)),
+            Ok(mut state) => std::mem::replace(&mut state.batch, batch),
+            Err(_) => batch,
         })
         .ok()
         .flatten();
     drop(displaced);
     Some(recorded)
+}
+
+/// The room of a recording the thread kept from an earlier batch, if any.
+fn take_spare() -> Option<recording::Recording> {
+    STATE
+        .try_with(|state| state.try_borrow_mut().ok()?.spare.take())
+        .ok()
+        .flatten()
 }

@@ -49,8 +49,6 @@ pub(crate) struct Recording {
     pub(crate) key: Vec<Part>,
     /// The nodes' estimated work, added up.
     pub(crate) work: i64,
-    /// Run (or failed): later ops start a new batch.
-    pub(crate) done: bool,
     /// Reads inputs' sizes; made on first use, kept with the room.
     pub(crate) status: Option<Status>,
     /// The keyword vectors of cleared nodes, for the next nodes.
@@ -76,7 +74,6 @@ impl Recording {
             outputs: Vec::with_capacity(8),
             key: Vec::with_capacity(32),
             work: 0,
-            done: false,
             status: None,
             keyword_room: Vec::new(),
         }

@@ -2,6 +2,7 @@
 
 use std::ffi::{c_int, CStr};
 use std::ptr::NonNull;
+use std::sync::{Mutex, PoisonError};
 
 use rxt_tf_spec::Value;
 
@@ -10,30 +11,122 @@ use crate::safe::handle::{null_handle, null_pointer, OwnedHandle};
 use crate::safe::status::Status;
 use crate::sys::{Api, TFE_Context, TFE_Op, TFE_TensorHandle};
 
-/// An op of one TensorFlow kind placed on one device, deleted on drop.
+/// Ops of one context kept for reuse once run: making and deleting a
+/// `TFE_Op` costs more than resetting one (TensorFlow's Python layer keeps
+/// one per thread for the same reason). A kept op holds no input (it is
+/// reset when given back) and is reset again, on the thread that uses it,
+/// when taken (so it runs on that thread's executor).
+pub(crate) struct OpPool {
+    api: &'static Api,
+    context: NonNull<TFE_Context>,
+    spare: Mutex<Vec<NonNull<TFE_Op>>>,
+}
+
+// SAFETY: a kept op is only a pointer owned by the pool: it is taken out
+// under the mutex and then used by one thread at a time, as a `TFE_Op` may
+// be; TensorFlow's ops are not tied to the thread that made them. The
+// context is internally synchronised and used from every thread.
+unsafe impl Send for OpPool {}
+// SAFETY: as above; through `&OpPool` the ops are reached under the mutex.
+unsafe impl Sync for OpPool {}
+
+/// Ops a pool keeps at most (one per thread running at once is enough).
+const POOL_SIZE: usize = 8;
+
+impl OpPool {
+    /// An empty pool of ops on `context`, of the wheel `api` binds.
+    ///
+    /// # Safety
+    /// `context` must stay live for as long as the pool does.
+    pub(crate) unsafe fn new(api: &'static Api, context: NonNull<TFE_Context>) -> OpPool {
+        OpPool {
+            api,
+            context,
+            spare: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn take(&self) -> Option<NonNull<TFE_Op>> {
+        self.spare.try_lock().ok().and_then(|mut spare| spare.pop())
+    }
+
+    /// Keeps `op` (reset, holding nothing), or deletes it when the pool is
+    /// full or busy.
+    fn keep(&self, op: NonNull<TFE_Op>) {
+        if let Ok(mut spare) = self.spare.try_lock() {
+            if spare.len() < POOL_SIZE {
+                spare.push(op);
+                return;
+            }
+        }
+        // SAFETY: `op` is owned here and deleted once.
+        unsafe { (self.api.TFE_DeleteOp)(op.as_ptr()) };
+    }
+}
+
+impl Drop for OpPool {
+    fn drop(&mut self) {
+        let spare = self.spare.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for op in spare.drain(..) {
+            // SAFETY: each kept op is owned by the pool and deleted once,
+            // before its context (the pool's owner deletes the context
+            // after dropping the pool).
+            unsafe { (self.api.TFE_DeleteOp)(op.as_ptr()) };
+        }
+    }
+}
+
+/// An op of one TensorFlow kind placed on one device, given back to its
+/// pool (or deleted) on drop.
 pub(crate) struct OwnedOp<'s> {
     raw: NonNull<TFE_Op>,
     api: &'static Api,
     status: &'s Status,
     /// rxt-tf's name for the op, for errors.
     name: &'static str,
+    /// The device it is placed on, kept when it is given back (so that
+    /// resetting it to the same device parses no name).
+    device: &'static CStr,
+    pool: &'s OpPool,
 }
 
 impl<'s> OwnedOp<'s> {
-    /// A new `tf_op` on `context`, placed on `device`.
-    ///
-    /// # Safety
-    /// `context` must be a live context for as long as the op lives.
-    pub(crate) unsafe fn new(
-        api: &'static Api,
-        context: *mut TFE_Context,
+    /// A `tf_op` on the context of `pool`, placed on `device`: one of the
+    /// pool's, reset, or a new one.
+    pub(crate) fn new(
+        pool: &'s OpPool,
         tf_op: &CStr,
-        device: &CStr,
+        device: &'static CStr,
         status: &'s Status,
         name: &'static str,
     ) -> Result<OwnedOp<'s>> {
-        // SAFETY: `context` is live (caller's contract); the name is NUL-terminated.
-        let raw = unsafe { (api.TFE_NewOp)(context, tf_op.as_ptr(), status.as_ptr()) };
+        let api = pool.api;
+        if let Some(raw) = pool.take() {
+            let op = OwnedOp {
+                raw,
+                api,
+                status,
+                name,
+                device,
+                pool,
+            };
+            // SAFETY: `op` is live and reset on this thread; the names are
+            // NUL-terminated. The device is parsed only if it changed.
+            unsafe {
+                (api.TFE_OpReset)(
+                    op.raw.as_ptr(),
+                    tf_op.as_ptr(),
+                    device.as_ptr(),
+                    status.as_ptr(),
+                )
+            };
+            status.check(name)?;
+            return Ok(op);
+        }
+        // SAFETY: the pool's context is live while the pool is (its
+        // contract); the name is NUL-terminated.
+        let raw =
+            unsafe { (api.TFE_NewOp)(pool.context.as_ptr(), tf_op.as_ptr(), status.as_ptr()) };
         status.check(name)?;
         let op = NonNull::new(raw)
             .map(|raw| OwnedOp {
@@ -41,6 +134,8 @@ impl<'s> OwnedOp<'s> {
                 api,
                 status,
                 name,
+                device,
+                pool,
             })
             .ok_or_else(|| null_pointer(name, "TFE_NewOp"))?;
         // SAFETY: `op` is live; the device name is NUL-terminated.
@@ -224,7 +319,23 @@ impl<'s> OwnedOp<'s> {
 
 impl Drop for OwnedOp<'_> {
     fn drop(&mut self) {
-        // SAFETY: `raw` came from `TFE_NewOp` and is deleted once.
-        unsafe { (self.api.TFE_DeleteOp)(self.raw.as_ptr()) };
+        // Reset to an op without inputs or attributes (on its device), it
+        // lets go of its inputs (and what they hold) now, not when it is
+        // next used.
+        // SAFETY: the op is live; the names are NUL-terminated.
+        unsafe {
+            (self.api.TFE_OpReset)(
+                self.raw.as_ptr(),
+                c"NoOp".as_ptr(),
+                self.device.as_ptr(),
+                self.status.as_ptr(),
+            )
+        };
+        if self.status.is_ok() {
+            self.pool.keep(self.raw);
+        } else {
+            // SAFETY: `raw` is owned here and deleted once.
+            unsafe { (self.api.TFE_DeleteOp)(self.raw.as_ptr()) };
+        }
     }
 }

@@ -38,6 +38,12 @@ impl Status {
         self.raw.as_ptr()
     }
 
+    /// Whether the last call succeeded.
+    pub(crate) fn is_ok(&self) -> bool {
+        // SAFETY: `raw` is a live status owned by `self`.
+        unsafe { (self.api.TF_GetCode)(self.raw.as_ptr()) == TF_OK }
+    }
+
     /// `Ok` if the last call succeeded, else the code and message as an
     /// [`Error::Op`] naming `op`.
     pub(crate) fn check(&self, op: &'static str) -> Result<()> {

@@ -140,6 +140,7 @@ api_table! {
         TF_Version: fn() -> *const c_char;
         TFE_NewOp: fn(*mut TFE_Context, *const c_char, *mut TF_Status) -> *mut TFE_Op;
         TFE_DeleteOp: fn(*mut TFE_Op);
+        TFE_OpReset: fn(*mut TFE_Op, *const c_char, *const c_char, *mut TF_Status);
         TFE_OpSetDevice: fn(*mut TFE_Op, *const c_char, *mut TF_Status);
         TFE_OpSetAttrType: fn(*mut TFE_Op, *const c_char, TF_DataType);
         TFE_OpSetAttrBool: fn(*mut TFE_Op, *const c_char, c_uchar);
