@@ -78,8 +78,8 @@ fn asynchronous_context_is_refused() {
 
 #[test]
 fn boundary_checks_name_expected_and_found() {
-    assert!(checks::device("/job:localhost/replica:0/task:0/device:CPU:0").is_ok());
-    let err = checks::device("/job:localhost/replica:0/task:0/device:GPU:0").expect_err("gpu");
+    assert!(checks::device(b"/job:localhost/replica:0/task:0/device:CPU:0").is_ok());
+    let err = checks::device(b"/job:localhost/replica:0/task:0/device:GPU:0").expect_err("gpu");
     assert_eq!(
         python_error(err),
         (

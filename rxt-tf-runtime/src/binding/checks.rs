@@ -82,13 +82,13 @@ pub fn execution_mode(is_async: bool) -> Result<()> {
 }
 
 /// A boundary tensor must live on this process's `CPU:0`.
-pub fn device(found: &str) -> Result<()> {
-    if found == CPU_DEVICE {
+pub fn device(found: &[u8]) -> Result<()> {
+    if found == CPU_DEVICE.as_bytes() {
         Ok(())
     } else {
         Err(Error::Device {
             expected: CPU_DEVICE,
-            found: found.to_owned(),
+            found: String::from_utf8_lossy(found).into_owned(),
         })
     }
 }

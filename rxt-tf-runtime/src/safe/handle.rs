@@ -71,29 +71,24 @@ impl OwnedHandle {
         Ok(size)
     }
 
-    /// Calls `f` with the name of the device the tensor was produced on,
-    /// borrowed (no copy).
+    /// Applies `f` to the name of the device the tensor is on (its bytes,
+    /// as TensorFlow gives them: empty if it names none).
     pub(crate) fn with_device<T>(
         &self,
         status: &Status,
         op: &'static str,
-        f: impl FnOnce(&str) -> T,
+        f: impl FnOnce(&[u8]) -> T,
     ) -> Result<T> {
         // SAFETY: `raw` is live; `status` is a live status.
         let name =
             unsafe { (self.api.TFE_TensorHandleDeviceName)(self.raw.as_ptr(), status.as_ptr()) };
         status.check(op)?;
         if name.is_null() {
-            return Ok(f(""));
+            return Ok(f(b""));
         }
         // SAFETY: non-null, NUL-terminated, owned by the handle, which lives
-        // through this borrow.
-        let name = unsafe { CStr::from_ptr(name) }.to_bytes();
-        // Device names are ASCII: checked as they are, without a copy.
-        Ok(match std::str::from_utf8(name) {
-            Ok(name) => f(name),
-            Err(_) => f(&String::from_utf8_lossy(name)),
-        })
+        // through this borrow; read without a copy.
+        Ok(f(unsafe { CStr::from_ptr(name) }.to_bytes()))
     }
 
     /// Another owned reference to the same tensor (no data copy).

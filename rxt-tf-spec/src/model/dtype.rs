@@ -17,6 +17,7 @@ pub enum DType {
 
 impl DType {
     /// The `TF_DataType` code.
+    #[inline]
     pub const fn code(self) -> i32 {
         match self {
             DType::F32 => 1,
@@ -28,6 +29,7 @@ impl DType {
     }
 
     /// The element type of a `TF_DataType` code, if rxt-tf has it.
+    #[inline]
     pub const fn from_code(code: i32) -> Option<DType> {
         match code {
             1 => Some(DType::F32),
@@ -81,6 +83,7 @@ impl DType {
     }
 
     /// The size of one element, in bytes.
+    #[inline]
     pub const fn size(self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
@@ -90,6 +93,7 @@ impl DType {
     }
 
     /// Whether it is a floating-point type.
+    #[inline]
     pub const fn is_float(self) -> bool {
         matches!(self, DType::F32 | DType::F64)
     }

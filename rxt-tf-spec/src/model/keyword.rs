@@ -133,6 +133,7 @@ pub struct Keyword {
 
 impl Keyword {
     /// Whether `value` is accepted.
+    #[inline]
     pub fn accepts(&self, value: &Value) -> bool {
         let kind_matches = matches!(
             (self.kind, value),

@@ -50,6 +50,7 @@ pub struct Op {
 impl Op {
     /// The element type its kernel runs on for operands of `operand`: the
     /// promoted one where the op promotes it.
+    #[inline]
     pub fn kernel_element(&self, operand: DType) -> DType {
         match self.promotion {
             Some(promotion) if promotion.from.contains(&operand) => promotion.to,
@@ -58,6 +59,7 @@ impl Op {
     }
 
     /// The element type of its result for operands of `operand`.
+    #[inline]
     pub fn result_element(&self, operand: DType) -> DType {
         self.result_type
             .unwrap_or_else(|| self.kernel_element(operand))
@@ -73,6 +75,7 @@ impl Op {
     }
 
     /// The number of operands.
+    #[inline]
     pub fn arity(&self) -> usize {
         self.rule.arity()
     }

@@ -207,6 +207,7 @@ pub const MAX_LIST: usize = 8;
 
 impl Rule {
     /// The number of operands.
+    #[inline]
     pub const fn arity(self) -> usize {
         match self {
             Rule::Select => 3,
@@ -229,6 +230,7 @@ impl Rule {
     }
 
     /// The ranks accepted at operand `position` (from 0).
+    #[inline]
     pub const fn ranks(self, position: usize) -> (u8, u8) {
         match (self, position) {
             (Rule::SameRank { min_rank }, _) => (min_rank, MAX_RANK),
@@ -265,6 +267,7 @@ impl Rule {
 
     /// The rank the typed `axis` keyword must fit for an operand of `rank`:
     /// the operand's, or for a new axis the result's (it may follow the last).
+    #[inline]
     pub const fn axes_rank(self, rank: u8) -> u8 {
         match self {
             Rule::ExpandDims | Rule::Stack | Rule::OneHot => rank.saturating_add(1),
@@ -274,6 +277,7 @@ impl Rule {
 
     /// Whether a literal (or run-time scalar) may stand for an operand of
     /// the call's element type.
+    #[inline]
     pub const fn takes_literals(self) -> bool {
         matches!(
             self,
@@ -284,6 +288,7 @@ impl Rule {
     /// Whether a literal (or run-time scalar) may stand for operand
     /// `position`: where the op takes literals, any operand of the element
     /// type but the tensor `clip_by_value` clips.
+    #[inline]
     pub const fn takes_literal_at(self, position: usize) -> bool {
         self.takes_literals()
             && matches!(self.role(position), Role::Element)
@@ -291,11 +296,13 @@ impl Rule {
     }
 
     /// Whether the op makes a new tensor, from no tensor operand.
+    #[inline]
     pub const fn creates(self) -> bool {
         matches!(self, Rule::Fill | Rule::Filled | Rule::Sequence | Rule::Eye)
     }
 
     /// What operand `position` (from 0) holds.
+    #[inline]
     pub const fn role(self, position: usize) -> Role {
         match (self, position) {
             (Rule::Select, 0) => Role::Condition,
@@ -313,6 +320,7 @@ impl Rule {
     }
 
     /// What the literal entries of the list operand at `position` may be.
+    #[inline]
     pub const fn list_entries(self, position: usize) -> ListEntries {
         match (self, position) {
             (Rule::Reshape, _) => ListEntries {
