@@ -60,16 +60,15 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     # Every rule of the ops in table order, then the fallbacks for calls and operators.
     assert rule_ids == [
         *(op.rule_id for op in OPS),
-        "rxt-tf/unsupported-tensor-surface",
-        "rxt-tf/unsupported-tensor-operator",
+        *(fallback.rule_id for fallback in spec.FALLBACKS),
     ]
     assert len(set(rule_ids)) == len(rule_ids)
     for op in spec.OPS:
         for rule in op.rules:
             assert rule.rule_id in rule_ids, rule.rule_id
     codes = {rule: code for rule, code, _ in loaded["rules"]}
-    assert codes["rxt-tf/unsupported-tensor-surface"] == "RXTP-RXTTF-010"
-    assert codes["rxt-tf/unsupported-tensor-operator"] == "RXTP-RXTTF-037"
+    for fallback in spec.FALLBACKS:
+        assert codes[fallback.rule_id] == fallback.code
     assert codes[rule_id("matmul")] == "RXTP-RXTTF-001"
     assert codes[rule_id("argmax")] == "RXTP-RXTTF-036"
     assert len(set(codes.values())) == len(codes)
@@ -183,10 +182,7 @@ def test_rule_records_match_what_is_claimed_and_emitted() -> None:
     fallbacks = {
         record.scope.kind: record.id for record in records.values() if record.outcome == "fallback"
     }
-    assert fallbacks == {
-        "call": "rxt-tf/unsupported-tensor-surface",
-        "binop": "rxt-tf/unsupported-tensor-operator",
-    }
+    assert fallbacks == {fallback.kind: fallback.rule_id for fallback in spec.FALLBACKS}
 
 
 def test_every_rule_record_shows_its_rewrite() -> None:
