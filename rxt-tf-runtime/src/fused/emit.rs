@@ -7,7 +7,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rxt_tf_spec::{Op, Value};
+use rxt_tf_spec::{DType, Op, Value};
 
 use crate::binding::context::BoundContext;
 use crate::eager::node::{Arg, NodeSpec, MAX_ARGS};
@@ -405,7 +405,9 @@ fn add_eager_inputs(op: &mut OwnedOp<'_>, call: &Call, inputs: &[Arc<OwnedHandle
 }
 
 /// Runs `nodes` as eager ops on `inputs` and `constants` (an op run at
-/// once: its casts, then itself), the last one with `count` outputs.
+/// once: its casts, then itself), the last one with `count` outputs; when
+/// its axis is swapped, its first input is moved and each output moved
+/// back (each in its own element type), as [`emit_node`] does for one.
 pub(crate) fn run_eager_many(
     context: &Arc<BoundContext>,
     inputs: &[Arc<OwnedHandle>],
@@ -418,23 +420,67 @@ pub(crate) fn run_eager_many(
         defect: "an op run at once built no node",
     })?;
     let row = last.row();
-    let (NodeKind::Op(call), None) = (&last.kind, last.swap) else {
+    let NodeKind::Op(call) = &last.kind else {
         return Err(malformed(row));
     };
     let mut emitter = EagerEmitter { context };
     let values = emit_all(&mut emitter, inputs, constants, before)?;
-    let args = last
+    let mut args = last
         .args
         .get(..last.arg_count)
         .ok_or_else(|| malformed(row))?
         .iter()
         .map(|arg| argument(arg, inputs, constants, &values, row).cloned())
         .collect::<Result<Vec<_>>>()?;
-    run_op_then(
+    let swap = match (last.swap, call.swap) {
+        (Some(perm_arg), Some(perm)) => {
+            let perm_value = argument(&perm_arg, inputs, constants, &values, row)?;
+            Some((perm, Arc::clone(perm_value)))
+        }
+        (None, None) => None,
+        _ => return Err(malformed(row)),
+    };
+    let keywords = |perm| [Value::Ints(perm)];
+    if let Some((perm, perm_value)) = &swap {
+        let first = args.first_mut().ok_or_else(|| malformed(row))?;
+        let transpose = Call::transpose(call.element, perm);
+        let moved = [Arc::clone(first), Arc::clone(perm_value)];
+        *first = emitter.emit(IN, &transpose, &keywords(perm), &moved, last.work)?;
+    }
+    let outputs = run_op_then(
         context,
         call,
         &last.keywords,
         |op| add_eager_inputs(op, call, &args),
         |op| op.execute_many(last.work, count),
-    )
+    )?;
+    let Some((perm, perm_value)) = swap else {
+        return Ok(outputs);
+    };
+    outputs
+        .into_iter()
+        .map(|output| {
+            let element = DType::from_code(output.dtype()).ok_or_else(|| malformed(row))?;
+            let transpose = Call::transpose(element, perm);
+            let back = [Arc::new(output), Arc::clone(&perm_value)];
+            let back = emitter.emit(OUT, &transpose, &keywords(perm), &back, last.work)?;
+            Arc::try_unwrap(back).or_else(|shared| {
+                let status = Status::new(context.wheel().api(), row.name)?;
+                shared.share(&status, row.name)
+            })
+        })
+        .collect()
 }
+
+/// The names of the transposes around an op run at once (an eager op's
+/// name is not used).
+const IN: NodeName = NodeName {
+    index: 0,
+    row: "op",
+    part: "in",
+};
+const OUT: NodeName = NodeName {
+    index: 0,
+    row: "op",
+    part: "out",
+};

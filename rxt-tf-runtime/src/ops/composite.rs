@@ -8,14 +8,14 @@
 use rxt_tf_spec::ops::{
     ADD, DIV, EINSUM, ERFC, EXP, EXPAND_DIMS, EYE_DIAGONAL, IS_FINITE, LOG, MATRIX_DIAG, MAXIMUM,
     MINIMUM, MUL, NEG, POW, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RELU6, RSQRT, SIGMOID, SQRT,
-    SQUARE, SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, TRANSPOSE, WHERE,
+    SQUARE, SQUARED_DIFFERENCE, SQUEEZE, SUB, TANH, TOP_K, WHERE,
 };
 use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
 use crate::eager::{kept, malformed, Call};
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, run_row_many, Number, Operand};
+use crate::ops::execute::{run_row, run_row_many_swapped, Number, Operand};
 use crate::tensor::Untyped;
 
 /// Runs `row` if it is composed of several TensorFlow ops (`None`
@@ -120,37 +120,26 @@ fn sort<O: Outputs>(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]
     let keys = keys
         .as_ref()
         .map_or(*x, |keys| Operand::Tensor(keys, *kind));
-    let swap = |input: Operand<'_>, kind: TensorKind| match call.swap {
-        Some(perm) => {
-            run_row(step(row, &TRANSPOSE), &[input], &[Value::Ints(perm)], kind).map(Some)
-        }
-        None => Ok(None),
-    };
-    let moved = swap(keys, *kind)?;
-    let moved = moved
-        .as_ref()
-        .map_or(keys, |moved| Operand::Tensor(moved, *kind));
     let indices_kind = TensorKind {
         dtype: DType::I32,
         rank: kind.rank,
     };
-    let mut outputs = run_row_many(
+    // The axis moved last and both outputs moved back, as every op on the
+    // last axis only runs.
+    let mut outputs = run_row_many_swapped(
         step(row, &TOP_K),
-        &[moved],
+        &[keys],
         &[Value::Int(length), Value::Bool(true)],
         &[*kind, indices_kind],
+        call.swap,
     )?
     .into_iter();
     let (values, indices) = (outputs.next(), outputs.next());
     let argsort = row.result_type == Some(DType::I32);
-    let (picked, picked_kind) = match (argsort, values, indices) {
-        (true, _, Some(indices)) => (indices, indices_kind),
-        (false, Some(values), _) => (values, *kind),
+    let picked = match (argsort, values, indices) {
+        (true, _, Some(indices)) => indices,
+        (false, Some(values), _) => values,
         _ => return Err(malformed(row)),
-    };
-    let picked = match swap(Operand::Tensor(&picked, picked_kind), picked_kind)? {
-        Some(back) => back,
-        None => picked,
     };
     let result = if ascending && !argsort {
         negated(row, &picked, *kind, integer)?

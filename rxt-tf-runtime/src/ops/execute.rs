@@ -39,7 +39,21 @@ pub(crate) fn run_row_many(
     keywords: &[Value],
     kinds: &[TensorKind],
 ) -> Result<Vec<Untyped>> {
-    let (context, call) = crate::eager::plan(row, operands, keywords)?;
+    run_row_many_swapped(row, operands, keywords, kinds, None)
+}
+
+/// [`run_row_many`] with the axis of its first operand moved by `swap`
+/// (the permutation of the call it is a step of: `sort`'s) and each output
+/// moved back, as a one-output op's axis is.
+pub(crate) fn run_row_many_swapped(
+    row: &'static Op,
+    operands: &[Operand<'_>],
+    keywords: &[Value],
+    kinds: &[TensorKind],
+    swap: Option<&'static [i64]>,
+) -> Result<Vec<Untyped>> {
+    let (context, mut call) = crate::eager::plan(row, operands, keywords)?;
+    call.swap = swap.or(call.swap);
     context.ensure_synchronous()?;
     per_op::run_many(&context, &call, operands, keywords, kinds)
 }
