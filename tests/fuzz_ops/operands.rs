@@ -451,9 +451,9 @@ pub(crate) fn index_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<O
 }
 
 /// A tensor to sort, with ties half the time (see [`ties`]), an axis and a
-/// direction. No axis out of range: rxt-tf refuses it before running
-/// (ValueError, "does not fit a rank-r tensor"), eager's `tf.sort` raises
-/// InvalidArgumentError (from the `StridedSlice` of its shape). No other
+/// direction. No axis out of range: both raise InvalidArgumentError, but
+/// rxt-tf's before running ("does not fit a rank-r tensor") and eager's
+/// from the `StridedSlice` of its shape, messages apart. No other
 /// direction: both raise ValueError, rxt-tf's a keyword error before
 /// running (its message not `rxt-tf: sort failed: …`).
 pub(crate) fn sort_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {

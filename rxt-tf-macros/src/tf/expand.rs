@@ -9,7 +9,7 @@ use rxt_tf_spec::{fits_mask, Keyword, Value, ValueKind};
 use syn::spanned::Spanned;
 
 use crate::tf::index;
-use crate::tf::model::{DimExpr, Invocation, OperandExpr};
+use crate::tf::model::{DimExpr, Invocation, OperandExpr, RuntimeValue};
 use crate::tf::parse::{self, Body, TfInput};
 use crate::tf::validate;
 
@@ -53,9 +53,18 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let private = quote!(#krate::__private);
     let op = Ident::new(&invocation.op.marker_name(), invocation.op_span);
     let marker = quote!(#krate::ops::op::#op);
+    let runtime = |index: usize| invocation.runtime.iter().find(|value| value.index == index);
     let variant: Vec<TokenStream> = invocation
-        .typed_values()
-        .map(|(keyword, value)| typed_value(&private, keyword, value, invocation.equation.as_ref()))
+        .op
+        .keywords
+        .iter()
+        .zip(&invocation.keywords)
+        .enumerate()
+        .filter(|(_, (keyword, _))| keyword.typed)
+        .map(|(index, (keyword, value))| match runtime(index) {
+            Some(given) => runtime_type(&private, keyword, given),
+            None => typed_value(&private, keyword, value, invocation.equation.as_ref()),
+        })
         .collect();
     let variant = match variant.is_empty() {
         true => quote!(()),
@@ -158,12 +167,54 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                 None => checked,
             }
         });
-    let values = invocation
+    // A list given at run time is kept as a keyword value (checked and
+    // interned first); one integer is a value as it is.
+    let mut lists = Vec::new();
+    let values: Vec<TokenStream> = invocation
         .keywords
         .iter()
-        .map(|value| value_tokens(&private, value));
-    quote_spanned! {span=>
+        .enumerate()
+        .map(|(index, value)| match runtime(index) {
+            Some(given) if given.list => {
+                let name = Ident::new(&format!("__rxt_tf_keyword_{index}"), Span::mixed_site());
+                let entries = given
+                    .entries
+                    .iter()
+                    .map(|entry| dim_tokens(&private, entry));
+                lists.push((name.clone(), quote!(#private::interned(&[#(#entries),*]))));
+                quote!(#name)
+            }
+            Some(given) => {
+                let entry = given
+                    .entries
+                    .iter()
+                    .map(|entry| dim_tokens(&private, entry));
+                quote!(#private::Value::Int(#(#entry)*))
+            }
+            None => value_tokens(&private, value),
+        })
+        .collect();
+    let mut call = quote_spanned! {span=>
         #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
+    };
+    for (name, list) in lists.into_iter().rev() {
+        call = quote! {
+            match #list {
+                ::core::result::Result::Ok(#name) => #call,
+                ::core::result::Result::Err(err) => ::core::result::Result::Err(err),
+            }
+        };
+    }
+    call
+}
+
+/// The type that carries a keyword given at run time: `RuntimeAxes<N>`
+/// (checked against the rank when the op runs) or `Perm<N>`.
+fn runtime_type(private: &TokenStream, keyword: &Keyword, given: &RuntimeValue) -> TokenStream {
+    let count = given.entries.len();
+    match keyword.kind {
+        ValueKind::Ints => quote!(#private::Perm<#count>),
+        _ => quote!(#private::RuntimeAxes<#count>),
     }
 }
 

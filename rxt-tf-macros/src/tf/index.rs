@@ -260,6 +260,7 @@ pub(crate) fn invocation(
             OperandExpr::Dims(strides, index.span),
         ],
         keywords,
+        runtime: Vec::new(),
         equation: None,
     })
 }

@@ -2,7 +2,7 @@
 
 use proc_macro2::Span;
 use rxt_tf_spec::einsum::Equation;
-use rxt_tf_spec::{Keyword, Op, Value};
+use rxt_tf_spec::{Op, Value};
 use syn::Expr;
 
 /// One operand of an invocation.
@@ -36,6 +36,19 @@ pub(crate) enum DimExpr {
     Expr(Expr),
 }
 
+/// A keyword value written as Rust expressions: axes or a permutation
+/// known at run time (`axis = self.axis`, `perm = [a, b, 0]`). Their count
+/// is fixed by the form, so the result's rank is known at compile time;
+/// the values are checked against the rank when the op runs.
+pub(crate) struct RuntimeValue {
+    /// The keyword's index among the row's.
+    pub(crate) index: usize,
+    /// Its entries, in order.
+    pub(crate) entries: Vec<DimExpr>,
+    /// Whether it was written as a list (`[a, b]`), not one integer.
+    pub(crate) list: bool,
+}
+
 /// A validated `tf!` invocation.
 pub(crate) struct Invocation {
     /// The op's row.
@@ -45,20 +58,11 @@ pub(crate) struct Invocation {
     /// Its operands, in order.
     pub(crate) operands: Vec<OperandExpr>,
     /// One value per keyword of the row, in row order: as written, or the
-    /// default.
+    /// default (for one given at run time, a stand-in of its count).
     pub(crate) keywords: Vec<Value>,
+    /// The keywords given as Rust expressions, by index.
+    pub(crate) runtime: Vec<RuntimeValue>,
     /// An einsum's equation, parsed once when validated: the letters of
     /// each operand's subscripts and of the result.
     pub(crate) equation: Option<Equation>,
-}
-
-impl Invocation {
-    /// The values of the row's typed keywords, in row order.
-    pub(crate) fn typed_values(&self) -> impl Iterator<Item = (&'static Keyword, &Value)> {
-        self.op
-            .keywords
-            .iter()
-            .zip(&self.keywords)
-            .filter(|(keyword, _)| keyword.typed)
-    }
 }

@@ -457,9 +457,14 @@ fn operands_list(row: &Op) -> Option<usize> {
 }
 
 /// The first of `axes`, counted from the front, if they fit `rank`.
+///
+/// Axes are checked here only when known at run time (`tf!` checks
+/// literals at compile time); like eager TensorFlow's kernels, an axis out
+/// of range fails the op with `InvalidArgumentError`.
 fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
-    rxt_tf_spec::axes::first_fitting(axes, rank).ok_or_else(|| Error::Keyword {
+    rxt_tf_spec::axes::first_fitting(axes, rank).ok_or_else(|| Error::Op {
         op: row.name,
+        code: crate::error::code::INVALID_ARGUMENT,
         message: format!(
             "`{name} = {axes:?}` does not fit a rank-{rank} tensor: each axis is in \
              -{rank}..{rank}, once"
@@ -467,13 +472,15 @@ fn fitting_axis(row: &Op, name: &str, axes: &[i64], rank: u8) -> Result<usize> {
     })
 }
 
-/// `perm` is empty (the axes reversed) or a permutation of `0..rank`.
+/// `perm` is empty (the axes reversed) or a permutation of `0..rank`
+/// (else `InvalidArgumentError`, as eager's `Transpose` fails).
 fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
     if perm.is_empty() || rxt_tf_spec::axes::is_permutation(perm, rank) {
         return Ok(());
     }
-    Err(Error::Keyword {
+    Err(Error::Op {
         op: row.name,
+        code: crate::error::code::INVALID_ARGUMENT,
         message: format!("`perm = {perm:?}` is not a permutation of the {rank} axes"),
     })
 }

@@ -550,9 +550,15 @@ impl<const N: usize> OperandInput for Pairs<N> {
     }
 }
 
-/// Integers `tf!` takes in a list of sizes: any Rust integer, as an `i64`
-/// (a `u64` or `usize` above `i64::MAX` becomes `i64::MAX`, which no size
-/// fits, so TensorFlow refuses it).
+/// Integers `tf!` takes in a list of sizes, and as axes known at run time:
+/// any Rust integer, as an `i64` (a `u64` or `usize` above `i64::MAX`
+/// becomes `i64::MAX`, which no size or axis fits, so TensorFlow refuses
+/// it).
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: a size or axis known at run time is a Rust integer, not `{Self}`",
+    label = "not an integer",
+    note = "several axes are written as a list of integers: `axis = [a, b]`"
+)]
 pub trait IntoDim {
     /// The value as a size.
     fn dim(self) -> i64;

@@ -9,6 +9,7 @@ use syn::{Expr, ExprCall};
 
 use crate::errors::Errors;
 use crate::tf::literal::{int_list, literal, number_literal, string, NumberLiteral};
+use crate::tf::model::{DimExpr, RuntimeValue};
 
 /// The keyword values of a call that gives none (an operator).
 pub(super) fn defaults(op: &Op) -> Vec<Value> {
@@ -37,7 +38,9 @@ pub(super) fn example(keyword: &Keyword) -> String {
 
 /// One value per row keyword (given, else its default), checking names,
 /// duplicates, literals and values; required keywords must be given
-/// (unless `given_positionally` already said where they go).
+/// (unless `given_positionally` already said where they go). Axes and
+/// permutations written as Rust expressions are returned apart, their
+/// values a stand-in of their count.
 pub(super) fn keyword_values(
     op: &Op,
     call: &ExprCall,
@@ -45,8 +48,9 @@ pub(super) fn keyword_values(
     given_positionally: bool,
     equation: &mut Option<Equation>,
     errors: &mut Errors,
-) -> Vec<Value> {
+) -> (Vec<Value>, Vec<RuntimeValue>) {
     let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
+    let mut runtime = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for &(key, value) in given {
         let name = match key {
@@ -79,6 +83,20 @@ pub(super) fn keyword_values(
         }
         seen.push(name);
         let keyword = &op.keywords[index];
+        let written_out = int_list(value).is_some()
+            || number_literal(value).is_some()
+            || matches!(value, Expr::Lit(_));
+        if takes_runtime_values(keyword) && !written_out {
+            if let Some((stand_in, entries, list)) = runtime_value(keyword, value, errors) {
+                values[index] = Some(stand_in);
+                runtime.push(RuntimeValue {
+                    index,
+                    entries,
+                    list,
+                });
+            }
+            continue;
+        }
         if let Some(parsed) = keyword_value(op, keyword, value, equation, errors) {
             values[index] = Some(parsed);
         }
@@ -96,7 +114,73 @@ pub(super) fn keyword_values(
             );
         }
     }
-    values.into_iter().flatten().collect()
+    (values.into_iter().flatten().collect(), runtime)
+}
+
+/// Whether `keyword` may be given as Rust expressions: axes and
+/// permutations, whose count (not their values) types the call.
+fn takes_runtime_values(keyword: &Keyword) -> bool {
+    match keyword.kind {
+        ValueKind::Int | ValueKind::Axes => keyword.name == "axis",
+        ValueKind::Ints => keyword.typed,
+        _ => false,
+    }
+}
+
+/// Axes or a permutation written as Rust expressions (`axis = k`,
+/// `axis = [a, 1]`, `perm = [a, b, c]`): a stand-in value of their count,
+/// their entries, and whether they form a list.
+fn runtime_value(
+    keyword: &Keyword,
+    value: &Expr,
+    errors: &mut Errors,
+) -> Option<(Value, Vec<DimExpr>, bool)> {
+    let entry = |expr: &Expr| match literal(ValueKind::Int, expr) {
+        Some(Value::Int(int)) => DimExpr::Literal(int),
+        _ => DimExpr::Expr(expr.clone()),
+    };
+    let list = match value {
+        Expr::Array(array) => Some(array.elems.iter().map(entry).collect::<Vec<_>>()),
+        _ => None,
+    };
+    match (keyword.kind, list) {
+        (ValueKind::Int, Some(_)) => {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `{}` takes one axis: an integer literal or a Rust integer",
+                    keyword.name
+                ),
+            );
+            None
+        }
+        (ValueKind::Ints, None) => {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: a `{0}` known at run time is written as a list (`{0} = [a, b, c]`): \
+                     its length gives the result's rank",
+                    keyword.name
+                ),
+            );
+            None
+        }
+        (_, Some(entries)) if entries.is_empty() || entries.len() > usize::from(MAX_RANK) => {
+            errors.push(
+                value,
+                format!("rxt-tf: `{}` names 1 to {MAX_RANK} axes", keyword.name),
+            );
+            None
+        }
+        (_, Some(entries)) => {
+            let count = i64::try_from(entries.len()).unwrap_or(i64::MAX);
+            // A permutation's stand-in is one (the identity), so that
+            // nothing checked of the count reports a value.
+            let stand_in = Value::Ints(leak((0..count).collect()));
+            Some((stand_in, entries, true))
+        }
+        (_, None) => Some((Value::Int(0), vec![entry(value)], false)),
+    }
 }
 
 /// "`axis = 1`" or "`axis` = `0`, `1` or `-1`" or "`alpha` = a float literal".

@@ -35,6 +35,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 op_span: operator.span(),
                 operands,
                 keywords: defaults(op),
+                runtime: Vec::new(),
                 equation: None,
             })
         }
@@ -49,6 +50,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 op_span: minus.span(),
                 operands,
                 keywords: defaults(op),
+                runtime: Vec::new(),
                 equation: None,
             })
         }
@@ -129,7 +131,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         false => Vec::new(),
     };
     let mut equation = None;
-    let keywords = keyword_values(
+    let (keywords, runtime) = keyword_values(
         op,
         call,
         &given,
@@ -142,6 +144,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         op_span: name.span(),
         operands,
         keywords,
+        runtime,
         equation,
     })
 }

@@ -1,0 +1,124 @@
+//! Axes and permutations given as Rust values inside `tf!` (`axis = k`,
+//! `axis = [a, 1]`, `perm = [p, q, r]`): their count types the call, their
+//! values are checked against the rank when the op runs. Compared with
+//! eager TensorFlow per op and fused, and with the errors eager raises for
+//! an axis out of range. `make test` runs it per op and again with every
+//! op fused (`RXT_TF_TEST_FUSED=1`).
+
+#[macro_use]
+mod common;
+
+use common::{input, named_inputs, names, python_error, with_python};
+use pyo3::prelude::*;
+use rxt_tf::tf;
+
+const INPUTS: &str = "
+f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
+f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
+i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
+ix1 = tf.constant([2, 0, 1])
+";
+
+/// `f2` with an axis of size 1 inserted at 1.
+fn tf_expanded(x: &rxt_tf::TensorF32Cpu2D) -> rxt_tf::TensorF32Cpu3D {
+    tf!(expand_dims(x, axis = 1)).expect("expand_dims")
+}
+
+/// A layer's configuration, read at run time as `self.axis` would be.
+struct Config {
+    axis: i64,
+    axes: [usize; 2],
+    perm: [i32; 3],
+}
+
+#[test]
+fn axes_from_rust_values_match_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (i3, ix1) = (input::<i32, 3>(&i, "i3"), input::<i32, 1>(&i, "ix1"));
+        let config = Config {
+            axis: -1,
+            axes: [0, 2],
+            perm: [2, 0, 1],
+        };
+        let (one, zero, last) = (1_usize, 0_i32, -1_i64);
+        same!(py, &names(&i),
+            "tf.reduce_sum(f3, axis=1)" => tf!(reduce_sum(f3, axis = one)),
+            "tf.reduce_sum(f3, axis=-1)" => tf!(reduce_sum(f3, axis = config.axis)),
+            "tf.reduce_mean(f3, axis=[0, 2])" =>
+                tf!(reduce_mean(f3, axis = [config.axes[0], config.axes[1]])),
+            "tf.reduce_max(f3, axis=[2, 1], keepdims=True)" =>
+                tf!(reduce_max(f3, axis = [config.axes[1], one], keepdims = true)),
+            "tf.reduce_sum(i3, axis=[-1, 0])" => tf!(reduce_sum(i3, axis = [last, 0])),
+            "tf.transpose(f3, perm=[2, 0, 1])" =>
+                tf!(transpose(f3, perm = [config.perm[0], config.perm[1], config.perm[2]])),
+            "tf.expand_dims(f2, axis=1)" => tf!(expand_dims(f2, axis = one)),
+            "tf.concat([f2, f2], axis=0)" => tf!(concat([f2, f2], axis = zero)),
+            "tf.gather(f3, ix1, axis=-1)" => tf!(gather(f3, ix1, axis = last)),
+            "tf.nn.softmax(f3, axis=1)" => tf!(softmax(f3, axis = one)),
+            "tf.nn.softmax(f3, axis=-1)" => tf!(softmax(f3, axis = config.axis)),
+            "tf.argmax(f3, axis=0)" => tf!(argmax(f3, axis = zero)),
+            "tf.math.cumsum(f3, axis=1)" => tf!(cumsum(f3, axis = one)),
+            "tf.sort(f3, axis=0)" => tf!(sort(f3, axis = zero)),
+            "tf.argsort(i3, axis=-2, direction='DESCENDING')" =>
+                tf!(argsort(i3, axis = last - 1, direction = "DESCENDING")),
+            "tf.stack([f2, f2], axis=2)" => tf!(stack([f2, f2], axis = 2 * one)),
+            "tf.squeeze(tf.expand_dims(f2, 1), axis=[1])" =>
+                tf!(squeeze(tf_expanded(&f2), axis = [one])),
+        );
+    });
+}
+
+#[test]
+fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f3 = input::<f32, 3>(&i, "f3");
+        let (three, minus_four) = (3_i64, -4_i64);
+        for axis in [three, minus_four] {
+            let err = tf!(reduce_sum(f3, axis = axis))
+                .map(|_| ())
+                .expect_err("out of range");
+            let (class, message) = python_error(py, PyErr::from(err));
+            assert_eq!(class, "InvalidArgumentError", "{message}");
+            assert!(message.contains("reduce_sum"), "{message}");
+        }
+        let twice = 1_i64;
+        let err = tf!(reduce_sum(f3, axis = [twice, 1]))
+            .map(|_| ())
+            .expect_err("an axis twice");
+        let (class, message) = python_error(py, PyErr::from(err));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        let (a, b) = (0_i64, 0_i64);
+        let err = tf!(transpose(f3, perm = [a, b, 2]))
+            .map(|_| ())
+            .expect_err("not a permutation");
+        let (class, message) = python_error(py, PyErr::from(err));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+    });
+}
+
+#[test]
+fn runtime_axes_in_a_fused_scope_each_run_with_their_values() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f3 = input::<f32, 3>(&i, "f3");
+        for axis in [0_i64, 1, 2, -1] {
+            let _fused = rxt_tf::fusion::Scope::fused();
+            let doubled = tf!(f3 * 2.0).expect("recorded");
+            let summed = tf!(reduce_sum(doubled, axis = axis)).expect("recorded");
+            let eager = common::eval_with(
+                py,
+                &format!("tf.reduce_sum(f3 * 2.0, axis={axis})"),
+                &names(&i),
+            );
+            common::assert_matches_eager(
+                py,
+                "a fused reduce_sum on a run-time axis",
+                &summed.into_pyobject(py).expect("py"),
+                &eager,
+            );
+        }
+    });
+}

@@ -1,7 +1,0 @@
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D};
-
-fn f(h: TensorF32Cpu2D, axis: i32) -> rxt_tf::Result<TensorF32Cpu1D> {
-    tf!(reduce_mean(h, axis = axis))
-}
-
-fn main() {}
