@@ -385,7 +385,11 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
     let mut args = Vec::new();
     let mut values = Vec::new();
     let mut docs = Vec::new();
-    for keyword in op.keywords {
+    // The keywords given at run time (bit `i` for keyword `i`): axes and
+    // permutations, inputs of a fused trace rather than part of its key.
+    let mut runtime: u32 = 0;
+    for (index, keyword) in op.keywords.iter().enumerate() {
+        let bit = 1_u32 << index;
         let default = match keyword.default {
             Some(value) => format!(", `{}` in `tf!` when omitted", value.rust()),
             None => String::new(),
@@ -408,12 +412,14 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     format!("the const parameter `{param}`")
                 }
                 ValueKind::Int => {
+                    runtime |= bit;
                     args.push(format!("{}: i64", keyword.name));
                     variant.push(format!("{DISPATCH}::RuntimeAxes<1>"));
                     values.push(format!("rxt_tf_spec::Value::Int({})", keyword.name));
                     "checked against the rank when the op runs".to_owned()
                 }
                 ValueKind::Axes | ValueKind::Ints => {
+                    runtime |= bit;
                     type_params.push("const N: usize".to_owned());
                     args.push(format!("{}: [i64; N]", keyword.name));
                     variant.push(match keyword.kind {
@@ -480,6 +486,9 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                         ))
                     }
                 };
+                if keyword.name == "axis" && keyword.kind == ValueKind::Int {
+                    runtime |= bit;
+                }
                 args.push(format!("{}: {ty}", keyword.name));
                 values.push(format!("rxt_tf_spec::Value::{value}({})", keyword.name));
                 format!("`{}`", keyword.name)
@@ -537,7 +546,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
          #[allow(clippy::type_complexity, clippy::too_many_arguments)]\n\
          pub fn {}<{}>({}) -> crate::Result<{output}>\n\
          where\n    {},\n    {signature},\n\
-         {{\n    {DISPATCH}::execute::<op::{marker}, _, {variant}>(({},), &[{}])\n}}\n",
+         {{\n    {DISPATCH}::execute_given::<op::{marker}, _, {variant}>(({},), &[{}], {runtime})\n}}\n",
         capitalized(op.summary),
         op.tf_op.to_string_lossy(),
         op.operands_text(),

@@ -8,9 +8,14 @@
 #[macro_use]
 mod common;
 
+use std::sync::Mutex;
+
 use common::{input, named_inputs, names, python_error, with_python};
 use pyo3::prelude::*;
 use rxt_tf::tf;
+
+/// Held by each test: one counts the functions fused calls build.
+static SERIAL: Mutex<()> = Mutex::new(());
 
 const INPUTS: &str = "
 f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
@@ -33,6 +38,9 @@ struct Config {
 
 #[test]
 fn axes_from_rust_values_match_eager() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     with_python(|py| {
         let i = named_inputs(py, INPUTS);
         let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
@@ -72,6 +80,9 @@ fn axes_from_rust_values_match_eager() {
 
 #[test]
 fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     with_python(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
@@ -90,6 +101,12 @@ fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
             .expect_err("an axis twice");
         let (class, message) = python_error(py, PyErr::from(err));
         assert_eq!(class, "InvalidArgumentError", "{message}");
+        let far = 9_usize;
+        let err = tf!(reduce_sum(f3, axis = [far, 0]))
+            .map(|_| ())
+            .expect_err("beyond every rank");
+        let (class, message) = python_error(py, PyErr::from(err));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
         let (a, b) = (0_i64, 0_i64);
         let err = tf!(transpose(f3, perm = [a, b, 2]))
             .map(|_| ())
@@ -101,9 +118,45 @@ fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
 
 #[test]
 fn runtime_axes_in_a_fused_scope_each_run_with_their_values() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     with_python(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
+        // One trace serves every value of a run-time axis that is an
+        // input of the op (`Sum`'s reduction indices, `Transpose`'s perm,
+        // the perm of softmax's moved axis): the value is an input of the
+        // fused call, not part of its key.
+        let traced = |axis: i64, perm: [i64; 3]| {
+            let _fused = rxt_tf::fusion::Scope::fused();
+            let moved = tf!(transpose(f3, perm = [perm[0], perm[1], perm[2]])).expect("recorded");
+            let summed = tf!(reduce_sum(moved, axis = axis)).expect("recorded");
+            let soft = tf!(softmax(moved, axis = axis)).expect("recorded");
+            (
+                summed.into_pyobject(py).expect("py"),
+                soft.into_pyobject(py).expect("py"),
+            )
+        };
+        let _ = traced(0, [1, 0, 2]);
+        let before = rxt_tf::fusion::stats().builds;
+        for (axis, perm) in [(1, [2, 0, 1]), (0, [0, 2, 1]), (1, [1, 0, 2])] {
+            let (summed, soft) = traced(axis, perm);
+            let perm = format!("[{}, {}, {}]", perm[0], perm[1], perm[2]);
+            let moved = format!("tf.transpose(f3, perm={perm})");
+            let names = names(&i);
+            let eager =
+                common::eval_with(py, &format!("tf.reduce_sum({moved}, axis={axis})"), &names);
+            common::assert_matches_eager(py, "reduce_sum on a run-time axis", &summed, &eager);
+            let eager =
+                common::eval_with(py, &format!("tf.nn.softmax({moved}, axis={axis})"), &names);
+            common::assert_matches_eager(py, "softmax on a run-time axis", &soft, &eager);
+        }
+        assert_eq!(
+            rxt_tf::fusion::stats().builds,
+            before,
+            "no new trace for new axis values"
+        );
         for axis in [0_i64, 1, 2, -1] {
             let _fused = rxt_tf::fusion::Scope::fused();
             let doubled = tf!(f3 * 2.0).expect("recorded");

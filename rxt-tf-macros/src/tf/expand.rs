@@ -194,8 +194,22 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
             None => value_tokens(&private, value),
         })
         .collect();
-    let mut call = quote_spanned! {span=>
-        #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
+    // Bit `i` for each keyword `i` given at run time: the runtime takes
+    // those as inputs of a fused trace, not as part of its key.
+    let given: u32 = invocation
+        .runtime
+        .iter()
+        .filter_map(|value| 1_u32.checked_shl(u32::try_from(value.index).ok()?))
+        .fold(0, |mask, bit| mask | bit);
+    let mut call = match given {
+        0 => quote_spanned! {span=>
+            #private::execute::<#marker, _, #variant>((#(#operands,)*), &[#(#values),*])
+        },
+        _ => quote_spanned! {span=>
+            #private::execute_given::<#marker, _, #variant>(
+                (#(#operands,)*), &[#(#values),*], #given
+            )
+        },
     };
     for (name, list) in lists.into_iter().rev() {
         call = quote! {

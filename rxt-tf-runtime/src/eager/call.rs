@@ -81,8 +81,10 @@ pub(crate) enum Slot {
     Operand(usize),
     /// These operands of the call, as one list input.
     Operands(&'static [usize]),
-    /// A constant of this value and element type (a keyword's).
-    Constant(Value, DType),
+    /// A keyword's value as a tensor of this element type: a constant of
+    /// the trace, or (`true`) an input, when the value was given at run
+    /// time (see [`Call::runtime`]).
+    Constant(Value, DType, bool),
 }
 
 /// One op call, planned: what TensorFlow runs for it.
@@ -108,6 +110,10 @@ pub(crate) struct Call {
     index_element: DType,
     /// The number of tensors of its list operand (`concat`), else 0.
     pub(crate) list_length: usize,
+    /// The keywords (bit `i` for the row's keyword `i`) whose values were
+    /// given at run time (axes from Rust values): those that become inputs
+    /// of the op are inputs of a fused trace, not part of its key.
+    pub(crate) runtime: u32,
 }
 
 impl Call {
@@ -210,7 +216,20 @@ impl Call {
             batched,
             rank,
             swap,
+            runtime: 0,
         })
+    }
+
+    /// Whether the value of its axis moved last (its swap's permutation)
+    /// was given at run time: the permutation is then an input.
+    pub(crate) fn swap_given_at_run_time(&self) -> bool {
+        self.row
+            .keywords
+            .iter()
+            .enumerate()
+            .any(|(index, keyword)| {
+                keyword.becomes == Becomes::LastAxis && is_set(self.runtime, index)
+            })
     }
 
     /// Whether its tensor operands are cast to `element` first.
@@ -231,6 +250,7 @@ impl Call {
             batched: false,
             rank: 0,
             swap: None,
+            runtime: 0,
         }
     }
 
@@ -251,6 +271,7 @@ impl Call {
             batched: false,
             rank: u8::try_from(perm.len()).unwrap_or(MAX_RANK),
             swap: None,
+            runtime: 0,
         }
     }
 
@@ -297,7 +318,7 @@ impl Call {
         &self,
         keywords: &'k [Value],
     ) -> impl Iterator<Item = Result<Slot>> + 'k {
-        let (row, rank, element) = (self.row, self.rank, self.element);
+        let (row, rank, element, runtime) = (self.row, self.rank, self.element, self.runtime);
         row.inputs.iter().map(move |input| match *input {
             RowInput::Operand(index) => Ok(Slot::Operand(index)),
             RowInput::Operands(indices) => Ok(Slot::Operands(indices)),
@@ -313,13 +334,20 @@ impl Call {
                     Becomes::ElementInput => element,
                     _ => return Err(malformed(row)),
                 };
+                let given_at_run_time = is_set(runtime, index);
                 match keywords.get(index) {
                     // An empty permutation: the axes reversed.
-                    Some(Value::Ints([])) => {
-                        Ok(Slot::Constant(Value::Ints(kept::reversed(rank)), dtype))
-                    }
+                    Some(Value::Ints([])) => Ok(Slot::Constant(
+                        Value::Ints(kept::reversed(rank)),
+                        dtype,
+                        given_at_run_time,
+                    )),
                     // Axes are a list (`ReverseV2` takes no scalar axis).
-                    Some(value) => Ok(Slot::Constant(list_attr(keyword, *value), dtype)),
+                    Some(value) => Ok(Slot::Constant(
+                        list_attr(keyword, *value),
+                        dtype,
+                        given_at_run_time,
+                    )),
                     None => Err(malformed(row)),
                 }
             }
@@ -511,4 +539,12 @@ fn list_attr(keyword: &rxt_tf_spec::Keyword, value: Value) -> Value {
         }
         _ => value,
     }
+}
+
+/// Whether bit `index` of `mask` is set.
+pub(crate) fn is_set(mask: u32, index: usize) -> bool {
+    u32::try_from(index)
+        .ok()
+        .and_then(|index| mask.checked_shr(index))
+        .is_some_and(|bits| bits & 1 == 1)
 }

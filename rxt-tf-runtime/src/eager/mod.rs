@@ -12,7 +12,7 @@ mod run;
 pub(crate) mod window;
 pub(crate) mod work;
 
-pub(crate) use call::{plan, Call, Operand};
+pub(crate) use call::{is_set, plan, Call, Operand};
 pub(crate) use run::{run_op, run_op_then};
 
 use rxt_tf_spec::Op;

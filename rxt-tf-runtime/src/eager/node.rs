@@ -144,9 +144,14 @@ pub(crate) fn sources(
                     inputs.push(source);
                 }
             }
-            Slot::Constant(value, dtype) => {
+            Slot::Constant(value, dtype, given_at_run_time) => {
                 let handle = context.constant(row.name, &value, dtype)?;
-                inputs.push(Source::Constant(handle, constant_sizes(&value)));
+                let sizes = constant_sizes(&value);
+                inputs.push(match given_at_run_time {
+                    // An input each time: its value is not part of a trace.
+                    true => Source::Scalar(handle, sizes),
+                    false => Source::Constant(handle, sizes),
+                });
             }
         }
     }
@@ -283,6 +288,9 @@ pub(crate) fn build(
         dims[index] = arg_dims;
     }
     let swap = match sources.perm.take() {
+        Some((perm, sizes)) if call.swap_given_at_run_time() => {
+            Some(sink.input(Source::Scalar(perm, sizes), row)?.0)
+        }
         Some((perm, sizes)) => Some(sink.input(Source::Constant(perm, sizes), row)?.0),
         None => None,
     };

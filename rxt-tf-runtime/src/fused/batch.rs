@@ -348,15 +348,18 @@ impl Producer for Batch {
 }
 
 /// Records `row` into the thread's batch (`current`, replaced by a new
-/// batch when it cannot take the op) and returns its promised output.
+/// batch when it cannot take the op) and returns its promised output; the
+/// keywords in `runtime` are inputs of the trace.
 pub(crate) fn record(
     current: &mut Option<Arc<Batch>>,
     row: &'static Op,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
+    runtime: u32,
 ) -> Result<Untyped> {
-    let (context, call) = eager::plan(row, operands, keywords)?;
+    let (context, mut call) = eager::plan(row, operands, keywords)?;
+    call.runtime = runtime;
     into_batch(current, &context, |batch| {
         node::record(batch, &call, operands, keywords, kind)
     })

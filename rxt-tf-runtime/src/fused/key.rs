@@ -62,6 +62,8 @@ pub(crate) enum KeyValue {
     Ints(&'static [i64]),
     Type(DType),
     Str(&'static str),
+    /// A value given at run time, an input of the trace.
+    GivenAtRunTime,
 }
 
 impl From<&Value> for KeyValue {

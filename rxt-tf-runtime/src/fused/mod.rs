@@ -201,13 +201,15 @@ fn run_left(batch: Option<Arc<batch::Batch>>) {
 
 /// Records `row` if this thread is in a fused scope (returning its pending
 /// output), else `None`: the caller runs it at once.
+/// `runtime` marks the keywords given at run time (bit `i` for keyword `i`).
 pub(crate) fn record(
     row: &'static Op,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
+    runtime: u32,
 ) -> Option<Result<Untyped>> {
-    in_thread_batch(|batch| batch::record(batch, row, operands, keywords, kind))
+    in_thread_batch(|batch| batch::record(batch, row, operands, keywords, kind, runtime))
 }
 
 /// Records a call of `function` (number `id`) on `arguments` and its

@@ -5,12 +5,12 @@
 
 use std::sync::{Arc, Weak};
 
-use rxt_tf_spec::{DType, Op};
+use rxt_tf_spec::{Becomes, DType, Op};
 
 use crate::binding::context::BoundContext;
-use crate::eager::malformed;
 use crate::eager::node::{Arg, NodeSpec, Sink, Source};
 use crate::eager::work::Sizes;
+use crate::eager::{is_set, malformed};
 use crate::error::Result;
 use crate::fused::emit::{Node, NodeKind};
 use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
@@ -260,11 +260,21 @@ impl Sink for Recorder<'_> {
         let index = recording.next_node(row)?;
         let key = &mut recording.key;
         key.push(Part::Op(std::ptr::from_ref(row) as usize));
-        key.extend(
-            spec.keywords
-                .iter()
-                .map(|value| Part::Keyword(KeyValue::from(value))),
-        );
+        let runtime = spec.call.runtime;
+        key.extend(spec.keywords.iter().zip(row.keywords).enumerate().map(
+            |(index, (value, keyword))| {
+                // A value given at run time that is an input of the
+                // trace (or its swap's) is not part of its key.
+                let input = matches!(
+                    keyword.becomes,
+                    Becomes::Input(_) | Becomes::ElementInput | Becomes::LastAxis
+                );
+                match input && is_set(runtime, index) {
+                    true => Part::Keyword(KeyValue::GivenAtRunTime),
+                    false => Part::Keyword(KeyValue::from(value)),
+                }
+            },
+        ));
         let args = spec.args.get(..spec.arg_count).unwrap_or_default();
         key.extend(args.iter().map(|&arg| Part::of(arg)));
         if let Some(perm) = spec.swap {

@@ -10,7 +10,7 @@
 use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::error::Result;
-use crate::ops::execute::{run_row, run_row_many, Number, Operand};
+use crate::ops::execute::{run_row, run_row_given, run_row_many, Number, Operand};
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
 
 /// An op of the table, as a type.
@@ -283,6 +283,19 @@ pub trait Outputs: Sized {
     /// Runs `row` on `inputs` with `keywords` and wraps what it gives.
     fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self>;
 
+    /// [`Outputs::run`], the keywords in `runtime` (bit `i` for keyword
+    /// `i`) given at run time: inputs of a fused trace, not part of its
+    /// key. Ops of several outputs run at once (no trace): as `run`.
+    fn run_given(
+        row: &'static Op,
+        inputs: &[Operand<'_>],
+        keywords: &[Value],
+        runtime: u32,
+    ) -> Result<Self> {
+        let _ = runtime;
+        Self::run(row, inputs, keywords)
+    }
+
     /// Wraps tensors already computed as `row`'s result (the last step of a
     /// composite op): as many as the result holds, of its kinds.
     fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self>;
@@ -297,6 +310,16 @@ where
 {
     fn run(row: &'static Op, inputs: &[Operand<'_>], keywords: &[Value]) -> Result<Self> {
         run_row(row, inputs, keywords, <Self as TensorType>::KIND).map(TensorType::from_core)
+    }
+
+    fn run_given(
+        row: &'static Op,
+        inputs: &[Operand<'_>],
+        keywords: &[Value],
+        runtime: u32,
+    ) -> Result<Self> {
+        let kind = <Self as TensorType>::KIND;
+        run_row_given(row, inputs, keywords, kind, runtime).map(TensorType::from_core)
     }
 
     fn from_cores(row: &'static Op, cores: Vec<Untyped>) -> Result<Self> {
@@ -677,25 +700,45 @@ where
     Op::Rule: Signature<Op, Operands::Types, Variant>,
     Operands: OperandList,
 {
+    execute_given::<Op, Operands, Variant>(operands, keywords, 0)
+}
+
+/// [`execute`], the keywords in `runtime` (bit `i` for the row's keyword
+/// `i`) given at run time (axes from Rust values): those that become the
+/// op's inputs are inputs of a fused trace, not part of its key, so one
+/// trace serves every value.
+pub fn execute_given<Op, Operands, Variant>(
+    operands: Operands,
+    keywords: &[Value],
+    runtime: u32,
+) -> Result<Output<Op, Operands::Types, Variant>>
+where
+    Op: OpRow,
+    Op::Rule: Signature<Op, Operands::Types, Variant>,
+    Operands: OperandList,
+{
     operands.with_inputs(|inputs| {
         if let Some(composed) = crate::ops::composite::run(Op::ROW, inputs, keywords) {
             return composed;
         }
-        <Output<Op, Operands::Types, Variant> as Outputs>::run(Op::ROW, inputs, keywords)
+        let row = Op::ROW;
+        <Output<Op, Operands::Types, Variant> as Outputs>::run_given(row, inputs, keywords, runtime)
     })
 }
 
-/// `axes` (a run-time axis list or permutation of a plain function) as a
-/// keyword value: lists are kept for the life of the process, each distinct
-/// one once; at most `MAX_RANK` entries in `-MAX_RANK..MAX_RANK`, so what is
-/// kept stays small and bounded.
+/// `axes` (a run-time axis list or permutation: a plain function's, or
+/// Rust values in `tf!`) as a keyword value: lists are kept for the life of
+/// the process, each distinct one once; at most `MAX_RANK` entries in
+/// `-MAX_RANK..MAX_RANK`, so what is kept stays small and bounded. Others
+/// fit no tensor: `InvalidArgumentError`, as an axis out of range is.
 pub fn interned(axes: &[i64]) -> Result<Value> {
     let max = i64::from(rxt_tf_spec::MAX_RANK);
     if axes.len() > usize::from(rxt_tf_spec::MAX_RANK)
         || axes.iter().any(|a| !(-max..max).contains(a))
     {
-        return Err(crate::Error::Keyword {
+        return Err(crate::Error::Op {
             op: "axes",
+            code: crate::error::code::INVALID_ARGUMENT,
             message: format!("`{axes:?}` is not a list of at most {max} axes in -{max}..{max}"),
         });
     }

@@ -19,9 +19,22 @@ pub(crate) fn run_row(
     keywords: &[Value],
     kind: TensorKind,
 ) -> Result<Untyped> {
-    if let Some(recorded) = crate::fused::record(row, operands, keywords, kind) {
+    run_row_given(row, operands, keywords, kind, 0)
+}
+
+/// [`run_row`], the keywords in `runtime` (bit `i` for keyword `i`) given
+/// at run time: inputs of a fused trace, not part of its key.
+pub(crate) fn run_row_given(
+    row: &'static Op,
+    operands: &[Operand<'_>],
+    keywords: &[Value],
+    kind: TensorKind,
+    runtime: u32,
+) -> Result<Untyped> {
+    if let Some(recorded) = crate::fused::record(row, operands, keywords, kind, runtime) {
         return recorded;
     }
+    // Run at once, the op takes every keyword's value as an input alike.
     let (context, call) = crate::eager::plan(row, operands, keywords)?;
     // The calling thread may be one the boundary never saw (a spawned
     // thread, a detached section): its executor is checked here.
