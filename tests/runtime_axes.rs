@@ -17,6 +17,14 @@ use rxt_tf::tf;
 /// Held by each test: one counts the functions fused calls build.
 static SERIAL: Mutex<()> = Mutex::new(());
 
+/// Runs `f` with the GIL, one test of this file at a time.
+fn serially(f: impl for<'py> FnOnce(Python<'py>)) {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    with_python(f);
+}
+
 const INPUTS: &str = "
 f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
 f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
@@ -38,10 +46,7 @@ struct Config {
 
 #[test]
 fn axes_from_rust_values_match_eager() {
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    with_python(|py| {
+    serially(|py| {
         let i = named_inputs(py, INPUTS);
         let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
         let (i3, ix1) = (input::<i32, 3>(&i, "i3"), input::<i32, 1>(&i, "ix1"));
@@ -78,50 +83,39 @@ fn axes_from_rust_values_match_eager() {
     });
 }
 
+/// `result` failed as eager's kernels fail on an axis out of range.
+fn assert_invalid_argument<T>(py: Python<'_>, result: rxt_tf::Result<T>, what: &str) -> String {
+    let err = result.map(|_| ()).expect_err(what);
+    let (class, message) = python_error(py, PyErr::from(err));
+    assert_eq!(class, "InvalidArgumentError", "{what}: {message}");
+    message
+}
+
 #[test]
 fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    with_python(|py| {
+    serially(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
         let (three, minus_four) = (3_i64, -4_i64);
         for axis in [three, minus_four] {
-            let err = tf!(reduce_sum(f3, axis = axis))
-                .map(|_| ())
-                .expect_err("out of range");
-            let (class, message) = python_error(py, PyErr::from(err));
-            assert_eq!(class, "InvalidArgumentError", "{message}");
+            let summed = tf!(reduce_sum(f3, axis = axis));
+            let message = assert_invalid_argument(py, summed, "out of range");
             assert!(message.contains("reduce_sum"), "{message}");
         }
-        let twice = 1_i64;
-        let err = tf!(reduce_sum(f3, axis = [twice, 1]))
-            .map(|_| ())
-            .expect_err("an axis twice");
-        let (class, message) = python_error(py, PyErr::from(err));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
-        let far = 9_usize;
-        let err = tf!(reduce_sum(f3, axis = [far, 0]))
-            .map(|_| ())
-            .expect_err("beyond every rank");
-        let (class, message) = python_error(py, PyErr::from(err));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
+        let (twice, far) = (1_i64, 9_usize);
+        let summed = tf!(reduce_sum(f3, axis = [twice, 1]));
+        assert_invalid_argument(py, summed, "an axis twice");
+        let summed = tf!(reduce_sum(f3, axis = [far, 0]));
+        assert_invalid_argument(py, summed, "beyond every rank");
         let (a, b) = (0_i64, 0_i64);
-        let err = tf!(transpose(f3, perm = [a, b, 2]))
-            .map(|_| ())
-            .expect_err("not a permutation");
-        let (class, message) = python_error(py, PyErr::from(err));
-        assert_eq!(class, "InvalidArgumentError", "{message}");
+        let moved = tf!(transpose(f3, perm = [a, b, 2]));
+        assert_invalid_argument(py, moved, "not a permutation");
     });
 }
 
 #[test]
 fn runtime_axes_in_a_fused_scope_each_run_with_their_values() {
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    with_python(|py| {
+    serially(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
         // One trace serves every value of a run-time axis that is an

@@ -101,45 +101,36 @@ impl<'s> OwnedOp<'s> {
         name: &'static str,
     ) -> Result<OwnedOp<'s>> {
         let api = pool.api;
-        if let Some(raw) = pool.take() {
-            let op = OwnedOp {
-                raw,
-                api,
-                status,
-                name,
-                device,
-                pool,
-            };
+        let (raw, reused) = match pool.take() {
+            Some(raw) => (raw, true),
+            None => {
+                // SAFETY: the pool's context is live while the pool is (its
+                // contract); the name is NUL-terminated.
+                let raw = unsafe {
+                    (api.TFE_NewOp)(pool.context.as_ptr(), tf_op.as_ptr(), status.as_ptr())
+                };
+                status.check(name)?;
+                let raw = NonNull::new(raw).ok_or_else(|| null_pointer(name, "TFE_NewOp"))?;
+                (raw, false)
+            }
+        };
+        let op = OwnedOp {
+            raw,
+            api,
+            status,
+            name,
+            device,
+            pool,
+        };
+        let (raw, device) = (op.raw.as_ptr(), device.as_ptr());
+        if reused {
             // SAFETY: `op` is live and reset on this thread; the names are
             // NUL-terminated. The device is parsed only if it changed.
-            unsafe {
-                (api.TFE_OpReset)(
-                    op.raw.as_ptr(),
-                    tf_op.as_ptr(),
-                    device.as_ptr(),
-                    status.as_ptr(),
-                )
-            };
-            status.check(name)?;
-            return Ok(op);
+            unsafe { (api.TFE_OpReset)(raw, tf_op.as_ptr(), device, status.as_ptr()) };
+        } else {
+            // SAFETY: `op` is live; the device name is NUL-terminated.
+            unsafe { (api.TFE_OpSetDevice)(raw, device, status.as_ptr()) };
         }
-        // SAFETY: the pool's context is live while the pool is (its
-        // contract); the name is NUL-terminated.
-        let raw =
-            unsafe { (api.TFE_NewOp)(pool.context.as_ptr(), tf_op.as_ptr(), status.as_ptr()) };
-        status.check(name)?;
-        let op = NonNull::new(raw)
-            .map(|raw| OwnedOp {
-                raw,
-                api,
-                status,
-                name,
-                device,
-                pool,
-            })
-            .ok_or_else(|| null_pointer(name, "TFE_NewOp"))?;
-        // SAFETY: `op` is live; the device name is NUL-terminated.
-        unsafe { (api.TFE_OpSetDevice)(op.raw.as_ptr(), device.as_ptr(), status.as_ptr()) };
         status.check(name)?;
         Ok(op)
     }
