@@ -178,6 +178,16 @@ fn rules_module() -> String {
                     a.max(b).max(c)
                 );
             }
+            for n in 0..=a.min(b) {
+                let result = a + b - 2 * n;
+                if result <= usize::from(MAX_RANK) {
+                    let _ = writeln!(
+                        out,
+                        "{HIDDEN} impl ContractWith<{b}, {n}> for Rank<{a}> \
+                         {{ type Output<T: Element> = Tensor<T, {result}>; }}"
+                    );
+                }
+            }
             if a >= 2 && b >= 2 {
                 let _ = writeln!(
                     out,
@@ -185,6 +195,15 @@ fn rules_module() -> String {
                     a.max(b)
                 );
             }
+        }
+    }
+    for rank in ranks() {
+        let bit = 1_u16 << rank;
+        for mask in (0..1_u16 << (MAX_RANK + 1)).filter(|mask| mask & bit != 0) {
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl ContractionFits<{mask}> for Rank<{rank}> {{}}"
+            );
         }
     }
     for rank in ranks() {
@@ -309,6 +328,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Normalize => "Normalize",
         Rule::Einsum { .. } => "Einsum",
         Rule::Pool { .. } => "Pool",
+        Rule::Contract => "Contract",
     }
 }
 
@@ -437,6 +457,18 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                         "rxt_tf_spec::Value::Type(<{param} as crate::Element>::DTYPE)"
                     ));
                     format!("the type parameter `{param}`")
+                }
+                ValueKind::Contraction => {
+                    // A count: the last `axes` axes of the first operand
+                    // with the first `axes` of the second, checked with
+                    // the result's rank `OUT` when the op runs.
+                    type_params.push("const OUT: usize".to_owned());
+                    args.push(format!("{}: i64", keyword.name));
+                    variant.push(format!("{DISPATCH}::ContractedTo<OUT>"));
+                    values.push(format!("rxt_tf_spec::Value::Int({})", keyword.name));
+                    "a count, with the const parameter `OUT` (the result's rank), checked \
+                     when the op runs"
+                        .to_owned()
                 }
                 ValueKind::Count => {
                     type_params.push(format!("const {param}: usize"));

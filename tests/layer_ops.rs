@@ -2,7 +2,7 @@
 //! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
 //! pools, with both paddings, strides and dilations; einsum of one and
-//! two operands) against eager
+//! two operands; tensordot) against eager
 //! TensorFlow, bit for bit, at both float types and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
@@ -49,6 +49,9 @@ k43 = tf.reshape(tf.cos(tf.range(0.0, 2 * 4 * 3)), (2, 4, 3))
 wa = tf.reshape(tf.sin(tf.range(0.0, 2 * 30)), (2, 30))
 wb = tf.reshape(tf.cos(tf.range(0.0, 30 * 30)), (30, 30)) / 5.0
 wc = tf.reshape(tf.sin(tf.range(1.0, 30 * 2 + 1)), (30, 2))
+i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
+i2 = tf.reshape(tf.range(-6, 6), (4, 3))
+l2 = tf.reshape(tf.range(-6, 6, dtype=tf.int64), (3, 4))
 ";
 
 #[test]
@@ -452,5 +455,66 @@ fn einsum_matches_eager() {
         let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(message.starts_with("rxt-tf: einsum failed: "), "{message}");
+    });
+}
+
+#[test]
+fn tensordot_matches_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f0, f1) = (input::<f32, 0>(&i, "f0"), input::<f32, 1>(&i, "f1"));
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, g2) = (input::<f32, 4>(&i, "f4"), input::<f32, 2>(&i, "g2"));
+        let (z3, k43) = (input::<f32, 3>(&i, "z3"), input::<f32, 3>(&i, "k43"));
+        let (d2, dg2) = (input::<f64, 2>(&i, "d2"), input::<f64, 2>(&i, "dg2"));
+        let (i3, i2) = (input::<i32, 3>(&i, "i3"), input::<i32, 2>(&i, "i2"));
+        let l2 = input::<i64, 2>(&i, "l2");
+        same!(py, &names(&i),
+            // Dense on a sequence: the last axis with the kernel's first.
+            "tf.tensordot(f3, g2, [[2], [0]])" => tf!(tensordot(f3, g2, [[2], [0]])),
+            "tf.tensordot(f3, g2, axes=1)" => tf!(tensordot(f3, g2, axes = 1)),
+            "tf.tensordot(f3, g2, [-1, 0])" => tf!(tensordot(f3, g2, axes = [-1, 0])),
+            // A matrix product needs no reshape; a transposed one a transpose.
+            "tf.tensordot(f2, g2, 1)" => tf!(tensordot(f2, g2, 1)),
+            "tf.tensordot(g2, f2, [[0], [1]])" => tf!(tensordot(g2, f2, axes = [[0], [1]])),
+            // Several axes, in another order than the operand's.
+            "tf.tensordot(f3, f3, [[2, 1], [2, 1]])" =>
+                tf!(tensordot(f3, f3, axes = [[2, 1], [2, 1]])),
+            "tf.tensordot(f4, f3, [[1, 3, 2], [0, 2, 1]])" =>
+                tf!(tensordot(f4, f3, axes = [[1, 3, 2], [0, 2, 1]])),
+            "tf.tensordot(f4, f2, 2)" => tf!(tensordot(f4, f2, axes = 2)),
+            // No axis: the outer product, scalars included.
+            "tf.tensordot(f1, f1, 0)" => tf!(tensordot(f1, f1, axes = 0)),
+            "tf.tensordot(f0, f2, 0)" => tf!(tensordot(f0, f2, axes = 0)),
+            "tf.tensordot(f0, f0, [[], []])" => tf!(tensordot(f0, f0, axes = [[], []])),
+            "tf.tensordot(f1, f1, 1)" => tf!(tensordot(f1, f1, axes = 1)),
+            "tf.tensordot(z3, k43, [[0, 2], [0, 1]])" =>
+                tf!(tensordot(z3, k43, axes = [[0, 2], [0, 1]])),
+            "tf.tensordot(d2, dg2, 1)" => tf!(tensordot(d2, dg2, axes = 1)),
+            "tf.tensordot(i3, i2, [[1], [1]])" => tf!(tensordot(i3, i2, axes = [[1], [1]])),
+            "tf.tensordot(l2, l2, [[0, 1], [0, 1]])" =>
+                tf!(tensordot(l2, l2, axes = [[0, 1], [0, 1]])),
+            "tf.tensordot(f3, g2, 1)" => rxt_tf::ops::tensordot::<3, _, _>(&f3, &g2, 1),
+        );
+        // The plain function's count and result rank, checked when it runs.
+        let err = rxt_tf::ops::tensordot::<2, _, _>(&f3, &g2, 1)
+            .map(|_| ())
+            .expect_err("rank");
+        assert!(
+            err.to_string().contains("gives no result of rank [2]"),
+            "{err}"
+        );
+        let err = rxt_tf::ops::tensordot::<0, _, _>(&f2, &g2, 3)
+            .map(|_| ())
+            .expect_err("axes");
+        assert!(err.to_string().contains("does not fit operands"), "{err}");
+        // Sizes that differ along the contracted axes: eager's class.
+        let failed = tf!(tensordot(f3, f2, axes = 1)).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: tensordot failed: "),
+            "{message}"
+        );
     });
 }

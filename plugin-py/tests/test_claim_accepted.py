@@ -576,6 +576,14 @@ ACCEPTED = [
     (call("tensorflow.broadcast_to", T1, lit((2, 3, 4))), "rxt-tf/broadcast-to-cpu", T3),
     (call("tensorflow.broadcast_to", B0, lit(())), "rxt-tf/broadcast-to-cpu", B0),
     (call("tensorflow.broadcast_to", I64_2, lit((1, 2, 3, 4))), "rxt-tf/broadcast-to-cpu", I64_4),
+    # tf.tensordot: the free axes of both operands, `axes` by keyword or position, a
+    # count or one axis of each (Rextio reports no nested tuple).
+    (call("tensorflow.tensordot", T3, T2, lit((2, 0))), "rxt-tf/tensordot-cpu", T3),
+    (call("tensorflow.tensordot", T3, T2, keywords=(kw("axes", 1),)), "rxt-tf/tensordot-cpu", T3),
+    (call("tensorflow.linalg.tensordot", D2, D2, lit((0, 1))), "rxt-tf/tensordot-cpu", D2),
+    (call("tensorflow.tensordot", T1, T1, lit(0)), "rxt-tf/tensordot-cpu", T2),
+    (call("tensorflow.tensordot", I32_3, I32_2, lit((-2, 1))), "rxt-tf/tensordot-cpu", I32_3),
+    (call("tensorflow.tensordot", I64_4, I64_2, lit(2)), "rxt-tf/tensordot-cpu", I64_2),
     # tf.convert_to_tensor of a tensor: its values (no dtype given).
     (call("tensorflow.convert_to_tensor", T3), "rxt-tf/convert-to-tensor-cpu", T3),
     (call("tensorflow.convert_to_tensor", B0), "rxt-tf/convert-to-tensor-cpu", B0),

@@ -533,6 +533,13 @@ REJECTED = [
     # The value clip_by_value clips must be a tensor (its Rust signature's).
     (call("tensorflow.clip_by_value", F, T0, T0), "RXTP-RXTTF-010", "operands must be"),
     (call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-107", "ranks 0 to 4"),
+    # tf.tensordot: axes each operand has, as many on each side, a result of rank 4 at most.
+    (call("tensorflow.tensordot", T2, T2, lit((2, 0))), "RXTP-RXTTF-110", "does not fit"),
+    (call("tensorflow.tensordot", T2, T2, lit((0, 1, 0))), "RXTP-RXTTF-110", "supports"),
+    (call("tensorflow.tensordot", T2, T2, lit(-1)), "RXTP-RXTTF-110", "supports"),
+    (call("tensorflow.tensordot", T3, T3, lit(0)), "RXTP-RXTTF-110", "rank 6"),
+    (call("tensorflow.tensordot", T3, T2), "RXTP-RXTTF-110", "needs the literal keyword `axes`"),
+    (call("tensorflow.tensordot", T3, D2, lit(1)), "RXTP-RXTTF-110", "float64"),
     # tf.truediv converts a leading float literal to float32 on its own.
     (call("tensorflow.truediv", F, D2), "RXTP-RXTTF-105", "is float32 here, the other operand"),
     # New tensors: at most four literal sizes, none negative; Python's

@@ -49,7 +49,11 @@ def subscript(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.nn.relu(x)
 
 
-def missing_op(x: TensorF32Cpu3D, k: TensorF32Cpu2D) -> TensorF32Cpu3D:
+def missing_op(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    return tf.linalg.band_part(x, -1, 0)
+
+
+def dense(x: TensorF32Cpu3D, k: TensorF32Cpu2D) -> TensorF32Cpu3D:
     return tf.tensordot(x, k, [[2], [0]])
 
 
@@ -63,6 +67,7 @@ def masked(x: TensorF32Cpu2D, mask: Optional[TensorBoolCpu2D] = None) -> TensorF
 
 FIXED = {
     "constant",
+    "dense",
     "dtype_attribute",
     "dtype_of",
     "augmented",
@@ -130,12 +135,13 @@ def test_fix_rewrites_in_place_and_says_what_remains(project: Path) -> None:
         'tf.cast(y, dtype="float32")',
         "x = x + y",
         "return tf.matmul(x, y)",
+        "return tf.tensordot(x, k, (2, 0))",
     ]:
         assert line in after, line
     # What it cannot rewrite it explains, with whose limit it is.
     [missing] = found["missing_op"]["blockers"]
-    assert missing["owner"] == "rxt-tf" and "tensordot" in missing["fix"]
-    assert missing["construct"] == "tf.tensordot(x, k, [[2], [0]])"
+    assert missing["owner"] == "rxt-tf" and "band_part" in missing["fix"]
+    assert missing["construct"] == "tf.linalg.band_part(x, -1, 0)"
     assert not missing["fixable"]
     [optional] = found["masked"]["blockers"]
     assert optional["owner"] == "rextio" and "Optional" in optional["fix"]
@@ -158,14 +164,14 @@ def test_diff_shows_the_rewrites_and_writes_nothing(project: Path) -> None:
 def test_text_output_names_each_function_and_blocker(project: Path) -> None:
     done = explain(project)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("rxt-tf explain: 0 of 10 functions native\n")
+    assert done.stdout.startswith("rxt-tf explain: 0 of 11 functions native\n")
     assert "layers.missing_op: python\n" in done.stdout
     assert "layers.py:11:0: [rextio] def constant(x: TensorF32Cpu2D)" in done.stdout
     assert "(explain --fix does this)" in done.stdout
     fixed = explain(project, "--fix")
-    assert fixed.stdout.startswith("rxt-tf explain: 7 of 10 functions native\n")
+    assert fixed.stdout.startswith("rxt-tf explain: 8 of 11 functions native\n")
     assert "layers.constant: native\n" in fixed.stdout
-    assert "[rxt-tf] tf.tensordot(x, k, [[2], [0]])" in fixed.stdout
+    assert "[rxt-tf] tf.linalg.band_part(x, -1, 0)" in fixed.stdout
     assert "rewrite(s)" in fixed.stderr
 
 

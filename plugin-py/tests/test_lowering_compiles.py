@@ -90,6 +90,9 @@ def _values(keyword: KeywordRow) -> list[Any]:
         return [True, False] if keyword.typed else [True]
     if keyword.allowed:
         return list(keyword.allowed[:2] if keyword.typed else keyword.allowed[:1])
+    if keyword.kind == "contraction":
+        # A count and one axis of each (Rextio reports no nested tuple).
+        return [0, 1, (-1, 0)]
     example = {"int": 0, "axes": 0, "count": 1, "ints": (0,), "str": "VALID", "spatial": 1}
     return [example[keyword.kind]] if keyword.kind in example else []
 

@@ -131,6 +131,28 @@ def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     assert "helper([1, 2])" in out  # not a TensorFlow call
 
 
+def test_tensordot_axes_of_one_axis_each_become_a_pair_of_ints() -> None:
+    out = fixed(
+        HEADER
+        + """
+def f(x: TensorF32Cpu3D, k: TensorF32Cpu2D) -> TensorF32Cpu3D:
+    a = tf.tensordot(x, k, [[2], [0]])
+    b = tf.linalg.tensordot(x, k, axes=((-1,), (0,)))
+    c = tf.tensordot(x, x, [[1, 2], [1, 2]])
+    return tf.tensordot(x, k, [[rank - 1], [0]])
+"""
+    )
+    assert "tf.tensordot(x, k, (2, 0))" in out
+    assert "tf.linalg.tensordot(x, k, axes=(-1, 0))" in out
+    assert "[[1, 2], [1, 2]]" in out  # two axes each: no pair of ints says it
+    assert "[[rank - 1], [0]]" in out  # not a literal
+    import tensorflow as tf
+
+    x = tf.reshape(tf.range(24.0), (2, 3, 4))
+    k = tf.reshape(tf.range(20.0), (4, 5))
+    assert tf.reduce_all(tf.tensordot(x, k, [[2], [0]]) == tf.tensordot(x, k, (2, 0)))
+
+
 def test_only_the_augmented_assignments_rextio_typed_as_tensors_change() -> None:
     source = HEADER + "\ndef f(x, y, items):\n    x += y * 2\n    items += [1]\n    return x\n"
     out = fixed(source, {(5, 4)})

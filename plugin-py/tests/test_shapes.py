@@ -31,6 +31,8 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
         given = {"axis": 0}
     elif row.rule == "gather":
         given = {"axis": 0, "batch_dims": axes}
+    elif row.rule == "contract":
+        given = {"axes": axes}
     elif row.rule in ("fill", "filled"):
         return Keywords(row, given, lists=((1,) * axes,))
     elif row.rule == "reshape":

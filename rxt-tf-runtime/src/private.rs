@@ -9,9 +9,9 @@ pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::ops::dispatch::{
-    execute, execute_given, interned, AsOperand, Axes, Count, Dims, Equation, Flag, FloatLiteral,
-    IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs, Perm, Reversed, RuntimeAxes,
-    Signature, Size, SubscriptRank, Subscripts, TensorList,
+    execute, execute_given, interned, AsOperand, Axes, Contracted, ContractedTo, Count, Dims,
+    Equation, Flag, FloatLiteral, IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs,
+    Perm, Reversed, RuntimeAxes, Signature, Size, SubscriptRank, Subscripts, TensorList,
 };
 pub use crate::ops::op;
 pub use crate::sys;

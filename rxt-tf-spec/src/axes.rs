@@ -97,6 +97,72 @@ pub fn permutes_some_rank(perm: &[i64]) -> bool {
     u8::try_from(perm.len()).is_ok_and(|rank| rank <= MAX_RANK && is_permutation(perm, rank))
 }
 
+/// The axes of each of two contracted tensors, as a
+/// [`ValueKind::Contraction`](crate::ValueKind::Contraction) value holds
+/// them: a count `n`, or the first's axes then the second's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Contraction<'a> {
+    /// The last `n` axes of the first with the first `n` of the second.
+    Count(usize),
+    /// These axes of the first with these of the second, pairwise.
+    Lists(&'a [i64], &'a [i64]),
+}
+
+impl Contraction<'static> {
+    /// Reads a count (`n ≥ 0`) or a list of even length (its halves).
+    pub fn of(value: &crate::Value) -> Option<Contraction<'static>> {
+        match value {
+            crate::Value::Int(count) => usize::try_from(*count).ok().map(Contraction::Count),
+            crate::Value::Ints(axes) if axes.len() % 2 == 0 => {
+                let (first, second) = axes.split_at(axes.len() / 2);
+                Some(Contraction::Lists(first, second))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Contraction<'_> {
+    /// The number of axes contracted on each side.
+    pub fn count(self) -> usize {
+        match self {
+            Contraction::Count(count) => count,
+            Contraction::Lists(first, _) => first.len(),
+        }
+    }
+
+    /// The axes of operand `side` (0 or 1), counted from the front, if they
+    /// fit a tensor of `rank`, each once.
+    pub fn axes(self, side: usize, rank: u8) -> Option<Vec<usize>> {
+        match self {
+            Contraction::Count(count) => {
+                let rank = usize::from(rank);
+                let start = if side == 0 {
+                    rank.checked_sub(count)?
+                } else {
+                    0
+                };
+                (count <= rank).then(|| (start..start + count).collect())
+            }
+            Contraction::Lists(first, second) => {
+                let axes = if side == 0 { first } else { second };
+                if !axes_fit(axes, rank) {
+                    return None;
+                }
+                axes.iter().map(|axis| normalized(*axis, rank)).collect()
+            }
+        }
+    }
+
+    /// The ranks operand `side`'s axes fit, as bits: bit `r` set when they
+    /// fit a tensor of rank `r` (0 to `MAX_RANK`; what `tf!` carries).
+    pub fn fits_mask(self, side: usize) -> u8 {
+        (0..=MAX_RANK)
+            .filter(|&rank| self.axes(side, rank).is_some())
+            .fold(0, |mask, rank| mask | 1 << rank)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +184,25 @@ mod tests {
             !fit_some_rank(&[0, -4]),
             "axis 0 twice at rank 4, too few axes below"
         );
+    }
+
+    #[test]
+    fn contractions() {
+        let count = Contraction::of(&crate::Value::Int(1)).unwrap();
+        assert_eq!(count.axes(0, 3), Some(vec![2]));
+        assert_eq!(count.axes(1, 2), Some(vec![0]));
+        assert_eq!(count.axes(1, 0), None);
+        assert_eq!(count.fits_mask(0), 0b11110);
+        let lists = Contraction::of(&crate::Value::Ints(&[-1, 0, 0, 1])).unwrap();
+        assert_eq!(lists.count(), 2);
+        assert_eq!(lists.axes(0, 3), Some(vec![2, 0]));
+        assert_eq!(lists.axes(0, 1), None, "axis 0 twice");
+        assert_eq!(lists.axes(1, 2), Some(vec![0, 1]));
+        assert_eq!(lists.fits_mask(1), 0b11100);
+        let none = Contraction::of(&crate::Value::Ints(&[])).unwrap();
+        assert_eq!(none.fits_mask(0), 0b11111);
+        assert_eq!(Contraction::of(&crate::Value::Int(-1)), None);
+        assert_eq!(Contraction::of(&crate::Value::Ints(&[1])), None);
     }
 
     #[test]

@@ -34,6 +34,7 @@ mod tests {
                 Rule::Moments => &["axes", "keepdims"],
                 Rule::Conv { .. } | Rule::Pool { .. } | Rule::Normalize => &[],
                 Rule::Einsum { .. } => &["equation"],
+                Rule::Contract => &["axes"],
                 Rule::AlongAxis | Rule::Sort => &["axis"],
                 Rule::ArgReduce => &["axis", "output_type"],
                 Rule::Permute => &["perm"],

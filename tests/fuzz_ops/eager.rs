@@ -198,6 +198,7 @@ pub(crate) fn eager_call<'py>(
             format!("{f}({args}, variance_epsilon={epsilon:?})")
         }
         Keywords::Equation(equation, _) => format!("{f}({equation:?}, {args})"),
+        Keywords::Contract(axes, _) => format!("{f}({args}, axes={axes})"),
     };
     (code, bound)
 }

@@ -679,3 +679,29 @@ pub(crate) fn scalar_operand(rng: &mut Rng, dtype: DType, value: f64) -> Operand
         _ => Operand::Scalar(scalar_input(dtype, value)),
     }
 }
+
+/// Two tensors whose last `n` and first `n` axes have one size each (now
+/// and then one differs, which raises), and `n`: the result has rank at
+/// most 4.
+pub(crate) fn contract_operands(
+    rng: &mut Rng,
+    dtype: DType,
+    rank: usize,
+) -> (Vec<Operand>, Keywords) {
+    let axes = rng.below(rank + 1);
+    let other = rng.within(axes, (4 + 2 * axes - rank).min(4));
+    let shared: Vec<usize> = (0..axes).map(|_| dim(rng)).collect();
+    let mut a: Vec<usize> = (0..rank - axes).map(|_| dim(rng)).collect();
+    a.extend(&shared);
+    let mut b = shared;
+    b.extend((0..other - axes).map(|_| dim(rng)));
+    if axes > 0 && rng.chance(6) {
+        b[0] += 1;
+    }
+    let out = rank + other - 2 * axes;
+    let operands = vec![
+        Operand::Tensor(input(rng, dtype, a)),
+        Operand::Tensor(input(rng, dtype, b)),
+    ];
+    (operands, Keywords::Contract(axes, out))
+}

@@ -471,6 +471,18 @@ macro_rules! run_family {
             })
         }))
     }};
+    (Contract, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Contract(axes, out) = $case.keywords else { unreachable!() };
+        let (a, b) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
+            with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
+                with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                    let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
+                    finish!($py, ops::$f::<OUT, _, _>(&a, &b, axes as i64), a, b)
+                })
+            })
+        }))
+    }};
     (EinsumOne, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
         with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {

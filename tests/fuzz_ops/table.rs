@@ -116,6 +116,9 @@ pub(crate) enum Family {
     /// An equation and two tensors whose shapes fit its subscripts
     /// (`einsum`).
     Einsum,
+    /// Two tensors and a count of axes to contract whose sizes match, now
+    /// and then not (`tensordot`).
+    Contract,
     /// An equation and one tensor (`einsum_one`).
     EinsumOne,
     /// An equation and three tensors, contracted pairwise
@@ -298,6 +301,7 @@ fuzz_table! {
     MaxPool1dOp: Pool1d "tf.nn.max_pool1d" => max_pool1d [f32, f64];
     AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
     EinsumOp: Einsum "tf.einsum" => einsum [f32, f64];
+    TensordotOp: Contract "tf.tensordot" => tensordot [f32, f64, i32, i64];
     EinsumOneOp: EinsumOne "tf.einsum" => einsum_one [f32, f64];
     EinsumThreeOp: EinsumThree "tf.einsum" => einsum_three [f32, f64];
 }

@@ -105,6 +105,8 @@ NATIVE_RULES = {
                       rule_id("add", "binop"), rule_id("ones")],
     "plus_identity": [rule_id("add", "binop"), rule_id("add", "binop"), rule_id("eye"),
                       rule_id("fill")],
+    "dense_sequence": [rule_id("tensordot"), rule_id("tensordot"), rule_id("add", "binop"),
+                       rule_id("tensordot"), rule_id("matmul", "binop"), rule_id("transpose")],
 }
 REJECTED = "positional_keepdims"
 # `output_type=tf.int32`: Rextio refuses the attribute value before offering the

@@ -177,6 +177,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Number => "number",
         ValueKind::Spatial => "spatial",
         ValueKind::Equation => "equation",
+        ValueKind::Contraction => "contraction",
     };
     // A type keyword that lists no values takes every element type.
     let allowed: Vec<String> = match (keyword.kind, keyword.allowed) {
@@ -284,6 +285,10 @@ fn result_ranks(out: &mut String) {
                 // The number of sizes in the list.
                 Rule::Reshape | Rule::Fill | Rule::Filled => (0..=usize::from(MAX_RANK))
                     .map(|sizes| (sizes, false))
+                    .collect(),
+                // The number of axes contracted, up to the smaller rank.
+                Rule::Contract => (0..=usize::from(ranks[0].min(ranks[1])))
+                    .map(|axes| (axes, false))
                     .collect(),
                 // `batch_dims`, where the result has a rank.
                 Rule::Gather => (0..=usize::from(ranks[1]))

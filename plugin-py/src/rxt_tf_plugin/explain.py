@@ -413,20 +413,22 @@ def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[B
 
 
 _MISSING_OPS = {
-    "tensorflow.tensordot": "rxt-tf has no tensordot yet: for a rank-2 kernel on a rank-3 input "
-    "write tf.matmul(x, kernel) (the same values; batch matmul broadcasts the kernel)",
-    "tensorflow.convert_to_tensor": "drop tf.convert_to_tensor where the value is already a tensor",
     "tensorflow.einsum": "Rextio passes the equation as a positional string, which it offers as "
     'no literal: keep tf.einsum on Python, or call tf!(einsum(..., equation = "...")) from Rust',
     "tensorflow.nn.convolution": "write tf.nn.conv2d (rank 4) or tf.nn.conv1d (rank 3) with "
     "literal strides, padding and dilations",
-    "tensorflow.broadcast_to": "rxt-tf has no broadcast_to yet: let a broadcasting op "
-    "(x + tf.zeros(shape)) do it, or keep it on Python",
     "tensorflow.compat.v1.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
     "tf.nn.batch_normalization or the mean/variance arithmetic",
     "tensorflow.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
     "tf.nn.batch_normalization or the mean/variance arithmetic",
 }
+
+
+_CLAIMED_WHEN = {
+    "tensorflow.tensordot": "Rextio reports no list or nested tuple as a literal: write "
+    "axes=1 (the last axis with the first) or axes=(2, 0) (one axis of each)",
+}
+"""The forms the plugin claims, for calls of an op rxt-tf has in a form it does not."""
 
 
 def _classify(
@@ -448,9 +450,10 @@ def _classify(
         if op_for("call", target) is None:
             fix = _MISSING_OPS.get(target, f"rxt-tf has no op {target}: keep it on Python")
             return "rxt-tf", fix
-        return "rxt-tf", (
+        return "rxt-tf", _CLAIMED_WHEN.get(
+            target,
             "rxt-tf claims this call only with literal keyword values and rxt-tf tensor "
-            "operands; see its rule in the plugin README"
+            "operands; see its rule in the plugin README",
         )
     if match := re.search(r"name '(\w+)' is not defined in this scope", message):
         name = match.group(1)

@@ -19,6 +19,10 @@ _KIND_TEXT = {
     "number": "an int or float literal",
     "spatial": "a positive int literal or a tuple of one or two",
     "equation": "an einsum equation string",
+    "contraction": (
+        "a non-negative int literal or a pair of tuples of int literals of one length "
+        "(((2,), (0,)))"
+    ),
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -49,6 +53,24 @@ def _is_count(value: object) -> bool:
     return _is_int(value) and isinstance(value, int) and value >= 0
 
 
+def _is_contraction(value: object) -> bool:
+    """``tf.tensordot``'s ``axes``: a count, a pair of axes, or two axis tuples of a length."""
+    if _is_count(value):
+        return True
+    if type(value) is not tuple or len(value) != 2:
+        return False
+    first, second = value
+    if _is_int(first) and _is_int(second):
+        return True
+    return (
+        _is_ints(first)
+        and _is_ints(second)
+        and isinstance(first, tuple)
+        and isinstance(second, tuple)
+        and len(first) == len(second)
+    )
+
+
 _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "bool": _is_bool,
     "int": _is_int,
@@ -59,6 +81,7 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
     "str": lambda value: type(value) is str,
     "number": lambda value: type(value) in (int, float),
     "equation": lambda value: type(value) is str,
+    "contraction": _is_contraction,
     "spatial": lambda value: (
         (_is_int(value) and isinstance(value, int) and value >= 1)
         or (
@@ -71,6 +94,11 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
 }
 """Whether a Python value is of each keyword kind (an element type is checked
 by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""
+
+
+def _list(value: tuple[object, ...]) -> str:
+    """A tuple (of ints, or of tuples of ints) as a ``tf!`` list: ``[[2], [0]]``."""
+    return "[" + ", ".join(_list(i) if isinstance(i, tuple) else str(i) for i in value) + "]"
 
 
 @dataclass(frozen=True)
@@ -115,7 +143,7 @@ class KeywordRow:
         if isinstance(value, bool):
             text = str(value).lower()
         elif isinstance(value, tuple):
-            text = "[" + ", ".join(str(item) for item in value) + "]"
+            text = _list(value)
         elif isinstance(value, str):
             text = f'"{value}"'
         else:

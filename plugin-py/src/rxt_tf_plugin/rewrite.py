@@ -10,6 +10,8 @@ changes nothing a caller can observe:
   where it is read after that;
 - a list of int literals passed to a TensorFlow call (``perm=[0, 2, 1]``)
   becomes a tuple, which TensorFlow converts to the same tensor;
+- ``tf.tensordot``'s ``axes`` of one axis each (``[[2], [0]]``) becomes the
+  pair of ints ``(2, 0)``, which ``tf.tensordot`` reads as the same axes;
 - an expression of literals only (``(0,) + (2, 1)``, ``(-1,)[0]``,
   ``1.0 / 255``, ``"a" == "a"``) becomes its value;
 - a module-level alias of a TensorFlow function (``_mm = tf.matmul``) is
@@ -229,6 +231,7 @@ class _Module:
             elif isinstance(node, ast.Call) and self._tf_path(node.func) is not None:
                 yield from self._dtype_edits(node, dtypes, local)
                 yield from self._tuple_edits(node)
+                yield from self._contraction_edits(node)
             if isinstance(node, _FOLDED) and not (local | self.shadowed) & {"len"}:
                 value = _folded(node)
                 spelled = None if value is _UNKNOWN else _spelled(value)
@@ -288,6 +291,29 @@ class _Module:
                 items = ", ".join(self.text(item) for item in argument.elts)
                 text = f"({items},)" if len(argument.elts) == 1 else f"({items})"
                 yield self.edit(argument, text, "write the int list as a tuple")
+
+    def _contraction_edits(self, call: ast.Call) -> Iterator[Edit]:
+        """``tf.tensordot(a, b, [[2], [0]])``'s axes as ``(2, 0)``.
+
+        ``tf.tensordot`` reads a pair of ints as one axis of each; Rextio reads no
+        nested list or tuple.
+        """
+        if self._tf_path(call.func) not in _TENSORDOT:
+            return
+        given = [k.value for k in call.keywords if k.arg == "axes"] + call.args[2:3]
+        for axes in given:
+            if not isinstance(axes, ast.List | ast.Tuple) or len(axes.elts) != 2:
+                continue
+            sides = [
+                side.elts[0]
+                for side in axes.elts
+                if isinstance(side, ast.List | ast.Tuple)
+                and len(side.elts) == 1
+                and _is_int(side.elts[0])
+            ]
+            if len(sides) == 2:
+                text = f"({self.text(sides[0])}, {self.text(sides[1])})"
+                yield self.edit(axes, text, "write one axis of each as a pair of ints")
 
     def _dtype_edits(
         self, call: ast.Call, dtypes: dict[str, str], local: set[str]
@@ -356,6 +382,9 @@ _OPERATORS: dict[type, str] = {
 }
 
 _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
+
+
+_TENSORDOT = frozenset({"tensorflow.tensordot", "tensorflow.linalg.tensordot"})
 
 
 def _line_starts(source: str) -> list[int]:

@@ -365,6 +365,48 @@ def sequence(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return Typed(1)
 
 
+def contraction_axes(value: Literal | None, side: int, rank: int) -> tuple[int, ...] | None:
+    """The axes of operand ``side`` (0 or 1) a ``tf.tensordot`` ``axes`` value contracts.
+
+    Counted from the front, if they fit a rank-``rank`` tensor (each once). A count
+    ``n`` is the last ``n`` axes of the first with the first ``n`` of the second; a pair
+    of ints one axis of each; a pair of tuples those axes.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not 0 <= value <= rank:
+            return None
+        return tuple(range(rank - value, rank)) if side == 0 else tuple(range(value))
+    if not isinstance(value, tuple) or len(value) != 2:
+        return None
+    axes: object = value[side]
+    listed = (axes,) if isinstance(axes, int) else axes
+    if not isinstance(listed, tuple) or not all(type(a) is int for a in listed):
+        return None
+    if not axes_fit(listed, rank):
+        return None
+    return tuple(axis + rank if axis < 0 else axis for axis in listed)
+
+
+def contract(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``contract``: the free axes of both operands, ``a + b - 2n`` for ``n`` axes each."""
+    value = keywords.value("axes")
+    first = contraction_axes(value, 0, ranks[0])
+    second = contraction_axes(value, 1, ranks[1])
+    if first is None or second is None or len(first) != len(second):
+        return Problem(
+            f"`axes={value!r}` does not fit operands of ranks {ranks[0]} and {ranks[1]}: "
+            "each side's axes must be in range and named once, as many on each side",
+            "write axes each operand has",
+        )
+    rank = ranks[0] + ranks[1] - 2 * len(first)
+    if rank > 4:
+        return Problem(
+            f"the result would have rank {rank}; rxt-tf tensors have ranks 0 to 4",
+            "contract more axes, or smaller operands",
+        )
+    return Typed(rank)
+
+
 RULES: dict[str, RuleFunction] = {
     "same-rank": same_rank,
     "broadcast": broadcast,
@@ -403,5 +445,6 @@ RULES: dict[str, RuleFunction] = {
     "pool": same_rank,
     "normalize": normalize,
     "einsum": einsum,
+    "contract": contract,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

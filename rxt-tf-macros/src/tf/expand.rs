@@ -305,6 +305,16 @@ fn typed_value(
             let count = usize::try_from(*count).unwrap_or(usize::MAX);
             quote!(#private::Count<#count>)
         }
+        (ValueKind::Contraction, _) => match rxt_tf_spec::axes::Contraction::of(value) {
+            // A count fits every rank with as many axes (the result's rank
+            // checks that), lists the ranks their axes fit.
+            Some(contraction) => {
+                let count = contraction.count();
+                let (a, b) = (contraction.fits_mask(0), contraction.fits_mask(1));
+                quote!(#private::Contracted<#count, #a, #b>)
+            }
+            None => quote!(()),
+        },
         (_, Value::Int(axis)) => axes(std::slice::from_ref(axis)),
         (ValueKind::Ints, Value::Ints([])) => quote!(#private::Reversed),
         (ValueKind::Ints, Value::Ints(perm)) => {

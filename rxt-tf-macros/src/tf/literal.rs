@@ -106,6 +106,29 @@ pub(crate) fn int_list(value: &Expr) -> Option<Vec<i64>> {
         .collect()
 }
 
+/// The value of `tensordot`'s `axes` written as lists: `[[a…], [b…]]`
+/// (two lists of integer literals) or `[a, b]` (one axis each), as one
+/// list, the first's axes then the second's; `Err` with the lengths when
+/// the two lists differ in length.
+pub(crate) fn contraction_lists(value: &Expr) -> Option<Result<Vec<i64>, (usize, usize)>> {
+    let Expr::Array(array) = value else {
+        return None;
+    };
+    if let Some(pair) = int_list(value) {
+        return (pair.len() == 2).then_some(Ok(pair));
+    }
+    let [first, second] = [array.elems.first()?, array.elems.get(1)?].map(int_list);
+    let (mut first, second) = (first?, second?);
+    if array.elems.len() != 2 {
+        return None;
+    }
+    if first.len() != second.len() {
+        return Some(Err((first.len(), second.len())));
+    }
+    first.extend(second);
+    Some(Ok(first))
+}
+
 /// A string literal's text, if `value` is one.
 pub(crate) fn string(value: &Expr) -> Option<String> {
     match value {

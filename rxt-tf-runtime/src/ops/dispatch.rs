@@ -399,6 +399,17 @@ pub struct Reversed;
 /// the result (`OUT`) and the operands (`A`, `B`, `C`; 0 past the last).
 pub struct Equation<const OUT: usize, const A: usize, const B: usize, const C: usize>;
 
+/// The typed value of `tensordot`'s `axes`: `N` axes of each operand, and
+/// in `FITS_A` / `FITS_B` bit `r` set when the first's / the second's axes
+/// fit a tensor of rank `r` (0 to 4; in range, none twice). A count fits
+/// every rank that has as many axes, which the result's rank checks.
+pub struct Contracted<const N: usize, const FITS_A: u8, const FITS_B: u8>;
+
+/// `tensordot`'s `axes` given at run time (the plain function): a count,
+/// checked when the op runs against the operands' ranks and the result's
+/// rank `OUT`.
+pub struct ContractedTo<const OUT: usize>;
+
 /// The typed value of an einsum `equation` with `...`: the letters of the
 /// result (`OUT`) and of each operand (`A`, `B`, `C`; 0 past the last), and
 /// whether each operand has `...` (the result then has it too).

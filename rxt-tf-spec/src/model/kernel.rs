@@ -124,6 +124,10 @@ pub enum Steps {
     /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
     /// `ExpandDims`, the 2-D op (each size `s` as `[1, s]`), `Squeeze`.
     Widened(&'static Op),
+    /// `tf.tensordot`: each operand transposed and reshaped to a matrix
+    /// where it is not one already, `MatMul`, the result reshaped to the
+    /// free axes, as `tf.tensordot` does for shapes it knows.
+    Contract,
 }
 
 impl Steps {
@@ -152,6 +156,7 @@ impl Steps {
             Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
             Steps::BatchNormalization => Some("`AddV2`, `Rsqrt`, `Mul`, `Sub`"),
             Steps::Einsum => Some("`Einsum`"),
+            Steps::Contract => Some("`Transpose`, `Reshape`, `MatMul`, `Reshape`"),
         };
         text.map(str::to_owned)
     }

@@ -67,6 +67,12 @@ pub enum ValueKind {
     /// An einsum equation, a string literal (`"bqhd,bkhd->bhqk"`, see
     /// [`crate::einsum`]): typed by the ranks its subscripts give.
     Equation,
+    /// The axes two tensors are contracted over, as `tf.tensordot` takes
+    /// them: a non-negative count `n` (the last `n` axes of the first with
+    /// the first `n` of the second), or a pair of lists of as many distinct
+    /// axes each (`[[2], [0]]`; `[2, 0]` for one axis each), kept as one
+    /// list, the first's axes then the second's.
+    Contraction,
 }
 
 impl ValueKind {
@@ -84,6 +90,10 @@ impl ValueKind {
             ValueKind::Number => "a number literal",
             ValueKind::Spatial => "a positive integer literal or a pair of them",
             ValueKind::Equation => "an einsum equation, a string literal",
+            ValueKind::Contraction => {
+                "a non-negative integer literal, or a pair of lists of integer literals of one \
+                 length (`[[2], [0]]`)"
+            }
         }
     }
 }
@@ -145,8 +155,13 @@ impl Keyword {
                 | (ValueKind::Axes, Value::Int(_) | Value::Ints(_))
                 | (ValueKind::Str | ValueKind::Equation, Value::Str(_))
                 | (ValueKind::Number, Value::Int(_) | Value::Float(_))
-        ) || matches!((self.kind, value), (ValueKind::Count, Value::Int(count)) if *count >= 0)
-            || matches!((self.kind, value), (ValueKind::Spatial, Value::Int(size)) if *size >= 1)
+        ) || matches!(
+            (self.kind, value),
+            (ValueKind::Count | ValueKind::Contraction, Value::Int(count)) if *count >= 0
+        ) || matches!(
+            (self.kind, value),
+            (ValueKind::Contraction, Value::Ints(axes)) if axes.len() % 2 == 0
+        ) || matches!((self.kind, value), (ValueKind::Spatial, Value::Int(size)) if *size >= 1)
             || matches!(
                 (self.kind, value),
                 (ValueKind::Spatial, Value::Ints(sizes))

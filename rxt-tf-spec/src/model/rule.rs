@@ -163,6 +163,10 @@ pub enum Rule {
     /// the typed keyword `axes`: a pair of tensors of its type, each losing
     /// those axes unless the typed keyword `keepdims` is `true`.
     Moments,
+    /// Two tensors of ranks 0 to `MAX_RANK` and one element type contracted
+    /// over the typed keyword `axes` (a count, or a pair of axis lists): the
+    /// result has the free axes of the first, then of the second.
+    Contract,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -220,7 +224,8 @@ impl Rule {
             | Rule::Reshape
             | Rule::PerAxis
             | Rule::Gather
-            | Rule::Conv { .. } => 2,
+            | Rule::Conv { .. }
+            | Rule::Contract => 2,
             Rule::Window => 3,
             Rule::Normalize => 5,
             Rule::Einsum { operands } => operands as usize,
@@ -254,7 +259,7 @@ impl Rule {
             (Rule::Clip, _) => (0, 0),
             (Rule::Sort | Rule::Moments, _) => (1, MAX_RANK),
             (Rule::Conv { rank } | Rule::Pool { rank }, _) => (rank, rank),
-            (Rule::Normalize | Rule::Einsum { .. }, _) => (0, MAX_RANK),
+            (Rule::Normalize | Rule::Einsum { .. } | Rule::Contract, _) => (0, MAX_RANK),
             (Rule::Eye, _) => (0, 0),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
@@ -397,6 +402,7 @@ impl Rule {
             Rule::Normalize => "normalize",
             Rule::Einsum { .. } => "einsum",
             Rule::Pool { .. } => "pool",
+            Rule::Contract => "contract",
         }
     }
 
@@ -454,6 +460,9 @@ impl Rule {
             ),
             Rule::Moments => format!(
                 "{ranks}: r → (mean, variance), each r − n for n axes (r with `keepdims = true`)"
+            ),
+            Rule::Contract => format!(
+                "{ranks} × {ranks}, n axes contracted: a × b → a + b − 2n, at most {MAX_RANK}"
             ),
             Rule::Sequence => {
                 "three scalars (start, limit, delta): → 1; literals alone are int32 or float32"
@@ -525,6 +534,14 @@ impl Rule {
             Rule::Moments => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::Reduce => first.checked_sub(u8::try_from(axes).ok()?),
             Rule::ArgReduce => first.checked_sub(1),
+            // `axes` is the number of axes contracted on each side.
+            Rule::Contract => {
+                let second = *ranks.get(1)?;
+                let contracted = u8::try_from(axes).ok()?;
+                (first + second)
+                    .checked_sub(2 * contracted)
+                    .filter(|rank| *rank <= MAX_RANK && contracted <= first.min(second))
+            }
             Rule::ExpandDims => first.checked_add(1).filter(|rank| *rank <= MAX_RANK),
             Rule::Shape => Some(1),
             Rule::Squeeze => first.checked_sub(u8::try_from(axes).ok()?),

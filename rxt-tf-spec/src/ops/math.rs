@@ -67,6 +67,46 @@ pub const MATMUL: Op = Op {
     ],
 };
 
+/// `tensordot(a, b, axes = n)` or `axes = [[…], […]]`: two tensors
+/// contracted over axes, as `tf.tensordot` composes it: each operand
+/// transposed (contracted axes last for `a`, first for `b`) and reshaped to
+/// a matrix where it is not one already, one `MatMul`, the result reshaped
+/// to the free axes of `a` then `b`.
+pub const TENSORDOT: Op = Op {
+    name: "tensordot",
+    operator: None,
+    summary: "two tensors contracted over axes (`axes = 1`, `axes = [[2], [0]]`)",
+    tf_op: c"MatMul",
+    rule: Rule::Contract,
+    dtypes: NUMBERS,
+    keywords: &[Keyword {
+        name: "axes",
+        kind: ValueKind::Contraction,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Typing,
+        typed: true,
+    }],
+    attrs: &[T],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["axes"],
+    inputs: BINARY_INPUTS,
+    work: Work::MatMul,
+    steps: Steps::Contract,
+    python: &[PythonRule {
+        positional: &["axes"],
+        ..calls(
+            &["tensorflow.tensordot", "tensorflow.linalg.tensordot"],
+            "rxt-tf/tensordot-cpu",
+            110,
+            ", and `axes` as a literal count or a pair of literal axis lists, positional or \
+             keyword, with no more axes left than tensors have",
+        )
+    }],
+};
+
 /// `abs(x)`.
 pub const ABS: Op = elementwise(
     "abs",

@@ -33,6 +33,7 @@ use crate::model::{Op, SiteKind};
 /// Every op, in the order messages and tables list them.
 pub const OPS: &[&Op] = &[
     &MATMUL,
+    &TENSORDOT,
     &RELU,
     &SIGMOID,
     &TANH,

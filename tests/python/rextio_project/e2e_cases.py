@@ -71,5 +71,6 @@ CASES = {
     # process's eager does).
     "rescaled_grid": [(tensor(2, 3), 4.0), (tensor(2, 3), 0.0), (special[:2, :3], 1e-40)],
     "plus_identity": [(tensor(3, 3),), (special[:, :3],)],
+    "dense_sequence": [(seq, w_seq), (tensor(1, 0, 8), w_seq)],
     "positional_keepdims": [(x,)],
 }

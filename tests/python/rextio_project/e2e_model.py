@@ -222,5 +222,12 @@ def plus_identity(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return x + tf.eye(3) + tf.fill((3, 3), 0.5)
 
 
+def dense_sequence(x: TensorF32Cpu3D, w: TensorF32Cpu2D) -> TensorF32Cpu3D:
+    # Keras's Dense on a sequence (`[[2], [0]]` as a pair of ints), and back
+    # through the kernel's other axis.
+    y = tf.tensordot(x, w, (2, 0))
+    return tf.tensordot(y, w, axes=(-1, 1)) + tf.tensordot(x, w, 1) @ tf.transpose(w)
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)

@@ -8,7 +8,9 @@ use rxt_tf_spec::{axes, Keyword, Op, Value, ValueKind, MAX_RANK};
 use syn::{Expr, ExprCall};
 
 use crate::errors::Errors;
-use crate::tf::literal::{int_list, literal, number_literal, string, NumberLiteral};
+use crate::tf::literal::{
+    contraction_lists, int_list, literal, number_literal, string, NumberLiteral,
+};
 use crate::tf::model::{DimExpr, RuntimeValue};
 
 /// The keyword values of a call that gives none (an operator).
@@ -32,6 +34,7 @@ pub(super) fn example(keyword: &Keyword) -> String {
             ValueKind::Number => "0".to_owned(),
             ValueKind::Spatial => "2".to_owned(),
             ValueKind::Equation => "\"ij,jk->ik\"".to_owned(),
+            ValueKind::Contraction => "[[1], [0]]".to_owned(),
         },
     }
 }
@@ -220,6 +223,21 @@ fn keyword_value(
             None => literal(ValueKind::Int, value),
         },
         ValueKind::Count => literal(ValueKind::Int, value),
+        ValueKind::Contraction => match contraction_lists(value) {
+            Some(Ok(axes)) => Some(Value::Ints(leak(axes))),
+            Some(Err((first, second))) => {
+                errors.push(
+                    value,
+                    format!(
+                        "rxt-tf: `{}`: `{}` pairs {first} axes of the first tensor with {second} \
+                         of the second; give as many of each",
+                        op.name, keyword.name
+                    ),
+                );
+                return None;
+            }
+            None => literal(ValueKind::Int, value),
+        },
         ValueKind::Number => {
             literal(ValueKind::Int, value).or_else(|| literal(ValueKind::Float, value))
         }
@@ -304,6 +322,7 @@ fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
         }
         (ValueKind::Axes, Value::Ints(axes)) => (axes, false),
         (ValueKind::Ints, Value::Ints(perm)) => (perm, true),
+        (ValueKind::Contraction, _) => return check_contraction(keyword, value),
         _ => return Ok(()),
     };
     if is_perm {
@@ -340,6 +359,33 @@ fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
             keyword.name,
             value.rust()
         ));
+    }
+    Ok(())
+}
+
+/// `tensordot`'s axes lists: on each side, axes some rank takes, each once.
+fn check_contraction(keyword: &Keyword, value: &Value) -> Result<(), String> {
+    let Some(axes::Contraction::Lists(first, second)) = axes::Contraction::of(value) else {
+        return Ok(());
+    };
+    let max = i64::from(MAX_RANK);
+    for (side, list) in [(0, first), (1, second)] {
+        let which = if side == 0 { "first" } else { "second" };
+        if let Some(axis) = list.iter().find(|axis| !axes::in_some_rank(**axis)) {
+            return Err(format!(
+                "`{} = {}`: axis {axis} of the {which} tensor is out of range for every rank \
+                 (tensors have at most {max} axes)",
+                keyword.name,
+                value.rust()
+            ));
+        }
+        if axes::Contraction::of(value).is_some_and(|c| c.fits_mask(side) == 0) {
+            return Err(format!(
+                "`{} = {}` names an axis of the {which} tensor twice",
+                keyword.name,
+                value.rust()
+            ));
+        }
     }
     Ok(())
 }

@@ -14,8 +14,8 @@ pub use scalars::{
 };
 
 use crate::ops::dispatch::{
-    Axes, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Pairs, Perm, ResultOf, Reversed,
-    Scalar, Signature, Size, TensorList,
+    Axes, Contracted, ContractedTo, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Pairs,
+    Perm, ResultOf, Reversed, Scalar, Signature, Size, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
@@ -90,6 +90,8 @@ pub struct Moments;
 pub struct Normalize;
 /// Tensors contracted by an einsum equation (`einsum`).
 pub struct Einsum;
+/// Two tensors contracted over axes (`tensordot`).
+pub struct Contract;
 /// An image and filters of its rank (`conv2d`, `conv1d`).
 pub struct Conv;
 /// A window over an image (`max_pool2d`, `avg_pool1d`).
@@ -169,6 +171,30 @@ pub trait ReduceBy<const N: usize, const KEEP: bool> {
     /// The result tensor of element type `T`.
     type Output<T: Element>: TensorType + Outputs;
 }
+
+/// The rank of two tensors contracted over `N` axes of each: their free
+/// axes together.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `tensordot` of a `{Self}` tensor and a rank-{B} tensor over {N} axes \
+               each: an operand has fewer axes, or the result would have more than 4",
+    label = "no tensor rxt-tf has",
+    note = "the result has the axes of both operands but the contracted ones: a + b − 2n, at \
+            most 4"
+)]
+pub trait ContractWith<const B: usize, const N: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType + Outputs;
+}
+
+/// Contracted axes of one operand (bit `r` of `FITS` for rank `r`) that fit
+/// a tensor of this rank.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: `tensordot`'s `axes` do not fit a `{Self}` operand (out of range, or \
+               one axis twice)",
+    label = "axes out of range for the operand",
+    note = "an axis of a rank-r tensor is in -r..r; negative axes count from the last"
+)]
+pub trait ContractionFits<const FITS: u8> {}
 
 /// Axes that fit a tensor of rank `R`: each in `-R..R`, none twice.
 #[diagnostic::on_unimplemented(
@@ -304,6 +330,40 @@ where
     Rank<RA>: MatMulWith<RB>,
 {
     type Output = <Rank<RA> as MatMulWith<RB>>::Output<A>;
+}
+
+impl<Op, T, U, V, const A: usize, const B: usize> Signature<Op, (Tensor<T, A>, Tensor<U, B>), (V,)>
+    for Contract
+where
+    T: Element,
+    U: Element + SameElement<T>,
+    V: ContractionOf<A, B>,
+{
+    type Output = <V as ContractionOf<A, B>>::Output<T>;
+}
+
+/// `tensordot`'s `axes` for operands of ranks `A` and `B`: the result.
+pub trait ContractionOf<const A: usize, const B: usize> {
+    /// The result tensor of element type `T`.
+    type Output<T: Element>: TensorType + Outputs;
+}
+
+impl<const N: usize, const FA: u8, const FB: u8, const A: usize, const B: usize> ContractionOf<A, B>
+    for Contracted<N, FA, FB>
+where
+    Rank<A>: ContractionFits<FA> + ContractWith<B, N>,
+    Rank<B>: ContractionFits<FB>,
+{
+    type Output<T: Element> = <Rank<A> as ContractWith<B, N>>::Output<T>;
+}
+
+impl<const OUT: usize, const A: usize, const B: usize> ContractionOf<A, B> for ContractedTo<OUT>
+where
+    Rank<A>: SupportedRank,
+    Rank<B>: SupportedRank,
+    Rank<OUT>: SupportedRank,
+{
+    type Output<T: Element> = Tensor<T, OUT>;
 }
 
 impl<Op, T, U, const R: usize> Signature<Op, (Tensor<T, R>, Tensor<U, 1>), ()> for BiasAdd
