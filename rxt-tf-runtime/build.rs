@@ -329,6 +329,7 @@ fn rule_type(rule: Rule) -> &'static str {
         Rule::Einsum { .. } => "Einsum",
         Rule::Pool { .. } => "Pool",
         Rule::Contract => "Contract",
+        Rule::FusedNormalize => "FusedNormalize",
     }
 }
 

@@ -2,7 +2,7 @@
 //! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
 //! pools, with both paddings, strides and dilations; einsum of one and
-//! two operands; tensordot) against eager
+//! two operands; tensordot; fused_batch_norm) against eager
 //! TensorFlow, bit for bit, at both float types and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
@@ -52,6 +52,11 @@ wc = tf.reshape(tf.sin(tf.range(1.0, 30 * 2 + 1)), (30, 2))
 i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
 i2 = tf.reshape(tf.range(-6, 6), (4, 3))
 l2 = tf.reshape(tf.range(-6, 6, dtype=tf.int64), (3, 4))
+special4 = tf.constant([float('nan'), float('inf'), -0.0, 1e-30])
+bn_mean = tf.constant([0.5, -1.0, 0.25])
+bn_var = tf.constant([1.0, 0.0, 2.5])
+bn_scale = tf.constant([1.5, -2.0, 0.0])
+bn_offset = tf.constant([0.0, 0.125, -3.0])
 ";
 
 #[test]
@@ -514,6 +519,50 @@ fn tensordot_matches_eager() {
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(
             message.starts_with("rxt-tf: tensordot failed: "),
+            "{message}"
+        );
+    });
+}
+
+#[test]
+fn fused_batch_norm_matches_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (img, wide) = (input::<f32, 4>(&i, "img"), input::<f32, 4>(&i, "wide"));
+        let (mean, var) = (
+            input::<f32, 1>(&i, "bn_mean"),
+            input::<f32, 1>(&i, "bn_var"),
+        );
+        let (scale, offset) = (
+            input::<f32, 1>(&i, "bn_scale"),
+            input::<f32, 1>(&i, "bn_offset"),
+        );
+        let (special, off4) = (
+            input::<f32, 1>(&i, "special4"),
+            input::<f32, 1>(&i, "offset"),
+        );
+        let (sc4, z4) = (input::<f32, 1>(&i, "scale"), input::<f32, 4>(&i, "f4"));
+        same!(py, &names(&i),
+            "tf.compat.v1.nn.fused_batch_norm(img, bn_scale, bn_offset, bn_mean, bn_var, \
+             is_training=False)[0]" =>
+                tf!(fused_batch_norm(img, scale, offset, mean, var)),
+            "tf.compat.v1.nn.fused_batch_norm(img, bn_scale, bn_offset, bn_mean, bn_var, \
+             epsilon=1e-5, is_training=False)[0]" =>
+                tf!(fused_batch_norm(img, scale, offset, mean, var, epsilon = 1e-5)),
+            // NaN, inf and -0.0 among the statistics, four channels.
+            "tf.compat.v1.nn.fused_batch_norm(f4, scale, offset, special4, special4, \
+             epsilon=0.5, is_training=False)[0]" =>
+                tf!(fused_batch_norm(z4, sc4, off4, special, special, epsilon = 0.5)),
+            "tf.compat.v1.nn.fused_batch_norm(f4, special4, special4, offset, scale, \
+             is_training=False)[0]" =>
+                rxt_tf::ops::fused_batch_norm(&z4, &special, &special, &off4, &sc4, 0.001),
+        );
+        // Statistics of another length than the channels: eager's class.
+        let failed = tf!(fused_batch_norm(wide, scale, offset, mean, var)).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("sizes")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: fused_batch_norm failed: "),
             "{message}"
         );
     });

@@ -504,6 +504,42 @@ ACCEPTED = [
         D4,
     ),
     (call("tensorflow.nn.conv1d", T3, T3, lit(2), lit("VALID")), rule_id("conv1d"), T3),
+    # tf.nn.convolution without dilation: conv2d at rank 4, conv1d at rank 3.
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T4,
+            T4,
+            keywords=(
+                kw("strides", (1, 1)),
+                kw("padding", "SAME"),
+                kw("dilations", (1, 1)),
+                kw("data_format", "NHWC"),
+            ),
+        ),
+        "rxt-tf/convolution-2d-cpu",
+        T4,
+    ),
+    (
+        call("tensorflow.nn.convolution", D4, D4, lit(2), lit("VALID")),
+        "rxt-tf/convolution-2d-cpu",
+        D4,
+    ),
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T3,
+            T3,
+            keywords=(kw("strides", 2), kw("padding", "VALID"), kw("dilations", 1)),
+        ),
+        "rxt-tf/convolution-1d-cpu",
+        T3,
+    ),
+    (
+        call("tensorflow.nn.convolution", D3, D3, keywords=(kw("padding", "SAME"),)),
+        "rxt-tf/convolution-1d-cpu",
+        D3,
+    ),
     (
         call("tensorflow.nn.max_pool2d", T4, lit(2), lit(2), lit("VALID")),
         rule_id("max_pool2d"),

@@ -85,6 +85,47 @@ REJECTED = [
     # Image ops: rank-4 NHWC images (rank 3 for the 1-D forms), known paddings.
     (call("tensorflow.nn.conv2d", T3, T4, lit(1), lit("SAME")), "RXTP-RXTTF-097", "rank-3"),
     (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("FULL")), "RXTP-RXTTF-097", "'VALID'"),
+    # tf.nn.convolution: with dilation it is another composition (space to batch).
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T4,
+            T4,
+            keywords=(kw("padding", "SAME"), kw("dilations", 2)),
+        ),
+        "RXTP-RXTTF-111",
+        "`dilations` only as 1 or (1, 1)",
+    ),
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T3,
+            T3,
+            keywords=(kw("strides", (2,)), kw("padding", "VALID")),
+        ),
+        "RXTP-RXTTF-112",
+        "`stride`",
+    ),
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T3,
+            T3,
+            keywords=(kw("stride", 2), kw("padding", "VALID")),
+        ),
+        "RXTP-RXTTF-112",
+        "unsupported keyword `stride`",
+    ),
+    (
+        call("tensorflow.nn.convolution", T2, T2, keywords=(kw("padding", "VALID"),)),
+        "RXTP-RXTTF-111",
+        "rank-2",
+    ),
+    (
+        call("tensorflow.nn.convolution", T4, T4, keywords=(kw("data_format", "NCHW"),)),
+        "RXTP-RXTTF-111",
+        "`data_format`",
+    ),
     (call("tensorflow.nn.max_pool2d", T4, lit(0), lit(1), lit("SAME")), "RXTP-RXTTF-099", "ksize"),
     # sort and argsort: numbers of rank 1 to 4, a known direction, an axis in range.
     (call("tensorflow.sort", B2), "RXTP-RXTTF-085", "got bool rank-2"),

@@ -32,7 +32,9 @@ mod tests {
             let wanted: &[&str] = match op.rule {
                 Rule::Reduce => &["axis", "keepdims"],
                 Rule::Moments => &["axes", "keepdims"],
-                Rule::Conv { .. } | Rule::Pool { .. } | Rule::Normalize => &[],
+                Rule::Conv { .. } | Rule::Pool { .. } | Rule::Normalize | Rule::FusedNormalize => {
+                    &[]
+                }
                 Rule::Einsum { .. } => &["equation"],
                 Rule::Contract => &["axes"],
                 Rule::AlongAxis | Rule::Sort => &["axis"],

@@ -146,6 +146,8 @@ pub(crate) enum Keywords {
     /// An einsum equation (kept for the life of the process, as the plain
     /// functions take it) and the rank of its result.
     Equation(&'static str, usize),
+    /// `fused_batch_norm`'s `epsilon` (its Python form runs for inference).
+    InferenceEpsilon(f64),
     /// `tensordot`'s `axes`, a count, and the rank of its result.
     Contract(usize, usize),
 }

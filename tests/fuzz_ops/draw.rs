@@ -5,7 +5,7 @@ use rxt_tf::__private::DType;
 use crate::cases::{Case, Input, Keywords, Operand, Values};
 use crate::common::Rng;
 use crate::einsum::einsum_operands;
-use crate::layers::{batch_norm_operands, conv_operands, pool_operands};
+use crate::layers::{batch_norm_operands, conv_operands, fused_batch_norm_operands, pool_operands};
 use crate::operands::{
     broadcast_to_operands, contract_operands, gather_operands, index_operands, list_operands,
     matmul_operands, mirror_pad_operands, one_hot_operands, pad_constant, range_operands,
@@ -589,6 +589,7 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
             pool_operands(rng, op.family == Family::Pool1d, max, dtype)
         }
         Family::BatchNorm => batch_norm_operands(rng, dtype, rank),
+        Family::FusedBatchNorm => fused_batch_norm_operands(rng, dtype),
         Family::Einsum => einsum_operands(rng, dtype, rank, 2),
         Family::Contract => contract_operands(rng, dtype, rank),
         Family::EinsumOne => einsum_operands(rng, dtype, rank, 1),

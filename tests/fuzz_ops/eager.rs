@@ -199,6 +199,9 @@ pub(crate) fn eager_call<'py>(
         }
         Keywords::Equation(equation, _) => format!("{f}({equation:?}, {args})"),
         Keywords::Contract(axes, _) => format!("{f}({args}, axes={axes})"),
+        Keywords::InferenceEpsilon(epsilon) => {
+            format!("{f}({args}, epsilon={epsilon:?}, is_training=False)[0]")
+        }
     };
     (code, bound)
 }

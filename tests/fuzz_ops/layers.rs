@@ -215,3 +215,26 @@ pub(crate) fn batch_norm_operands(
     let epsilon = rng.pick(&[1e-3, 1e-5, 0.0, 1e-12, 0.5, 3.0]);
     (operands, Keywords::VarianceEpsilon(epsilon))
 }
+
+/// An NHWC image and four statistics of its channels (scale, offset, mean,
+/// variance; the variance mostly not negative), now and then one of another
+/// length (raises), and an `epsilon`.
+pub(crate) fn fused_batch_norm_operands(rng: &mut Rng, dtype: DType) -> (Vec<Operand>, Keywords) {
+    let x = shape(rng, 4);
+    let channels = x[3];
+    let mut lengths = [channels; 4];
+    if rng.chance(8) {
+        lengths[rng.below(4)] = channels + 1;
+    }
+    let mut operands = vec![Operand::Tensor(input(rng, dtype, x))];
+    operands.extend(lengths.map(|length| Operand::Tensor(input(rng, dtype, vec![length]))));
+    if rng.chance(85) {
+        if let Operand::Tensor(variance) = &mut operands[4] {
+            if let Values::F32(v) = &mut variance.values {
+                v.iter_mut().for_each(|x| *x = x.abs());
+            }
+        }
+    }
+    let epsilon = rng.pick(&[1e-3, 1e-5, 0.0, 0.5, 3.0]);
+    (operands, Keywords::InferenceEpsilon(epsilon))
+}

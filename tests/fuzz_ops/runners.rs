@@ -471,6 +471,17 @@ macro_rules! run_family {
             })
         }))
     }};
+    (FusedBatchNorm, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::InferenceEpsilon(epsilon) = $case.keywords else { unreachable!() };
+        let [x, scale, offset, mean, variance] = [0, 1, 2, 3, 4].map(|i| $case.tensor(i));
+        with_type!($case.dtype, $types, |T| {
+            let x = tensor!($py, x, T, 4);
+            let [scale, offset, mean, variance] =
+                [scale, offset, mean, variance].map(|stat| tensor!($py, stat, T, 1));
+            let result = ops::$f(&x, &scale, &offset, &mean, &variance, epsilon);
+            finish!($py, result, x, scale, offset, mean, variance)
+        })
+    }};
     (Contract, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Contract(axes, out) = $case.keywords else { unreachable!() };
         let (a, b) = ($case.tensor(0), $case.tensor(1));

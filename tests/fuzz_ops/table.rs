@@ -116,6 +116,9 @@ pub(crate) enum Family {
     /// An equation and two tensors whose shapes fit its subscripts
     /// (`einsum`).
     Einsum,
+    /// An NHWC image and four statistics of its channels (now and then of
+    /// another length), `epsilon` (`fused_batch_norm`).
+    FusedBatchNorm,
     /// Two tensors and a count of axes to contract whose sizes match, now
     /// and then not (`tensordot`).
     Contract,
@@ -302,6 +305,8 @@ fuzz_table! {
     AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
     EinsumOp: Einsum "tf.einsum" => einsum [f32, f64];
     TensordotOp: Contract "tf.tensordot" => tensordot [f32, f64, i32, i64];
+    FusedBatchNormOp: FusedBatchNorm "tf.compat.v1.nn.fused_batch_norm"
+        => fused_batch_norm [f32];
     EinsumOneOp: EinsumOne "tf.einsum" => einsum_one [f32, f64];
     EinsumThreeOp: EinsumThree "tf.einsum" => einsum_three [f32, f64];
 }

@@ -105,6 +105,8 @@ NATIVE_RULES = {
                       rule_id("add", "binop"), rule_id("ones")],
     "plus_identity": [rule_id("add", "binop"), rule_id("add", "binop"), rule_id("eye"),
                       rule_id("fill")],
+    "convolutions": ["rxt-tf/convolution-2d-cpu", "rxt-tf/convolution-1d-cpu",
+                     rule_id("add", "binop"), rule_id("reduce_sum")],
     "dense_sequence": [rule_id("tensordot"), rule_id("tensordot"), rule_id("add", "binop"),
                        rule_id("tensordot"), rule_id("matmul", "binop"), rule_id("transpose")],
 }

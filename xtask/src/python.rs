@@ -217,12 +217,18 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
             )
         })
         .collect();
+    let renamed: Vec<String> = rule
+        .renamed
+        .iter()
+        .map(|(python, row)| format!("({}, {})", string(python), string(row)))
+        .collect();
     let _ = writeln!(
         out,
         "            RuleRow(\n                kind={},\n                targets={},\n                \
          rule_id={},\n                code={},\n                constraint={},\n                \
          positional={},\n                python_only={},\n                \
-         macro_only={},\n                leading_literal_keeps_its_type={},\n            ),",
+         macro_only={},\n                leading_literal_keeps_its_type={},\n                \
+         renamed={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
@@ -231,7 +237,8 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         tuple(&positional),
         tuple(&python_only),
         tuple(&macro_only),
-        boolean(rule.leading_literal_keeps_its_type)
+        boolean(rule.leading_literal_keeps_its_type),
+        tuple(&renamed)
     );
 }
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from rxt_tf_plugin import spec
 from rxt_tf_plugin.model import KeywordRow, Literal
-from rxt_tf_plugin.ops import FALLBACKS, Op, TensorType, op_for, tensor_of, tensor_type
+from rxt_tf_plugin.ops import FALLBACKS, Op, TensorType, ops_for, tensor_of, tensor_type
 from rxt_tf_plugin.shapes import Keywords, Problem
 
 FLOAT = "float"
@@ -99,10 +99,27 @@ def _rejected(op: Op, message: str, suggestion: str, *, code: str | None = None)
 
 
 def decide(site: Any) -> Verdict:
-    """Decide whether rxt-tf lowers this claim site (Rextio ``ClaimSite``)."""
-    op = op_for(str(site.kind), str(site.target))
-    if op is None or getattr(site, "receiver", None) is not None:
+    """Decide whether rxt-tf lowers this claim site (Rextio ``ClaimSite``).
+
+    Where several ops claim the target, the one whose ranks take the first
+    operand's decides (``tf.nn.convolution``: ``conv2d`` at rank 4,
+    ``conv1d`` at rank 3), else the first.
+    """
+    candidates = ops_for(str(site.kind), str(site.target))
+    if not candidates or getattr(site, "receiver", None) is not None:
         return NOT_COVERED
+    types = tuple(site.operand_types)
+    first = tensor_type(str(types[0])) if types else None
+    fitting = [
+        op
+        for op in candidates
+        if first is not None and op.row.ranks[0][0] <= first.rank <= op.row.ranks[0][1]
+    ]
+    return _decide((fitting or list(candidates))[0], site)
+
+
+def _decide(op: Op, site: Any) -> Verdict:
+    """Whether ``op`` lowers ``site``."""
     operand_types: Sequence[str | None] = tuple(site.operand_types)
     literals: Sequence[Any] = tuple(getattr(site, "operand_literals", ()) or ())
     if any(key is None for key in operand_types):
@@ -418,10 +435,11 @@ def _keywords(
 ) -> dict[str, Literal] | Verdict:
     """The op keywords of the site (positional ones included), checked."""
     values: dict[str, Literal] = dict(positional)
-    names = [str(keyword.name) for keyword in given]
+    renamed = dict(op.rule.renamed)
+    names = [renamed.get(str(keyword.name), str(keyword.name)) for keyword in given]
     python_only = {k.name: k for k in op.rule.python_only}
     for keyword in given:
-        name = str(keyword.name)
+        name = renamed.get(str(keyword.name), str(keyword.name))
         if names.count(name) > 1 or name in positional:
             return _rejected(op, f"keyword `{name}` given twice", f"pass `{name}` once")
         value = _literal(keyword)
@@ -436,9 +454,15 @@ def _keywords(
                 )
             continue
         rule = next((k for k in op.keywords if k.name == name), None)
-        if rule is None or name in op.rule.macro_only:
+        spelled_as_the_row = name == str(keyword.name) and name in renamed.values()
+        if rule is None or name in op.rule.macro_only or spelled_as_the_row:
+            python_names = {row: python for python, row in renamed.items()}
             known = [
-                *(k.name for k in op.keywords if k.name not in op.rule.macro_only),
+                *(
+                    python_names.get(k.name, k.name)
+                    for k in op.keywords
+                    if k.name not in op.rule.macro_only
+                ),
                 *python_only,
             ]
             allowed = (
@@ -448,7 +472,7 @@ def _keywords(
             )
             return _rejected(
                 op,
-                f"unsupported keyword `{name}`; {allowed}",
+                f"unsupported keyword `{keyword.name}`; {allowed}",
                 "remove the keyword (this call stays on the Python route otherwise)",
             )
         if value is None or not rule.accepts(value):

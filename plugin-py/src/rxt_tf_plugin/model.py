@@ -198,6 +198,8 @@ class RuleRow:
     leading_literal_keeps_its_type: bool = False
     """Whether a literal first operand keeps Python's type (int32, float32)
     instead of taking the tensor's, as ``tf.add(2, x)`` does."""
+    renamed: tuple[tuple[str, str], ...] = ()
+    """Keywords Python names otherwise than the row, ``(python, row)``."""
 
 
 @dataclass(frozen=True)

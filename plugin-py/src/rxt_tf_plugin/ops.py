@@ -141,16 +141,24 @@ FALLBACKS = {fallback.kind: fallback for fallback in spec.FALLBACKS}
 
 
 def op_for(kind: str, target: str) -> Op | None:
-    """The op claiming sites of this kind and target, if any."""
-    for op in OPS:
-        if op.kind == kind and target in op.targets:
-            return op
-    return None
+    """The first op claiming sites of this kind and target, if any."""
+    found = ops_for(kind, target)
+    return found[0] if found else None
+
+
+def ops_for(kind: str, target: str) -> tuple[Op, ...]:
+    """The ops claiming sites of this kind and target, in table order.
+
+    Several for one target where the operand's rank picks the op
+    (``tf.nn.convolution``: ``conv2d`` at rank 4, ``conv1d`` at rank 3).
+    """
+    return tuple(op for op in OPS if op.kind == kind and target in op.targets)
 
 
 def covered_symbols() -> tuple[str, ...]:
     """Every dotted call target of the table, in table order."""
-    return tuple(target for op in OPS if op.kind == "call" for target in op.targets)
+    targets = (target for op in OPS if op.kind == "call" for target in op.targets)
+    return tuple(dict.fromkeys(targets))
 
 
 def covered_modules() -> tuple[str, ...]:

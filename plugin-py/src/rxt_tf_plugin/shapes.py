@@ -446,5 +446,6 @@ RULES: dict[str, RuleFunction] = {
     "normalize": normalize,
     "einsum": einsum,
     "contract": contract,
+    "fused-normalize": same_rank,
 }
 """Every rule of the op table, by ``OpRow.rule``."""

@@ -128,6 +128,8 @@ pub enum Steps {
     /// where it is not one already, `MatMul`, the result reshaped to the
     /// free axes, as `tf.tensordot` does for shapes it knows.
     Contract,
+    /// `FusedBatchNormV3` for inference: its six outputs, the first kept.
+    FusedBatchNorm,
 }
 
 impl Steps {
@@ -157,6 +159,7 @@ impl Steps {
             Steps::BatchNormalization => Some("`AddV2`, `Rsqrt`, `Mul`, `Sub`"),
             Steps::Einsum => Some("`Einsum`"),
             Steps::Contract => Some("`Transpose`, `Reshape`, `MatMul`, `Reshape`"),
+            Steps::FusedBatchNorm => Some("`FusedBatchNormV3` (its first output)"),
         };
         text.map(str::to_owned)
     }

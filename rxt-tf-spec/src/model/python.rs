@@ -54,6 +54,9 @@ pub struct PythonRule {
     /// for an int, float32 for a float) instead of taking the tensor's:
     /// `tf.add(2, x)` raises for a float32 `x`, where `2 + x` does not.
     pub leading_literal_keeps_its_type: bool,
+    /// Keywords Python names otherwise than the row, `(python, row)`:
+    /// `tf.nn.convolution`'s `strides` is `conv1d`'s `stride`.
+    pub renamed: &'static [(&'static str, &'static str)],
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

@@ -167,6 +167,10 @@ pub enum Rule {
     /// over the typed keyword `axes` (a count, or a pair of axis lists): the
     /// result has the free axes of the first, then of the second.
     Contract,
+    /// An NHWC image (rank 4) and four rank-1 per-channel statistics of its
+    /// element type (scale, offset, mean, variance): the result has the
+    /// image's type.
+    FusedNormalize,
 }
 
 /// What the literal entries of a list operand may be (checked by `tf!`;
@@ -227,7 +231,7 @@ impl Rule {
             | Rule::Conv { .. }
             | Rule::Contract => 2,
             Rule::Window => 3,
-            Rule::Normalize => 5,
+            Rule::Normalize | Rule::FusedNormalize => 5,
             Rule::Einsum { operands } => operands as usize,
             Rule::Index => 4,
             _ => 1,
@@ -261,6 +265,8 @@ impl Rule {
             (Rule::Conv { rank } | Rule::Pool { rank }, _) => (rank, rank),
             (Rule::Normalize | Rule::Einsum { .. } | Rule::Contract, _) => (0, MAX_RANK),
             (Rule::Eye, _) => (0, 0),
+            (Rule::FusedNormalize, 0) => (4, 4),
+            (Rule::FusedNormalize, _) => (1, 1),
             // A list of sizes is a rank-1 tensor when it runs.
             (Rule::Reshape | Rule::PerAxis | Rule::Window | Rule::Index, _) => (1, 1),
             (Rule::Broadcast | Rule::Select, _) => (0, MAX_RANK),
@@ -403,6 +409,7 @@ impl Rule {
             Rule::Einsum { .. } => "einsum",
             Rule::Pool { .. } => "pool",
             Rule::Contract => "contract",
+            Rule::FusedNormalize => "fused-normalize",
         }
     }
 
@@ -461,6 +468,9 @@ impl Rule {
             Rule::Moments => format!(
                 "{ranks}: r → (mean, variance), each r − n for n axes (r with `keepdims = true`)"
             ),
+            Rule::FusedNormalize => {
+                format!("{ranks} (NHWC) and four rank-1 statistics of its channels: → 4")
+            }
             Rule::Contract => format!(
                 "{ranks} × {ranks}, n axes contracted: a × b → a + b − 2n, at most {MAX_RANK}"
             ),
@@ -509,7 +519,11 @@ impl Rule {
             // `axes` is the number of sizes.
             Rule::Fill | Rule::Filled => u8::try_from(axes).ok().filter(|rank| *rank <= MAX_RANK),
             Rule::Sequence => Some(1),
-            Rule::Clip | Rule::Sort | Rule::Conv { .. } | Rule::Pool { .. } => Some(first),
+            Rule::Clip
+            | Rule::Sort
+            | Rule::Conv { .. }
+            | Rule::Pool { .. }
+            | Rule::FusedNormalize => Some(first),
             Rule::Normalize => ranks.iter().all(|rank| *rank <= first).then_some(first),
             // The equation gives it.
             Rule::Einsum { .. } => None,

@@ -51,6 +51,7 @@ pub(super) const fn calls(
         python_only: &[],
         macro_only: &[],
         leading_literal_keeps_its_type: false,
+        renamed: &[],
     }
 }
 
@@ -71,6 +72,7 @@ pub(super) const fn binop(
         python_only: &[],
         macro_only: &[],
         leading_literal_keeps_its_type: false,
+        renamed: &[],
     }
 }
 

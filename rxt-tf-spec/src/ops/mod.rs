@@ -140,6 +140,7 @@ pub const OPS: &[&Op] = &[
     &REDUCE_LOGSUMEXP,
     &L2_NORMALIZE,
     &BATCH_NORMALIZATION,
+    &FUSED_BATCH_NORM,
     &EINSUM,
     &EINSUM_ONE,
     &EINSUM_THREE,

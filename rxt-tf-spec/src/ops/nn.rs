@@ -8,8 +8,8 @@ use super::build::{
 };
 use super::reduce::AXES;
 use crate::model::{
-    Attr, AttrValue, Becomes, Keyword, Op, PythonKeyword, PythonRule, Rule, Steps, Value,
-    ValueKind, Work,
+    Attr, AttrValue, Becomes, DType, Input, Keyword, Op, PythonKeyword, PythonRule, Rule, Steps,
+    Value, ValueKind, Work,
 };
 
 /// `softmax`-like ops: run on the last axis; `axis` (default `-1`) may name
@@ -435,15 +435,39 @@ pub const CONV2D: Op = Op {
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     steps: Steps::One,
-    python: &[PythonRule {
-        positional: &["strides", "padding"],
-        ..calls(
-            &["tensorflow.nn.conv2d"],
-            "rxt-tf/conv2d-cpu",
-            97,
-            ", the input (NHWC) and its filters; strides and dilations a positive int literal or a tuple of two, padding 'SAME' or 'VALID'",
-        )
-    }],
+    python: &[
+        PythonRule {
+            positional: &["strides", "padding"],
+            ..calls(
+                &["tensorflow.nn.conv2d"],
+                "rxt-tf/conv2d-cpu",
+                97,
+                ", the input (NHWC) and its filters; strides and dilations a positive int literal or a tuple of two, padding 'SAME' or 'VALID'",
+            )
+        },
+        // `tf.nn.convolution` of a rank-4 input without dilation runs
+        // `Conv2D` as `tf.nn.conv2d` does (with dilation, a space-to-batch
+        // composition: it stays on Python).
+        PythonRule {
+            positional: &["strides", "padding"],
+            python_only: &[
+                PythonKeyword {
+                    name: "dilations",
+                    values: &[Value::Int(1), Value::Ints(&[1, 1])],
+                },
+                PythonKeyword {
+                    name: "data_format",
+                    values: &[Value::Str("NHWC")],
+                },
+            ],
+            ..calls(
+                &["tensorflow.nn.convolution"],
+                "rxt-tf/convolution-2d-cpu",
+                111,
+                ", the input (NHWC) and its filters; strides a positive int literal or a tuple of two, padding 'SAME' or 'VALID' given, dilations 1",
+            )
+        },
+    ],
 };
 
 /// `depthwise_conv2d(x, filters, strides = …, padding = …)` with
@@ -486,15 +510,39 @@ pub const CONV1D: Op = Op {
         },
     ],
     steps: Steps::Widened(&CONV2D),
-    python: &[PythonRule {
-        positional: &["stride", "padding"],
-        ..calls(
-            &["tensorflow.nn.conv1d"],
-            "rxt-tf/conv1d-cpu",
-            98,
-            ", the input (NWC) and its filters; stride and dilations int literals, padding 'SAME' or 'VALID'",
-        )
-    }],
+    python: &[
+        PythonRule {
+            positional: &["stride", "padding"],
+            ..calls(
+                &["tensorflow.nn.conv1d"],
+                "rxt-tf/conv1d-cpu",
+                98,
+                ", the input (NWC) and its filters; stride and dilations int literals, padding 'SAME' or 'VALID'",
+            )
+        },
+        // `tf.nn.convolution` of a rank-3 input without dilation is
+        // `tf.nn.conv1d`.
+        PythonRule {
+            positional: &["stride", "padding"],
+            python_only: &[
+                PythonKeyword {
+                    name: "dilations",
+                    values: &[Value::Int(1), Value::Ints(&[1])],
+                },
+                PythonKeyword {
+                    name: "data_format",
+                    values: &[Value::Str("NWC")],
+                },
+            ],
+            renamed: &[("strides", "stride")],
+            ..calls(
+                &["tensorflow.nn.convolution"],
+                "rxt-tf/convolution-1d-cpu",
+                112,
+                ", the input (NWC) and its filters; strides an int literal, padding 'SAME' or 'VALID' given, dilations 1",
+            )
+        },
+    ],
     ..CONV2D
 };
 
@@ -646,5 +694,56 @@ pub const BATCH_NORMALIZATION: Op = Op {
     steps: Steps::BatchNormalization,
     // `variance_epsilon` is a float, which Rextio never passes as a
     // literal: `tf.nn.batch_normalization` stays on Python.
+    python: &[],
+};
+
+/// `fused_batch_norm(x, scale, offset, mean, variance, epsilon = ε)` for
+/// inference: one `FusedBatchNormV3` (`is_training = false`) on an NHWC
+/// image, its first output, as `tf.compat.v1.nn.fused_batch_norm(...,
+/// is_training=False)[0]` and Keras's fused `BatchNormalization` give.
+pub const FUSED_BATCH_NORM: Op = Op {
+    name: "fused_batch_norm",
+    operator: None,
+    summary: "inference batch normalization of an NHWC image by per-channel statistics \
+              (`FusedBatchNormV3`)",
+    tf_op: c"FusedBatchNormV3",
+    rule: Rule::FusedNormalize,
+    // The CPU kernel takes float32 (and the half types), not float64.
+    dtypes: &[DType::F32],
+    keywords: &[Keyword {
+        name: "epsilon",
+        kind: ValueKind::Float,
+        allowed: &[],
+        default: Some(Value::Float(0.001)),
+        becomes: Becomes::Attr(c"epsilon"),
+        typed: false,
+    }],
+    attrs: &[
+        T,
+        Attr {
+            name: c"U",
+            value: AttrValue::Fixed(Value::Type(DType::F32)),
+        },
+        NHWC,
+        Attr {
+            name: c"is_training",
+            value: AttrValue::Fixed(Value::Bool(false)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &[],
+    inputs: &[
+        Input::Operand(0),
+        Input::Operand(1),
+        Input::Operand(2),
+        Input::Operand(3),
+        Input::Operand(4),
+    ],
+    work: Work::FirstInput,
+    steps: Steps::FusedBatchNorm,
+    // Python's form returns three tensors, which Rextio gives no type and
+    // whose unpacking it refuses: it stays on Python.
     python: &[],
 };

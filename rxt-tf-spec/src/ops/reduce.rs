@@ -87,6 +87,7 @@ const fn reduction_calls(
         python_only: &[],
         macro_only: &[],
         leading_literal_keeps_its_type: false,
+        renamed: &[],
     }
 }
 

@@ -72,5 +72,9 @@ CASES = {
     "rescaled_grid": [(tensor(2, 3), 4.0), (tensor(2, 3), 0.0), (special[:2, :3], 1e-40)],
     "plus_identity": [(tensor(3, 3),), (special[:, :3],)],
     "dense_sequence": [(seq, w_seq), (tensor(1, 0, 8), w_seq)],
+    "convolutions": [
+        (tensor(2, 5, 4, 3), tensor(3, 3, 3, 2), tensor(2, 7, 3), tensor(3, 3, 2)),
+        (tensor(1, 1, 1, 3), tensor(1, 1, 3, 2), tensor(1, 3, 3), tensor(3, 3, 2)),
+    ],
     "positional_keepdims": [(x,)],
 }

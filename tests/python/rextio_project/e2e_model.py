@@ -229,5 +229,15 @@ def dense_sequence(x: TensorF32Cpu3D, w: TensorF32Cpu2D) -> TensorF32Cpu3D:
     return tf.tensordot(y, w, axes=(-1, 1)) + tf.tensordot(x, w, 1) @ tf.transpose(w)
 
 
+def convolutions(
+    images: TensorF32Cpu4D, k2: TensorF32Cpu4D, seq: TensorF32Cpu3D, k1: TensorF32Cpu3D
+) -> TensorF32Cpu4D:
+    # tf.nn.convolution as Keras Conv layers call it, literal keywords:
+    # Conv2D at rank 4, conv1d at rank 3.
+    a = tf.nn.convolution(images, k2, strides=(1, 1), padding="SAME", dilations=(1, 1))
+    b = tf.nn.convolution(seq, k1, strides=1, padding="VALID", data_format="NWC")
+    return a + tf.reduce_sum(b)
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)

@@ -14,7 +14,9 @@ use activations::{gelu, hard_sigmoid, silu};
 use contract::contract;
 use einsum::einsum;
 use sort::sort;
-use statistics::{batch_normalization, l2_normalize, log_sum_exp, moments, std, variance};
+use statistics::{
+    batch_normalization, fused_batch_norm, l2_normalize, log_sum_exp, moments, std, variance,
+};
 
 use rxt_tf_spec::ops::{EXPAND_DIMS, EYE_DIAGONAL, MATRIX_DIAG, MAXIMUM, MINIMUM, SQUEEZE};
 use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
@@ -48,6 +50,7 @@ pub(crate) fn run<O: Outputs>(
         Steps::BatchNormalization => Some(batch_normalization(row, inputs, keywords)),
         Steps::Einsum => Some(einsum(row, inputs, keywords)),
         Steps::Contract => Some(contract(row, inputs, keywords)),
+        Steps::FusedBatchNorm => Some(fused_batch_norm(row, inputs, keywords)),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The statistics TensorFlow composes: `moments`, `reduce_variance`,
-//! `reduce_std`, `reduce_logsumexp`, `l2_normalize`, `batch_normalization`.
+//! `reduce_std`, `reduce_logsumexp`, `l2_normalize`, `batch_normalization`,
+//! and `fused_batch_norm`'s one kernel of six outputs.
 
 use rxt_tf_spec::ops::{
     ADD, EXP, IS_FINITE, LOG, MAXIMUM, MUL, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SQRT,
@@ -10,7 +11,7 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 use crate::eager::malformed;
 use crate::error::Result;
 use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, Number, Operand};
+use crate::ops::execute::{run_row, run_row_many, Number, Operand};
 use crate::tensor::Untyped;
 
 use super::{literal, step, tensor_operand};
@@ -286,4 +287,32 @@ pub(super) fn batch_normalization<O: Outputs>(
         ],
         &[],
     )
+}
+
+/// `fused_batch_norm` as `tf.compat.v1.nn.fused_batch_norm(...,
+/// is_training=False)` runs it: one `FusedBatchNormV3`, whose first output
+/// is the result (the others pass the statistics through and reserve
+/// space). The op has six outputs, so it runs as its own call in a fusing
+/// scope.
+pub(super) fn fused_batch_norm<O: Outputs>(
+    row: &'static Op,
+    inputs: &[Operand<'_>],
+    keywords: &[Value],
+) -> Result<O> {
+    let [Operand::Tensor(_, kind), ..] = inputs else {
+        return Err(malformed(row));
+    };
+    let _per_op = crate::fused::Scope::per_op();
+    let statistic = TensorKind {
+        dtype: DType::F32,
+        rank: 1,
+    };
+    let reserved = TensorKind {
+        dtype: DType::F32,
+        rank: 0,
+    };
+    let kinds = [*kind, statistic, statistic, statistic, statistic, reserved];
+    let outputs = run_row_many(row, inputs, keywords, &kinds)?;
+    let result = outputs.into_iter().next().ok_or_else(|| malformed(row))?;
+    O::from_cores(row, vec![result])
 }

@@ -90,6 +90,8 @@ pub struct Moments;
 pub struct Normalize;
 /// Tensors contracted by an einsum equation (`einsum`).
 pub struct Einsum;
+/// An NHWC image and four per-channel statistics (`fused_batch_norm`).
+pub struct FusedNormalize;
 /// Two tensors contracted over axes (`tensordot`).
 pub struct Contract;
 /// An image and filters of its rank (`conv2d`, `conv1d`).
@@ -330,6 +332,30 @@ where
     Rank<RA>: MatMulWith<RB>,
 {
     type Output = <Rank<RA> as MatMulWith<RB>>::Output<A>;
+}
+
+impl<Op, T, TS, TO, TM, TV, const R: usize>
+    Signature<
+        Op,
+        (
+            Tensor<T, R>,
+            Tensor<TS, 1>,
+            Tensor<TO, 1>,
+            Tensor<TM, 1>,
+            Tensor<TV, 1>,
+        ),
+        (),
+    > for FusedNormalize
+where
+    T: Element,
+    TS: Element + SameElement<T>,
+    TO: Element + SameElement<T>,
+    TM: Element + SameElement<T>,
+    TV: Element + SameElement<T>,
+    // The image's rank is 4 (`RankOf` checks each operand's).
+    Rank<R>: SupportedRank,
+{
+    type Output = Tensor<T, R>;
 }
 
 impl<Op, T, U, V, const A: usize, const B: usize> Signature<Op, (Tensor<T, A>, Tensor<U, B>), (V,)>
