@@ -230,13 +230,13 @@ def dense_sequence(x: TensorF32Cpu3D, w: TensorF32Cpu2D) -> TensorF32Cpu3D:
 
 
 def convolutions(
-    images: TensorF32Cpu4D, k2: TensorF32Cpu4D, seq: TensorF32Cpu3D, k1: TensorF32Cpu3D
+    x: TensorF32Cpu4D, k: TensorF32Cpu4D, s: TensorF32Cpu3D, f: TensorF32Cpu3D
 ) -> TensorF32Cpu4D:
     # tf.nn.convolution as Keras Conv layers call it, literal keywords:
     # Conv2D at rank 4, conv1d at rank 3.
-    a = tf.nn.convolution(images, k2, strides=(1, 1), padding="SAME", dilations=(1, 1))
-    b = tf.nn.convolution(seq, k1, strides=1, padding="VALID", data_format="NWC")
-    return a + tf.reduce_sum(b)
+    a = tf.nn.convolution(x, k, strides=(1, 1), padding="SAME", dilations=(1, 1))
+    b = tf.nn.convolution(s, f, strides=1, padding="VALID", data_format="NWC")
+    return a + tf.reduce_sum(b, axis=(0, 1, 2))
 
 
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
