@@ -623,6 +623,22 @@ ACCEPTED = [
     # tf.convert_to_tensor of a tensor: its values (no dtype given).
     (call("tensorflow.convert_to_tensor", T3), "rxt-tf/convert-to-tensor-cpu", T3),
     (call("tensorflow.convert_to_tensor", B0), "rxt-tf/convert-to-tensor-cpu", B0),
+    # ... and with a dtype naming the tensor's own type (dropped), as zeros_like/ones_like.
+    (
+        call("tensorflow.convert_to_tensor", T2, keywords=(kw("dtype", "float32"),)),
+        "rxt-tf/convert-to-tensor-cpu",
+        T2,
+    ),
+    (
+        call("tensorflow.zeros_like", I64_3, keywords=(kw("dtype", "int64"),)),
+        rule_id("zeros_like"),
+        I64_3,
+    ),
+    (
+        call("tensorflow.ones_like", D2, keywords=(kw("dtype", "float64"),)),
+        rule_id("ones_like"),
+        D2,
+    ),
     # tf.truediv: tf.divide's values; a literal first operand keeps its own type.
     (call("tensorflow.truediv", T2, T1), "rxt-tf/truediv-cpu", T2),
     (call("tensorflow.math.truediv", I32_2, lit(2)), "rxt-tf/truediv-cpu", D2),

@@ -549,11 +549,22 @@ REJECTED = [
         "RXTP-RXTTF-029",
         "supports `data_format` only as 'NHWC'",
     ),
-    # tf.convert_to_tensor with a dtype stays on Python (it raises on a mismatch).
+    # tf.convert_to_tensor with another dtype stays on Python (it raises);
+    # zeros_like/ones_like with another dtype make another type's tensor.
     (
-        call("tensorflow.convert_to_tensor", T2, keywords=(kw("dtype", "float32"),)),
+        call("tensorflow.convert_to_tensor", T2, keywords=(kw("dtype", "float64"),)),
         "RXTP-RXTTF-106",
-        "unsupported keyword `dtype`",
+        "not the tensor's element type, float32",
+    ),
+    (
+        call("tensorflow.zeros_like", T2, keywords=(kw("dtype", "int32"),)),
+        "RXTP-RXTTF-047",
+        "not the tensor's element type",
+    ),
+    (
+        call("tensorflow.ones_like", T2, keywords=(kw("dtype", 3),)),
+        "RXTP-RXTTF-048",
+        "not the tensor's element type",
     ),
     # tf.fill: literal sizes of at least 0, and a scalar value.
     (call("tensorflow.fill", lit((2, -1)), F), "RXTP-RXTTF-109", "each size is at least 0"),

@@ -138,12 +138,24 @@ def _decide(op: Op, site: Any) -> Verdict:
     operands = _operands(op, operand_types, literals)
     if isinstance(operands, Verdict):
         return operands
-    keywords = _keywords(op, tuple(getattr(site, "keywords", ())), positional)
+    given = tuple(getattr(site, "keywords", ()))
+    matching = op.rule.matching_dtype
+    named = [_literal(k) for k in given if matching is not None and str(k.name) == matching]
+    given = tuple(k for k in given if matching is None or str(k.name) != matching)
+    keywords = _keywords(op, given, positional)
     if isinstance(keywords, Verdict):
         return keywords
     dtype = _made_type(op, keywords) if _makes_tensor(op) else _element_type(op, operands)
     if isinstance(dtype, Verdict):
         return dtype
+    if any(name != dtype for name in named):
+        shown = ", ".join(repr(name) for name in named)
+        return _rejected(
+            op,
+            f"`{matching}={shown}` is not the tensor's element type, {dtype} (TensorFlow "
+            "converts or raises there)",
+            f"omit `{matching}` or write `{matching}={dtype!r}`",
+        )
     ranks = tuple(operand.rank for operand in operands)
     lists = {i: operand.dims for i, operand in enumerate(operands) if operand.dims is not None}
     typed = op.typing(ranks, Keywords(op.row, keywords, lists=tuple(lists.values())))

@@ -200,6 +200,8 @@ class RuleRow:
     instead of taking the tensor's, as ``tf.add(2, x)`` does."""
     renamed: tuple[tuple[str, str], ...] = ()
     """Keywords Python names otherwise than the row, ``(python, row)``."""
+    matching_dtype: str | None = None
+    """A keyword Python may pass naming the call's own element type (dropped)."""
 
 
 @dataclass(frozen=True)

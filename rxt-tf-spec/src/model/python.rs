@@ -57,6 +57,10 @@ pub struct PythonRule {
     /// Keywords Python names otherwise than the row, `(python, row)`:
     /// `tf.nn.convolution`'s `strides` is `conv1d`'s `stride`.
     pub renamed: &'static [(&'static str, &'static str)],
+    /// A keyword Python may pass naming the element type the call has
+    /// anyway (`tf.convert_to_tensor(x, dtype="float32")` of a float32
+    /// `x`): accepted only with that type's name, and dropped.
+    pub matching_dtype: Option<&'static str>,
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

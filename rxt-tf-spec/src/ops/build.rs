@@ -52,6 +52,7 @@ pub(super) const fn calls(
         macro_only: &[],
         leading_literal_keeps_its_type: false,
         renamed: &[],
+        matching_dtype: None,
     }
 }
 
@@ -73,6 +74,7 @@ pub(super) const fn binop(
         macro_only: &[],
         leading_literal_keeps_its_type: false,
         renamed: &[],
+        matching_dtype: None,
     }
 }
 

@@ -1,11 +1,14 @@
 //! Ops that make a new tensor from sizes or values: `fill`, `zeros`,
 //! `ones`, `range`, `eye`, `one_hot`, and `zeros_like` / `ones_like`.
 
-use super::build::{calls, elementwise, BINARY_INPUTS, NUMBERS, T, UNARY_DETAIL, UNARY_INPUTS};
+use super::build::{calls, elementwise, BINARY_INPUTS, NUMBERS, T, UNARY_INPUTS};
 use crate::model::{
     Attr, AttrValue, Becomes, DType, Input, Keyword, Op, PythonRule, Rule, Steps, Value, ValueKind,
     Work,
 };
+
+/// The rest of `zeros_like`'s and `ones_like`'s constraints.
+const LIKE_DETAIL: &str = ", positional; optional `dtype`, the tensor's own type's name";
 
 /// `zeros_like(x)`.
 pub const ZEROS_LIKE: Op = elementwise(
@@ -13,12 +16,15 @@ pub const ZEROS_LIKE: Op = elementwise(
     "zeros of the same shape and element type",
     c"ZerosLike",
     DType::ALL,
-    &[calls(
-        &["tensorflow.zeros_like"],
-        "rxt-tf/zeros-like-cpu",
-        47,
-        UNARY_DETAIL,
-    )],
+    &[PythonRule {
+        matching_dtype: Some("dtype"),
+        ..calls(
+            &["tensorflow.zeros_like"],
+            "rxt-tf/zeros-like-cpu",
+            47,
+            LIKE_DETAIL,
+        )
+    }],
 );
 
 /// `ones_like(x)`.
@@ -27,12 +33,15 @@ pub const ONES_LIKE: Op = elementwise(
     "ones of the same shape and element type",
     c"OnesLike",
     DType::ALL,
-    &[calls(
-        &["tensorflow.ones_like"],
-        "rxt-tf/ones-like-cpu",
-        48,
-        UNARY_DETAIL,
-    )],
+    &[PythonRule {
+        matching_dtype: Some("dtype"),
+        ..calls(
+            &["tensorflow.ones_like"],
+            "rxt-tf/ones-like-cpu",
+            48,
+            LIKE_DETAIL,
+        )
+    }],
 );
 
 /// `one_hot(indices, depth)`: a float32 tensor with `on_value` (1.0) where

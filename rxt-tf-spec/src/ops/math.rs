@@ -347,12 +347,15 @@ pub const IDENTITY: Op = elementwise(
         ),
         // Of a tensor already, `tf.convert_to_tensor` returns it: the same
         // values, as `identity` gives.
-        calls(
-            &["tensorflow.convert_to_tensor"],
-            "rxt-tf/convert-to-tensor-cpu",
-            106,
-            UNARY_DETAIL,
-        ),
+        PythonRule {
+            matching_dtype: Some("dtype"),
+            ..calls(
+                &["tensorflow.convert_to_tensor"],
+                "rxt-tf/convert-to-tensor-cpu",
+                106,
+                ", positional; optional `dtype`, the tensor's own type's name (another raises)",
+            )
+        },
     ],
 );
 

@@ -88,6 +88,7 @@ const fn reduction_calls(
         macro_only: &[],
         leading_literal_keeps_its_type: false,
         renamed: &[],
+        matching_dtype: None,
     }
 }
 

@@ -76,5 +76,6 @@ CASES = {
         (tensor(2, 5, 4, 3), tensor(3, 3, 3, 2), tensor(2, 7, 3), tensor(3, 3, 2)),
         (tensor(1, 1, 1, 3), tensor(1, 1, 3, 2), tensor(1, 3, 3), tensor(3, 3, 2)),
     ],
+    "like_typed": [(x,), (special,)],
     "positional_keepdims": [(x,)],
 }

@@ -239,5 +239,13 @@ def convolutions(
     return a + tf.reduce_sum(b, axis=(0, 1, 2))
 
 
+def like_typed(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    # A dtype naming the tensor's own type is dropped.
+    a = tf.convert_to_tensor(x, dtype="float32")
+    b = tf.ones_like(a, dtype="float32")
+    c = tf.zeros_like(b, dtype="float32")
+    return c - a
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)
