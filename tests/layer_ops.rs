@@ -2,7 +2,7 @@
 //! `softsign`, `erfc`; the statistics `moments`, `reduce_variance`,
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
 //! pools, with both paddings, strides and dilations; einsum of one and
-//! two operands; tensordot; fused_batch_norm) against eager
+//! two operands; tensordot; fused_batch_norm; band_part) against eager
 //! TensorFlow, bit for bit, at both float types and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
@@ -53,6 +53,8 @@ i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
 i2 = tf.reshape(tf.range(-6, 6), (4, 3))
 l2 = tf.reshape(tf.range(-6, 6, dtype=tf.int64), (3, 4))
 special4 = tf.constant([float('nan'), float('inf'), -0.0, 1e-30])
+m2 = tf.constant([[True, False], [False, True]])
+i4 = tf.reshape(tf.range(-24, 24), (2, 2, 3, 4))
 bn_mean = tf.constant([0.5, -1.0, 0.25])
 bn_var = tf.constant([1.0, 0.0, 2.5])
 bn_scale = tf.constant([1.5, -2.0, 0.0])
@@ -563,6 +565,37 @@ fn fused_batch_norm_matches_eager() {
         assert_eq!(class, "InvalidArgumentError", "{message}");
         assert!(
             message.starts_with("rxt-tf: fused_batch_norm failed: "),
+            "{message}"
+        );
+    });
+}
+
+#[test]
+fn band_part_matches_eager() {
+    with_python(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (f4, d2) = (input::<f32, 4>(&i, "f4"), input::<f64, 2>(&i, "d2"));
+        let (m2, i4) = (input::<bool, 2>(&i, "m2"), input::<i32, 4>(&i, "i4"));
+        let (l2, z3) = (input::<i64, 2>(&i, "l2"), input::<f32, 3>(&i, "z3"));
+        same!(py, &names(&i),
+            // The causal mask of self-attention: the lower triangle.
+            "tf.linalg.band_part(f2, -1, 0)" => tf!(band_part(f2, -1, 0)),
+            "tf.linalg.band_part(f3, 0, -1)" => tf!(band_part(f3, num_lower = 0, num_upper = -1)),
+            "tf.linalg.band_part(f4, 1, 2)" => tf!(band_part(f4, 1, 2)),
+            "tf.linalg.band_part(d2, 0, 0)" => tf!(band_part(d2, 0, 0)),
+            "tf.linalg.band_part(m2, 0, 1)" => tf!(band_part(m2, 0, 1)),
+            "tf.linalg.band_part(i4, -1, -1)" => tf!(band_part(i4, -1, -1)),
+            "tf.linalg.band_part(l2, 2, 0)" => tf!(band_part(l2, 2, 0)),
+            "tf.linalg.band_part(z3, -1, 0)" => tf!(band_part(z3, -1, 0)),
+            "tf.linalg.band_part(f2, 1, 0)" => rxt_tf::ops::band_part(&f2, 1, 0),
+        );
+        // More diagonals than the matrix has: eager's class.
+        let failed = tf!(band_part(f2, 7, 0)).and_then(|t| t.to_vec());
+        let (class, message) = common::python_error(py, PyErr::from(failed.expect_err("band")));
+        assert_eq!(class, "InvalidArgumentError", "{message}");
+        assert!(
+            message.starts_with("rxt-tf: band_part failed: "),
             "{message}"
         );
     });

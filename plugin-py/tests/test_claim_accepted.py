@@ -620,6 +620,17 @@ ACCEPTED = [
     (call("tensorflow.tensordot", T1, T1, lit(0)), "rxt-tf/tensordot-cpu", T2),
     (call("tensorflow.tensordot", I32_3, I32_2, lit((-2, 1))), "rxt-tf/tensordot-cpu", I32_3),
     (call("tensorflow.tensordot", I64_4, I64_2, lit(2)), "rxt-tf/tensordot-cpu", I64_2),
+    # tf.linalg.band_part: the tensor's type; the counts positional or by keyword.
+    (call("tensorflow.linalg.band_part", T2, lit(-1), lit(0)), rule_id("band_part"), T2),
+    (
+        call(
+            "tensorflow.linalg.band_part",
+            B4,
+            keywords=(kw("num_lower", 0), kw("num_upper", 1)),
+        ),
+        rule_id("band_part"),
+        B4,
+    ),
     # tf.convert_to_tensor of a tensor: its values (no dtype given).
     (call("tensorflow.convert_to_tensor", T3), "rxt-tf/convert-to-tensor-cpu", T3),
     (call("tensorflow.convert_to_tensor", B0), "rxt-tf/convert-to-tensor-cpu", B0),

@@ -585,6 +585,9 @@ REJECTED = [
     # The value clip_by_value clips must be a tensor (its Rust signature's).
     (call("tensorflow.clip_by_value", F, T0, T0), "RXTP-RXTTF-010", "operands must be"),
     (call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-107", "ranks 0 to 4"),
+    # tf.linalg.band_part: a matrix or more, literal counts.
+    (call("tensorflow.linalg.band_part", T1, lit(-1), lit(0)), "RXTP-RXTTF-113", "rank-1"),
+    (call("tensorflow.linalg.band_part", T2, "int", lit(0)), "RXTP-RXTTF-113", "literal"),
     # tf.tensordot: axes each operand has, as many on each side, a result of rank 4 at most.
     (call("tensorflow.tensordot", T2, T2, lit((2, 0))), "RXTP-RXTTF-110", "does not fit"),
     (call("tensorflow.tensordot", T2, T2, lit((0, 1, 0))), "RXTP-RXTTF-110", "supports"),

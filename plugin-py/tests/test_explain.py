@@ -50,7 +50,7 @@ def subscript(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
 
 
 def missing_op(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
-    return tf.linalg.band_part(x, -1, 0)
+    return tf.math.cumprod(x)
 
 
 def dense(x: TensorF32Cpu3D, k: TensorF32Cpu2D) -> TensorF32Cpu3D:
@@ -140,8 +140,8 @@ def test_fix_rewrites_in_place_and_says_what_remains(project: Path) -> None:
         assert line in after, line
     # What it cannot rewrite it explains, with whose limit it is.
     [missing] = found["missing_op"]["blockers"]
-    assert missing["owner"] == "rxt-tf" and "band_part" in missing["fix"]
-    assert missing["construct"] == "tf.linalg.band_part(x, -1, 0)"
+    assert missing["owner"] == "rxt-tf" and "cumprod" in missing["fix"]
+    assert missing["construct"] == "tf.math.cumprod(x)"
     assert not missing["fixable"]
     [optional] = found["masked"]["blockers"]
     assert optional["owner"] == "rextio" and "Optional" in optional["fix"]
@@ -171,7 +171,7 @@ def test_text_output_names_each_function_and_blocker(project: Path) -> None:
     fixed = explain(project, "--fix")
     assert fixed.stdout.startswith("rxt-tf explain: 8 of 11 functions native\n")
     assert "layers.constant: native\n" in fixed.stdout
-    assert "[rxt-tf] tf.linalg.band_part(x, -1, 0)" in fixed.stdout
+    assert "[rxt-tf] tf.math.cumprod(x)" in fixed.stdout
     assert "rewrite(s)" in fixed.stderr
 
 
@@ -199,3 +199,12 @@ def test_on_rextio_0_1_3_the_plugin_names_what_it_sees(project: Path) -> None:
     assert "from __future__ import annotations" in constant["from typing import Optional"]["fix"]
     assert constant["AXIS"]["fix"].startswith("inline the constant AXIS")
     assert all(b["fixable"] for b in constant.values())
+
+
+def test_an_op_rxt_tf_has_but_rextio_never_offers_is_told_apart() -> None:
+    from rxt_tf_plugin.explain import _unclaimed_fix
+
+    assert "rxt-tf has concat" in _unclaimed_fix("tensorflow.concat")
+    assert "list of tensors" in _unclaimed_fix("tensorflow.concat")
+    assert "tuple unpacking" in _unclaimed_fix("tensorflow.math.top_k")
+    assert _unclaimed_fix("tensorflow.math.cumprod").startswith("rxt-tf has no op")

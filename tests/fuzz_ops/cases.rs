@@ -148,6 +148,8 @@ pub(crate) enum Keywords {
     Equation(&'static str, usize),
     /// `fused_batch_norm`'s `epsilon` (its Python form runs for inference).
     InferenceEpsilon(f64),
+    /// `band_part`'s diagonals below and above the main one.
+    Band(i64, i64),
     /// `tensordot`'s `axes`, a count, and the rank of its result.
     Contract(usize, usize),
 }

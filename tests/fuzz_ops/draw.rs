@@ -7,10 +7,10 @@ use crate::common::Rng;
 use crate::einsum::einsum_operands;
 use crate::layers::{batch_norm_operands, conv_operands, fused_batch_norm_operands, pool_operands};
 use crate::operands::{
-    broadcast_to_operands, contract_operands, gather_operands, index_operands, list_operands,
-    matmul_operands, mirror_pad_operands, one_hot_operands, pad_constant, range_operands,
-    reshape_operands, scalar_operand, select_operands, signed_axis, sizes, slice_operands,
-    sort_operands, squeeze_operands,
+    band_operands, broadcast_to_operands, contract_operands, gather_operands, index_operands,
+    list_operands, matmul_operands, mirror_pad_operands, one_hot_operands, pad_constant,
+    range_operands, reshape_operands, scalar_operand, select_operands, signed_axis, sizes,
+    slice_operands, sort_operands, squeeze_operands,
 };
 use crate::table::{Family, Op, OPS};
 
@@ -592,6 +592,7 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
         Family::FusedBatchNorm => fused_batch_norm_operands(rng, dtype),
         Family::Einsum => einsum_operands(rng, dtype, rank, 2),
         Family::Contract => contract_operands(rng, dtype, rank),
+        Family::BandPart => band_operands(rng, dtype, rank),
         Family::EinsumOne => einsum_operands(rng, dtype, rank, 1),
         Family::EinsumThree => einsum_operands(rng, dtype, rank, 3),
     };

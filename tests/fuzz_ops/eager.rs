@@ -199,6 +199,7 @@ pub(crate) fn eager_call<'py>(
         }
         Keywords::Equation(equation, _) => format!("{f}({equation:?}, {args})"),
         Keywords::Contract(axes, _) => format!("{f}({args}, axes={axes})"),
+        Keywords::Band(lower, upper) => format!("{f}({args}, {lower}, {upper})"),
         Keywords::InferenceEpsilon(epsilon) => {
             format!("{f}({args}, epsilon={epsilon:?}, is_training=False)[0]")
         }

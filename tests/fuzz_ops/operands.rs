@@ -705,3 +705,23 @@ pub(crate) fn contract_operands(
     ];
     (operands, Keywords::Contract(axes, out))
 }
+
+/// A tensor of `rank` (at least 2) and the diagonals `band_part` keeps
+/// below and above the main one: all (-1), a few, now and then more than
+/// the matrix has (raises).
+pub(crate) fn band_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
+    let shape = shape(rng, rank);
+    let count = |rng: &mut Rng| rng.pick(&[-1, 0, 0, 1, 2]);
+    let (mut lower, mut upper) = (count(rng), count(rng));
+    if rng.chance(6) {
+        if rng.chance(50) {
+            lower = 9;
+        } else {
+            upper = 9;
+        }
+    }
+    (
+        vec![Operand::Tensor(input(rng, dtype, shape))],
+        Keywords::Band(lower, upper),
+    )
+}

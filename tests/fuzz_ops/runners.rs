@@ -482,6 +482,12 @@ macro_rules! run_family {
             finish!($py, result, x, scale, offset, mean, variance)
         })
     }};
+    (BandPart, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Band(lower, upper) = $case.keywords else { unreachable!() };
+        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4], |x: T, R| {
+            finish!($py, ops::$f(&x, lower, upper), x)
+        })
+    }};
     (Contract, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Contract(axes, out) = $case.keywords else { unreachable!() };
         let (a, b) = ($case.tensor(0), $case.tensor(1));

@@ -119,6 +119,9 @@ pub(crate) enum Family {
     /// An NHWC image and four statistics of its channels (now and then of
     /// another length), `epsilon` (`fused_batch_norm`).
     FusedBatchNorm,
+    /// A tensor of rank 2 or more and the diagonals kept below and above
+    /// the main one (now and then more than it has) (`band_part`).
+    BandPart,
     /// Two tensors and a count of axes to contract whose sizes match, now
     /// and then not (`tensordot`).
     Contract,
@@ -305,6 +308,7 @@ fuzz_table! {
     AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
     EinsumOp: Einsum "tf.einsum" => einsum [f32, f64];
     TensordotOp: Contract "tf.tensordot" => tensordot [f32, f64, i32, i64];
+    BandPartOp: BandPart "tf.linalg.band_part" => band_part [f32, f64, i32, i64, bool];
     FusedBatchNormOp: FusedBatchNorm "tf.compat.v1.nn.fused_batch_norm"
         => fused_batch_norm [f32];
     EinsumOneOp: EinsumOne "tf.einsum" => einsum_one [f32, f64];

@@ -107,6 +107,8 @@ NATIVE_RULES = {
                       rule_id("fill")],
     "like_typed": ["rxt-tf/convert-to-tensor-cpu", rule_id("ones_like"), rule_id("zeros_like"),
                    rule_id("sub", "binop")],
+    "causal_scores": [rule_id("band_part"), rule_id("ones"), rule_id("band_part"),
+                      rule_id("add", "binop")],
     "convolutions": ["rxt-tf/convolution-2d-cpu", "rxt-tf/convolution-1d-cpu",
                      rule_id("add", "binop"), rule_id("reduce_sum")],
     "dense_sequence": [rule_id("tensordot"), rule_id("tensordot"), rule_id("add", "binop"),

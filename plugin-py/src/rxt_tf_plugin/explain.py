@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rxt_tf_plugin import rewrite
+from rxt_tf_plugin import rewrite, spec
 from rxt_tf_plugin.ops import op_for
 
 PLUGIN_CODE = "RXTP-RXTTF-"
@@ -398,7 +398,7 @@ def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[B
         path = source.tf_path(call.func)
         if path is not None and op_for("call", path) is None:
             construct, _, _ = source.construct(call.lineno, call.col_offset)
-            fix = _MISSING_OPS.get(path, f"rxt-tf has no op {path}: keep it on Python")
+            fix = _unclaimed_fix(path)
             yield Blocker(
                 source.path,
                 call.lineno,
@@ -420,6 +420,34 @@ _MISSING_OPS = {
     "tensorflow.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
     "tf.nn.batch_normalization or the mean/variance arithmetic",
 }
+
+
+_NEVER_OFFERED = {
+    "concat": "a list of tensors is no operand Rextio passes to plugins",
+    "stack": "a list of tensors is no operand Rextio passes to plugins",
+    "pad": "a list of pairs is no literal to Rextio",
+    "split": "it gives several tensors, and Rextio refuses the tuple unpacking",
+    "unstack": "it gives several tensors, and Rextio refuses the tuple unpacking",
+    "top_k": "it gives several tensors, and Rextio refuses the tuple unpacking",
+    "moments": "it gives several tensors, and Rextio refuses the tuple unpacking",
+    "einsum": "its equation is a positional string, which Rextio offers as no literal",
+    "fused_batch_norm": "it gives several tensors, and Rextio refuses the tuple unpacking",
+}
+"""Why Rextio never offers a call of an op rxt-tf has in a form the plugin claims."""
+
+
+def _unclaimed_fix(path: str) -> str:
+    """What to do about a TensorFlow call no rule of the plugin claims."""
+    if path in _MISSING_OPS:
+        return _MISSING_OPS[path]
+    name = path.rsplit(".", 1)[-1]
+    if any(row.name == name for row in spec.OPS):
+        why = _NEVER_OFFERED.get(name, "Rextio offers it in no form the plugin claims")
+        return (
+            f"rxt-tf has {name} (call tf!({name}(...)) from Rust), but not from Python here: "
+            f"{why}; keep it on Python"
+        )
+    return f"rxt-tf has no op {path}: keep it on Python"
 
 
 _CLAIMED_WHEN = {
@@ -450,7 +478,7 @@ def _classify(
     if match := re.search(r"not lowered by this build: (tensorflow\.[\w.]+)", message):
         target = match.group(1)
         if op_for("call", target) is None:
-            fix = _MISSING_OPS.get(target, f"rxt-tf has no op {target}: keep it on Python")
+            fix = _unclaimed_fix(target)
             return "rxt-tf", fix
         return "rxt-tf", _CLAIMED_WHEN.get(
             target,

@@ -105,6 +105,7 @@ pub const OPS: &[&Op] = &[
     &WHERE,
     &RESHAPE,
     &BROADCAST_TO,
+    &BAND_PART,
     &TILE,
     &GATHER,
     &EMBEDDING_LOOKUP,

@@ -510,3 +510,57 @@ pub const SPLIT_V: Op = Op {
     // Rextio has no type for a list of results: `tf.split` stays on Python.
     python: &[],
 };
+
+/// A band count of `band_part`: how many diagonals below (or above) the
+/// main one are kept, all of them when negative.
+const fn band(name: &'static str) -> Keyword {
+    Keyword {
+        name,
+        kind: ValueKind::Int,
+        allowed: &[],
+        default: None,
+        becomes: Becomes::Input(DType::I32),
+        typed: false,
+    }
+}
+
+/// `band_part(x, num_lower, num_upper)`: each innermost matrix with the
+/// elements outside the band zeroed, as `tf.linalg.band_part` (`-1, 0`:
+/// the lower triangle, a causal mask).
+pub const BAND_PART: Op = Op {
+    name: "band_part",
+    operator: None,
+    summary: "each innermost matrix zeroed outside a band of diagonals",
+    tf_op: c"MatrixBandPart",
+    rule: Rule::SameRank { min_rank: 2 },
+    dtypes: DType::ALL,
+    keywords: &[band("num_lower"), band("num_upper")],
+    attrs: &[
+        T,
+        Attr {
+            name: c"Tindex",
+            value: AttrValue::Fixed(Value::Type(DType::I32)),
+        },
+    ],
+    batched: None,
+    promotion: None,
+    result_type: None,
+    positional: &["num_lower", "num_upper"],
+    inputs: &[
+        Input::Operand(0),
+        Input::Keyword("num_lower"),
+        Input::Keyword("num_upper"),
+    ],
+    work: Work::FirstInput,
+    steps: Steps::One,
+    python: &[PythonRule {
+        positional: &["num_lower", "num_upper"],
+        ..calls(
+            &["tensorflow.linalg.band_part"],
+            "rxt-tf/band-part-cpu",
+            113,
+            ", and int literals num_lower and num_upper (negative: the whole triangle), \
+             positional or keyword",
+        )
+    }],
+};

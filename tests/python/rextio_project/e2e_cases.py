@@ -77,5 +77,6 @@ CASES = {
         (tensor(1, 1, 1, 3), tensor(1, 1, 3, 2), tensor(1, 3, 3), tensor(3, 3, 2)),
     ],
     "like_typed": [(x,), (special,)],
+    "causal_scores": [(tensor(4, 4),), (tf.concat([special, special[:1]], 0),)],
     "positional_keepdims": [(x,)],
 }

@@ -247,5 +247,11 @@ def like_typed(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return c - a
 
 
+def causal_scores(scores: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    # Model Garden's self-attention mask: the lower triangle.
+    mask = tf.linalg.band_part(tf.ones((4, 4)), -1, 0)
+    return tf.linalg.band_part(scores, 0, -1) + mask
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)
