@@ -2,10 +2,11 @@
 
 An op row names its rule (``OpRow.rule``) and the ranks it accepts at each
 operand position (``OpRow.ranks``, from ``Rule::ranks``); the claim checks
-those. The rule's function here then checks the typed keywords against the
-operand ranks and gives the result's rank (and element type, where the rule
-fixes it), as ``Rule::result_rank`` and ``axes_fit`` of rxt-tf-spec do; the
-tests hold them to the crate's values (``spec.RESULT_RANKS``, ``spec.AXES_FIT``).
+those. The rule's function here reads the typed keywords (how many axes,
+sizes or contracted axes, ``keepdims``, an element type) and checks them
+against the operand ranks as ``axes_fit`` of rxt-tf-spec does; the result's
+rank is then the crate's own, ``Rule::result_rank`` as xtask writes it into
+``spec.RESULT_RANKS`` (:func:`result_rank`): no rank arithmetic is copied here.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from rxt_tf_plugin import spec
 from rxt_tf_plugin.model import Literal, OpRow
 
 
@@ -55,6 +57,51 @@ class Keywords:
         return None if keyword is None else keyword.default
 
 
+_RESULT_RANKS: dict[tuple[str, tuple[int, ...], int, bool], int | None] = {
+    (rule, ranks, count, keepdims): result
+    for rule, ranks, count, keepdims, result in spec.RESULT_RANKS
+}
+
+
+def result_rank(
+    rule: str, ranks: tuple[int, ...], count: int = 0, keepdims: bool = False
+) -> int | None:
+    """The crate's result rank (``Rule::result_rank``) of ``rule``, if there is one.
+
+    For operands of ``ranks`` and ``count`` axes (sizes, ``batch_dims``, contracted axes).
+    """
+    return _RESULT_RANKS.get((rule, ranks, count, keepdims))
+
+
+def _typed(
+    rule: str,
+    ranks: tuple[int, ...],
+    count: int = 0,
+    keepdims: bool = False,
+    dtype: str | None = None,
+) -> Typed | Problem:
+    """The site's result as the crate types it, or why it has none."""
+    rank = result_rank(rule, ranks, count, keepdims)
+    if rank is None:
+        return Problem(
+            f"operands of ranks {', '.join(map(str, ranks))} give no tensor rxt-tf has here "
+            f"(ranks 0 to {spec.MAX_RANK})",
+            "use operands of other ranks, or keep the call on Python",
+        )
+    return Typed(rank, dtype)
+
+
+def _ranks_only(rule: str) -> RuleFunction:
+    """A rule whose result follows from the operand ranks alone."""
+
+    def typed(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+        del keywords
+        return _typed(rule, ranks)
+
+    typed.__doc__ = f"``{rule}``: the result's rank follows from the operands' ranks."
+    return typed
+
+
 RuleFunction = Callable[[tuple[int, ...], Keywords], Typed | Problem]
 """A rule: operand ranks (each accepted at its position) and keywords → result."""
 
@@ -89,33 +136,14 @@ def _misfit(value: Literal | None, rank: int) -> Problem:
     )
 
 
-def same_rank(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``same-rank``: one tensor; the result has its type."""
-    del keywords
-    return Typed(ranks[0])
-
-
-def broadcast(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``broadcast``: two operands (a literal is rank 0); the result has the larger rank."""
-    del keywords
-    return Typed(max(ranks))
-
-
-def matmul(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``matmul``: batch dimensions broadcast; the result has the larger rank."""
-    del keywords
-    return Typed(max(ranks))
-
-
-def bias_add(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``bias-add``: a tensor and a rank-1 bias; the result has the tensor's type."""
-    del keywords
-    return Typed(ranks[0])
-
-
 def reduce(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``reduce``: loses the ``axis`` axes, unless ``keepdims`` is ``True``."""
-    return _reduced(ranks[0], "axis", keywords)
+    return _reduced("reduce", ranks, "axis", keywords)
+
+
+def squeeze(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``squeeze``: loses the ``axis`` axes (each of size 1 when it runs)."""
+    return _reduced("squeeze", ranks, "axis", keywords)
 
 
 def moments(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -123,11 +151,12 @@ def moments(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 
     Rextio has no type for the pair: this types each of its two tensors.
     """
-    return _reduced(ranks[0], "axes", keywords)
+    return _reduced("moments", ranks, "axes", keywords)
 
 
-def _reduced(rank: int, name: str, keywords: Keywords) -> Typed | Problem:
-    """A reduction of a rank-``rank`` tensor over the axes of keyword ``name``."""
+def _reduced(rule: str, ranks: tuple[int, ...], name: str, keywords: Keywords) -> Typed | Problem:
+    """A reduction of a tensor over the axes of keyword ``name``."""
+    rank = ranks[0]
     value = keywords.value(name)
     axes = _axes(value)
     if not axes:
@@ -136,26 +165,41 @@ def _reduced(rank: int, name: str, keywords: Keywords) -> Typed | Problem:
         )
     if not axes_fit(axes, rank):
         return _misfit(value, rank)
-    keepdims = keywords.value("keepdims") is True
-    return Typed(rank if keepdims else rank - len(axes))
+    keepdims = rule != "squeeze" and keywords.value("keepdims") is True
+    return _typed(rule, ranks, len(axes), keepdims)
 
 
-def along_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``along-axis``: works along ``axis`` (in range); the result has the tensor's type."""
-    rank = ranks[0]
-    value = keywords.value("axis")
-    if not axes_fit(_axes(value), rank):
-        return _misfit(value, rank)
-    return Typed(rank)
+def _along(rule: str, new_axis: bool = False, dtype_keyword: str | None = None) -> RuleFunction:
+    """A rule working along ``axis``, which must fit the tensor.
+
+    With ``new_axis`` it must fit the result, one axis more; ``dtype_keyword`` names
+    the result's element type, if any.
+    """
+
+    def typed(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+        rank = ranks[0] + (1 if new_axis else 0)
+        value = keywords.value("axis")
+        if not axes_fit(_axes(value), rank):
+            return _misfit(value, rank)
+        return _typed(rule, ranks, dtype=_dtype(keywords, dtype_keyword))
+
+    typed.__doc__ = f"``{rule}``: along ``axis``, which must fit; the rank is the crate's."
+    return typed
 
 
-def arg_reduce(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``arg-reduce``: the index along ``axis`` (rank - 1), of ``output_type``."""
-    rank = ranks[0]
-    value = keywords.value("axis")
-    if not axes_fit(_axes(value), rank):
-        return _misfit(value, rank)
-    return Typed(rank - 1, str(keywords.value("output_type")).removeprefix("tf."))
+def _dtype(keywords: Keywords, name: str | None) -> str | None:
+    """The element type keyword ``name`` names (``tf.int64`` → ``int64``), if any."""
+    return None if name is None else str(keywords.value(name)).removeprefix("tf.")
+
+
+def _of_type(rule: str, name: str) -> RuleFunction:
+    """A rule whose result's element type keyword ``name`` names."""
+
+    def typed(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+        return _typed(rule, ranks, dtype=_dtype(keywords, name))
+
+    typed.__doc__ = f"``{rule}``: of the element type ``{name}`` names."
+    return typed
 
 
 def permute(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -168,55 +212,29 @@ def permute(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
             f"`perm={perm!r}` is not a permutation of the {rank} axes of a rank-{rank} tensor",
             f"write a permutation of 0..{rank - 1}, e.g. `perm={reversed_axes!r}`",
         )
-    return Typed(rank)
-
-
-def convert(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``convert``: the same rank, of the element type ``dtype`` names."""
-    return Typed(ranks[0], str(keywords.value("dtype")).removeprefix("tf."))
-
-
-def expand_dims(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``expand-dims``: a new axis at ``axis`` (in ``-(rank + 1)..=rank``), rank + 1."""
-    rank = ranks[0]
-    value = keywords.value("axis")
-    if not axes_fit(_axes(value), rank + 1):
-        return _misfit(value, rank + 1)
-    return Typed(rank + 1)
-
-
-def shape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``shape``: a rank-1 tensor of ``out_type``."""
-    return Typed(1, str(keywords.value("out_type")).removeprefix("tf."))
-
-
-def squeeze(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``squeeze``: loses the ``axis`` axes (each of size 1 when it runs)."""
-    return reduce(ranks, keywords)
-
-
-def select(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``select``: a bool condition and two operands broadcast; the largest rank."""
-    del keywords
-    return Typed(max(ranks))
+    return _typed("permute", ranks)
 
 
 def reshape(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     """``reshape``: the rank is the number of sizes; at most one is ``-1``."""
-    del ranks
     sizes = keywords.lists[0]
-    if len(sizes) > 4:
-        return Problem(
-            f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
-            "tensors have ranks 0 to 4",
-            "reshape to at most 4 axes",
-        )
     if sizes.count(-1) > 1 or any(size < -1 for size in sizes):
         return Problem(
             f"`{sizes!r}`: each size is at least 0, and at most one is -1 (inferred)",
             "write non-negative sizes and at most one -1",
         )
-    return Typed(len(sizes))
+    return _sized("reshape", ranks, sizes)
+
+
+def _sized(rule: str, ranks: tuple[int, ...], sizes: tuple[int, ...]) -> Typed | Problem:
+    """A result of as many axes as ``sizes`` has, if rxt-tf has such a tensor."""
+    if result_rank(rule, ranks, len(sizes)) is None:
+        return Problem(
+            f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
+            f"tensors have ranks 0 to {spec.MAX_RANK}",
+            f"make a tensor of at most {spec.MAX_RANK} axes",
+        )
+    return _typed(rule, ranks, len(sizes))
 
 
 def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -228,7 +246,7 @@ def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
             f"`{entries!r}` needs one non-negative entry per axis of a rank-{rank} tensor",
             f"write {rank} non-negative integers",
         )
-    return Typed(rank)
+    return _typed("per-axis", ranks)
 
 
 def gather(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -239,14 +257,13 @@ def gather(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     if not axes_fit(_axes(axis), params):
         return _misfit(axis, params)
     batch_dims = batch if isinstance(batch, int) and not isinstance(batch, bool) else 0
-    result = params - 1 + indices - batch_dims
-    if batch_dims > indices or batch_dims >= params or not 0 <= result <= 4:
+    if result_rank("gather", ranks, batch_dims) is None:
         return Problem(
             f"a gather from a rank-{params} tensor by rank-{indices} indices with "
-            f"batch_dims={batch_dims} has no result of rank 0 to 4",
+            f"batch_dims={batch_dims} has no result of rank 0 to {spec.MAX_RANK}",
             "gather from a tensor of lower rank, or with fewer indices",
         )
-    return Typed(result)
+    return _typed("gather", ranks, batch_dims)
 
 
 def window(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -263,57 +280,19 @@ def window(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
             f"`{begin!r}`, `{sizes!r}`: a begin is at least 0, a size at least -1",
             "write non-negative begins, and sizes or -1 (to the end)",
         )
-    return Typed(rank)
-
-
-def join(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``join``: tensors joined along ``axis`` (in range); their type."""
-    return along_axis(ranks, keywords)
-
-
-def stack(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``stack``: tensors stacked along a new ``axis``, rank + 1."""
-    return expand_dims(ranks, keywords)
+    return _typed("window", ranks)
 
 
 def index(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``index``: ``rank - shrink_axes + new_axes`` (Rextio offers no subscript site)."""
+    """``index``: ``rank - shrink_axes + new_axes`` (Rextio offers no subscript site).
+
+    The crate's table covers the axes an index drops, not those it adds.
+    """
     shrink = keywords.value("shrink_axes")
     new = keywords.value("new_axes")
     dropped = shrink if isinstance(shrink, int) else 0
     added = new if isinstance(new, int) else 0
     return Typed(ranks[0] - dropped + added)
-
-
-def split(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``split``: each part has the tensor's type (Rextio has no type for the list)."""
-    return along_axis(ranks, keywords)
-
-
-def unstack(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``unstack``: each slice has rank - 1 (Rextio has no type for the list)."""
-    rank = ranks[0]
-    value = keywords.value("axis")
-    if not axes_fit(_axes(value), rank):
-        return _misfit(value, rank)
-    return Typed(rank - 1)
-
-
-def top_k(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``top-k``: the values have the tensor's type (Rextio has no type for the pair)."""
-    del keywords
-    return Typed(ranks[0])
-
-
-def normalize(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``normalize``: four statistics broadcasting into the tensor; its type."""
-    del keywords
-    if any(rank > ranks[0] for rank in ranks[1:]):
-        return Problem(
-            "a statistic has a larger rank than the tensor",
-            "pass statistics of ranks up to the tensor's (keepdims=True moments)",
-        )
-    return Typed(ranks[0])
 
 
 def einsum(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -324,45 +303,20 @@ def einsum(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     )
 
 
-def eye(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``eye``: a new identity matrix, rank 2 (Rextio offers no site making one)."""
-    del ranks, keywords
-    return Typed(2)
-
-
-def one_hot(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``one-hot``: a new axis at ``axis`` (in ``-(rank + 1)..=rank``), rank + 1."""
-    return expand_dims(ranks[:1], keywords)
-
-
-def pad(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``pad``: the tensor's type (Rextio offers no nested tuple)."""
-    del keywords
-    return Typed(ranks[0])
-
-
-def fill(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+def _filled(rule: str) -> RuleFunction:
     """``fill``, ``zeros``, ``ones``: the rank is the number of sizes, each at least 0."""
-    del ranks
-    sizes = keywords.lists[0] if keywords.lists else ()
-    if len(sizes) > 4:
-        return Problem(
-            f"a shape of {len(sizes)} sizes would give a rank-{len(sizes)} tensor; rxt-tf "
-            "tensors have ranks 0 to 4",
-            "make a tensor of at most 4 axes",
-        )
-    if any(size < 0 for size in sizes):
-        return Problem(
-            f"`{sizes!r}`: each size is at least 0 (TensorFlow raises InvalidArgumentError)",
-            "write non-negative sizes",
-        )
-    return Typed(len(sizes))
 
+    def typed(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+        sizes = keywords.lists[0] if keywords.lists else ()
+        if any(size < 0 for size in sizes):
+            return Problem(
+                f"`{sizes!r}`: each size is at least 0 (TensorFlow raises InvalidArgumentError)",
+                "write non-negative sizes",
+            )
+        return _sized(rule, ranks, sizes)
 
-def sequence(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``sequence``: a rank-1 tensor (Rextio offers no such site)."""
-    del ranks, keywords
-    return Typed(1)
+    typed.__doc__ = f"``{rule}``: the rank is the number of sizes, each at least 0."
+    return typed
 
 
 def contraction_axes(value: Literal | None, side: int, rank: int) -> tuple[int, ...] | None:
@@ -398,54 +352,54 @@ def contract(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
             "each side's axes must be in range and named once, as many on each side",
             "write axes each operand has",
         )
-    rank = ranks[0] + ranks[1] - 2 * len(first)
-    if rank > 4:
+    if result_rank("contract", ranks, len(first)) is None:
+        rank = ranks[0] + ranks[1] - 2 * len(first)
         return Problem(
-            f"the result would have rank {rank}; rxt-tf tensors have ranks 0 to 4",
+            f"the result would have rank {rank}; rxt-tf tensors have ranks 0 to {spec.MAX_RANK}",
             "contract more axes, or smaller operands",
         )
-    return Typed(rank)
+    return _typed("contract", ranks, len(first))
 
 
 RULES: dict[str, RuleFunction] = {
-    "same-rank": same_rank,
-    "broadcast": broadcast,
-    "matmul": matmul,
-    "bias-add": bias_add,
+    "same-rank": _ranks_only("same-rank"),
+    "broadcast": _ranks_only("broadcast"),
+    "matmul": _ranks_only("matmul"),
+    "bias-add": _ranks_only("bias-add"),
     "reduce": reduce,
-    "along-axis": along_axis,
-    "arg-reduce": arg_reduce,
+    "along-axis": _along("along-axis"),
+    "arg-reduce": _along("arg-reduce", dtype_keyword="output_type"),
     "permute": permute,
-    "convert": convert,
-    "expand-dims": expand_dims,
-    "shape": shape,
+    "convert": _of_type("convert", "dtype"),
+    "expand-dims": _along("expand-dims", new_axis=True),
+    "shape": _of_type("shape", "out_type"),
     "squeeze": squeeze,
-    "select": select,
+    "select": _ranks_only("select"),
     "reshape": reshape,
     "per-axis": per_axis,
     "gather": gather,
     "window": window,
-    "join": join,
-    "stack": stack,
+    "join": _along("join"),
+    "stack": _along("stack", new_axis=True),
     "index": index,
-    "split": split,
-    "split-sizes": split,
-    "unstack": unstack,
-    "top-k": top_k,
-    "one-hot": one_hot,
-    "pad": pad,
-    "fill": fill,
-    "filled": fill,
-    "sequence": sequence,
-    "clip": same_rank,
-    "sort": along_axis,
-    "eye": eye,
+    "split": _along("split"),
+    "split-sizes": _along("split-sizes"),
+    "unstack": _along("unstack"),
+    "top-k": _ranks_only("top-k"),
+    "one-hot": _along("one-hot", new_axis=True),
+    "pad": _ranks_only("pad"),
+    "fill": _filled("fill"),
+    "filled": _filled("filled"),
+    "sequence": _ranks_only("sequence"),
+    "clip": _ranks_only("clip"),
+    "sort": _along("sort"),
+    "eye": _ranks_only("eye"),
     "moments": moments,
-    "conv": same_rank,
-    "pool": same_rank,
-    "normalize": normalize,
+    "conv": _ranks_only("conv"),
+    "pool": _ranks_only("pool"),
+    "normalize": _ranks_only("normalize"),
     "einsum": einsum,
     "contract": contract,
-    "fused-normalize": same_rank,
+    "fused-normalize": _ranks_only("fused-normalize"),
 }
 """Every rule of the op table, by ``OpRow.rule``."""
