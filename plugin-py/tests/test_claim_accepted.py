@@ -541,6 +541,16 @@ ACCEPTED = [
         D3,
     ),
     (
+        call(
+            "tensorflow.nn.convolution",
+            T3,
+            T3,
+            keywords=(kw("strides", (2,)), kw("padding", "SAME"), kw("dilations", (1,))),
+        ),
+        "rxt-tf/convolution-1d-cpu",
+        T3,
+    ),
+    (
         call("tensorflow.nn.max_pool2d", T4, lit(2), lit(2), lit("VALID")),
         rule_id("max_pool2d"),
         T4,

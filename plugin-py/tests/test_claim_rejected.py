@@ -101,11 +101,13 @@ REJECTED = [
             "tensorflow.nn.convolution",
             T3,
             T3,
-            keywords=(kw("strides", (2,)), kw("padding", "VALID")),
+            keywords=(kw("strides", (2, 1)), kw("padding", "VALID")),
         ),
         "RXTP-RXTTF-112",
         "`stride`",
     ),
+    # An int keyword beyond int32: TensorFlow converts it to int64.
+    (call("tensorflow.linalg.band_part", T2, lit(2**40), lit(0)), "RXTP-RXTTF-113", "int"),
     (
         call(
             "tensorflow.nn.convolution",

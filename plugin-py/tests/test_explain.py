@@ -208,3 +208,6 @@ def test_an_op_rxt_tf_has_but_rextio_never_offers_is_told_apart() -> None:
     assert "list of tensors" in _unclaimed_fix("tensorflow.concat")
     assert "tuple unpacking" in _unclaimed_fix("tensorflow.math.top_k")
     assert _unclaimed_fix("tensorflow.math.cumprod").startswith("rxt-tf has no op")
+    assert "rxt-tf has fused_batch_norm" in _unclaimed_fix(
+        "tensorflow.compat.v1.nn.fused_batch_norm"
+    )

@@ -707,8 +707,8 @@ pub(crate) fn contract_operands(
 }
 
 /// A tensor of `rank` (at least 2) and the diagonals `band_part` keeps
-/// below and above the main one: all (-1), a few, now and then more than
-/// the matrix has (raises).
+/// below and above the main one: all (-1), a few, now and then 9 (more
+/// than a matrix of fewer rows or columns has, which raises).
 pub(crate) fn band_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Operand>, Keywords) {
     let shape = shape(rng, rank);
     let count = |rng: &mut Rng| rng.pick(&[-1, 0, 0, 1, 2]);

@@ -469,14 +469,18 @@ def _keywords(
         spelled_as_the_row = name == str(keyword.name) and name in renamed.values()
         if rule is None or name in op.rule.macro_only or spelled_as_the_row:
             python_names = {row: python for python, row in renamed.items()}
-            known = [
-                *(
-                    python_names.get(k.name, k.name)
-                    for k in op.keywords
-                    if k.name not in op.rule.macro_only
-                ),
-                *python_only,
-            ]
+            known = list(
+                dict.fromkeys(
+                    [
+                        *(
+                            python_names.get(k.name, k.name)
+                            for k in op.keywords
+                            if k.name not in op.rule.macro_only
+                        ),
+                        *python_only,
+                    ]
+                )
+            )
             allowed = (
                 "it takes no keyword arguments"
                 if not known
@@ -487,6 +491,10 @@ def _keywords(
                 f"unsupported keyword `{keyword.name}`; {allowed}",
                 "remove the keyword (this call stays on the Python route otherwise)",
             )
+        if name != str(keyword.name) and rule.kind == "int" and _one_int(value):
+            # A renamed size Python also takes as a 1-tuple (`strides=(2,)` is
+            # `conv1d`'s `stride=2`, as `tf.nn.convolution` reads it).
+            value = value[0]  # type: ignore[index]
         if value is None or not rule.accepts(value):
             return _rejected(op, f"supports only {_accepted(rule)}", f"write `{_example(rule)}`")
         values[name] = value
@@ -498,6 +506,11 @@ def _keywords(
                 f"write `{_example(rule)}`",
             )
     return values
+
+
+def _one_int(value: object) -> bool:
+    """A 1-tuple of an int (``(2,)``)."""
+    return isinstance(value, tuple) and len(value) == 1 and type(value[0]) is int
 
 
 def _literal(keyword: Any) -> Literal | None:

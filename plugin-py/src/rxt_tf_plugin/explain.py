@@ -414,11 +414,7 @@ def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[B
 
 _MISSING_OPS = {
     "tensorflow.einsum": "Rextio passes the equation as a positional string, which it offers as "
-    'no literal: keep tf.einsum on Python, or call tf!(einsum(..., equation = "...")) from Rust',
-    "tensorflow.compat.v1.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
-    "tf.nn.batch_normalization or the mean/variance arithmetic",
-    "tensorflow.nn.fused_batch_norm": "rxt-tf has no fused_batch_norm: write "
-    "tf.nn.batch_normalization or the mean/variance arithmetic",
+    'no literal: keep tf.einsum on Python, or call tf!(einsum("ij,jk->ik", a, b)) from Rust',
 }
 
 
@@ -453,8 +449,9 @@ def _unclaimed_fix(path: str) -> str:
 _CLAIMED_WHEN = {
     "tensorflow.nn.convolution": "rxt-tf claims tf.nn.convolution of a rank-4 (NHWC) or "
     "rank-3 (NWC) input with literal strides and padding and no dilation: write "
-    "strides=(1, 1), padding='SAME' (explain --fix inlines constants; list(self.strides) "
-    "stays a call); a dilated convolution stays on Python",
+    "strides=(1, 1) (rank 4) or strides=1 (rank 3) and padding='SAME' (explain --fix "
+    "inlines constants; list(self.strides) stays a call); a dilated convolution stays on "
+    "Python",
     "tensorflow.tensordot": "Rextio reports no list or nested tuple as a literal: write "
     "axes=1 (the last axis with the first) or axes=(2, 0) (one axis of each)",
 }

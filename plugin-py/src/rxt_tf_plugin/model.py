@@ -36,9 +36,14 @@ def _is_float(value: object) -> bool:
     return type(value) is float
 
 
+_INT32 = range(-(2**31), 2**31)
+"""The values of an int keyword: TensorFlow converts a Python int beyond int32 to
+int64, where rxt-tf's keywords are int32 (such a call stays on Python)."""
+
+
 def _is_int(value: object) -> bool:
     # bool is an int in Python: compare types exactly so `axis=True` is refused.
-    return type(value) is int
+    return type(value) is int and value in _INT32
 
 
 def _is_ints(value: object) -> bool:

@@ -101,8 +101,8 @@ pub const TENSORDOT: Op = Op {
             &["tensorflow.tensordot", "tensorflow.linalg.tensordot"],
             "rxt-tf/tensordot-cpu",
             110,
-            ", and `axes` as a literal count or a pair of literal axis lists, positional or \
-             keyword, with no more axes left than tensors have",
+            ", and `axes` as a literal count or a pair of ints (one axis of each), positional \
+             or keyword, with no more axes left than tensors have",
         )
     }],
 };

@@ -700,7 +700,8 @@ pub const BATCH_NORMALIZATION: Op = Op {
 /// `fused_batch_norm(x, scale, offset, mean, variance, epsilon = ε)` for
 /// inference: one `FusedBatchNormV3` (`is_training = false`) on an NHWC
 /// image, its first output, as `tf.compat.v1.nn.fused_batch_norm(...,
-/// is_training=False)[0]` and Keras's fused `BatchNormalization` give.
+/// is_training=False)[0]` and tf-keras's `BatchNormalization(fused=True)`
+/// give (Keras 3's computes `batch_normalization`'s arithmetic).
 pub const FUSED_BATCH_NORM: Op = Op {
     name: "fused_batch_norm",
     operator: None,
