@@ -285,6 +285,20 @@ fn keyword_value(
         );
         return None;
     };
+    if let (rxt_tf_spec::Becomes::Input(rxt_tf_spec::DType::I32), Value::Int(int)) =
+        (keyword.becomes, &parsed)
+    {
+        if i32::try_from(*int).is_err() {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `{} = {int}` does not fit an int32, the input rxt-tf passes it as",
+                    keyword.name
+                ),
+            );
+            return None;
+        }
+    }
     if !keyword.accepts(&parsed) {
         let supported = match keyword.allowed {
             [only] => format!("supports only `{} = {}`", keyword.name, only.rust()),
