@@ -126,6 +126,16 @@ def test_layer_norm_equals_eager(ext, x):
     assert_same(ext.layer_norm(x, gamma, beta), eager)
 
 
+@pytest.mark.parametrize("shape", [(2, 5, 8), (1, 1, 8), (3, 0, 8)], ids=str)
+def test_dense_on_a_sequence_equals_eager(ext, shape):
+    rng = np.random.default_rng(len(shape))
+    x = tf.constant(rng.standard_normal(shape).astype(np.float32))
+    kernel = tf.constant(rng.standard_normal((8, 4)).astype(np.float32))
+    bias = tf.constant(rng.standard_normal(4).astype(np.float32))
+    eager = tf.nn.relu(tf.tensordot(x, kernel, [[2], [0]]) + bias)
+    assert_same(ext.dense_sequence(x, kernel, bias), eager)
+
+
 def test_the_classifier_labels_are_int64_with_eagers_errors(ext):
     x = tf.ones([2, 8])
     with pytest.raises(tf.errors.InvalidArgumentError, match="^rxt-tf: matmul failed: "):

@@ -5,7 +5,7 @@ mod functions;
 mod models;
 
 use pyo3::prelude::*;
-use rxt_tf::{tf, TensorBoolCpu2D, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
+use rxt_tf::{tf, TensorBoolCpu2D, TensorF32Cpu1D, TensorF32Cpu2D, TensorF32Cpu3D, TensorI64Cpu1D};
 
 /// The seed's chain: `reduce_mean(relu(x @ weight) + bias, axis=1)`.
 #[pyfunction]
@@ -204,6 +204,19 @@ fn layer_norm(
     tf!(tf!(scaled * gamma)? + beta)
 }
 
+/// Keras's `Dense` on a sequence: `relu(tf.tensordot(x, kernel, [[2], [0]])
+/// + bias)`.
+#[pyfunction]
+#[rxt_tf::inference]
+fn dense_sequence(
+    x: TensorF32Cpu3D,
+    kernel: TensorF32Cpu2D,
+    bias: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu3D> {
+    let h = tf!(tensordot(x, kernel, [[2], [0]]))?;
+    tf!(relu(tf!(h + bias)?))
+}
+
 /// A two-layer perceptron whose weights live in Rust: built once from NumPy
 /// arrays (copied into tensors), then called many times on `tf.Tensor`
 /// inputs. `predict` is `softmax(relu(x @ w1 + b1) @ w2 + b2)`.
@@ -338,6 +351,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(classify, m)?)?;
     m.add_function(wrap_pyfunction!(mlp_loop, m)?)?;
     m.add_function(wrap_pyfunction!(layer_norm, m)?)?;
+    m.add_function(wrap_pyfunction!(dense_sequence, m)?)?;
     m.add_class::<Mlp>()?;
     m.add_class::<functions::Predictor>()?;
     m.add_function(wrap_pyfunction!(functions::call_one, m)?)?;
