@@ -502,6 +502,11 @@ fn tensordot_matches_eager() {
             "tf.tensordot(l2, l2, [[0, 1], [0, 1]])" =>
                 tf!(tensordot(l2, l2, axes = [[0, 1], [0, 1]])),
             "tf.tensordot(f3, g2, 1)" => rxt_tf::ops::tensordot::<3, _, _>(&f3, &g2, 1),
+            // An operand still to compute (pending in a fused scope).
+            "tf.tensordot(tf.nn.relu(f3), g2, 1)" => (|| {
+                let pending = tf!(relu(f3))?;
+                tf!(tensordot(pending, g2, 1))
+            })(),
         );
         // The plain function's count and result rank, checked when it runs.
         let err = rxt_tf::ops::tensordot::<2, _, _>(&f3, &g2, 1)
@@ -558,6 +563,12 @@ fn fused_batch_norm_matches_eager() {
             "tf.compat.v1.nn.fused_batch_norm(f4, special4, special4, offset, scale, \
              is_training=False)[0]" =>
                 rxt_tf::ops::fused_batch_norm(&z4, &special, &special, &off4, &sc4, 0.001),
+            // An image still to compute (pending in a fused scope).
+            "tf.compat.v1.nn.fused_batch_norm(tf.nn.relu(img), bn_scale, bn_offset, \
+             bn_mean, bn_var, is_training=False)[0]" => (|| {
+                let pending = tf!(relu(img))?;
+                tf!(fused_batch_norm(pending, scale, offset, mean, var))
+            })(),
         );
         // Statistics of another length than the channels: eager's class.
         let failed = tf!(fused_batch_norm(wide, scale, offset, mean, var)).and_then(|t| t.to_vec());
