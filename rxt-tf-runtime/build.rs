@@ -205,8 +205,6 @@ fn rules_module() -> String {
                 "{HIDDEN} impl ContractionFits<{mask}> for Rank<{rank}> {{}}"
             );
         }
-    }
-    for rank in ranks() {
         // One impl per rank, so a wrong length is reported, not inferred.
         let _ = writeln!(
             out,

@@ -412,12 +412,6 @@ def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[B
             )
 
 
-_MISSING_OPS = {
-    "tensorflow.einsum": "Rextio passes the equation as a positional string, which it offers as "
-    'no literal: keep tf.einsum on Python, or call tf!(einsum("ij,jk->ik", a, b)) from Rust',
-}
-
-
 _NEVER_OFFERED = {
     "concat": "a list of tensors is no operand Rextio passes to plugins",
     "stack": "a list of tensors is no operand Rextio passes to plugins",
@@ -434,8 +428,6 @@ _NEVER_OFFERED = {
 
 def _unclaimed_fix(path: str) -> str:
     """What to do about a TensorFlow call no rule of the plugin claims."""
-    if path in _MISSING_OPS:
-        return _MISSING_OPS[path]
     name = path.rsplit(".", 1)[-1]
     if any(row.name == name for row in spec.OPS):
         why = _NEVER_OFFERED.get(name, "Rextio offers it in no form the plugin claims")

@@ -19,10 +19,7 @@ _KIND_TEXT = {
     "number": "an int or float literal",
     "spatial": "a positive int literal or a tuple of one or two",
     "equation": "an einsum equation string",
-    "contraction": (
-        "a non-negative int literal or a pair of tuples of int literals of one length "
-        "(((2,), (0,)))"
-    ),
+    "contraction": "a non-negative int literal or a pair of int literals ((2, 0))",
     "type": "an element type",
 }
 """How messages name each kind of keyword value, as Python spells it."""
@@ -59,21 +56,11 @@ def _is_count(value: object) -> bool:
 
 
 def _is_contraction(value: object) -> bool:
-    """``tf.tensordot``'s ``axes``: a count, a pair of axes, or two axis tuples of a length."""
-    if _is_count(value):
-        return True
-    if type(value) is not tuple or len(value) != 2:
-        return False
-    first, second = value
-    if _is_int(first) and _is_int(second):
-        return True
-    return (
-        _is_ints(first)
-        and _is_ints(second)
-        and isinstance(first, tuple)
-        and isinstance(second, tuple)
-        and len(first) == len(second)
-    )
+    """``tf.tensordot``'s ``axes`` as Rextio reports them: a count or a pair of ints.
+
+    A pair is one axis of each operand; Rextio reports no nested tuple.
+    """
+    return _is_count(value) or (_is_ints(value) and isinstance(value, tuple) and len(value) == 2)
 
 
 _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
@@ -99,11 +86,6 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
 }
 """Whether a Python value is of each keyword kind (an element type is checked
 by name: Rextio reports no ``tf.int64`` literal, only the string ``"int64"``)."""
-
-
-def _list(value: tuple[object, ...]) -> str:
-    """A tuple (of ints, or of tuples of ints) as a ``tf!`` list: ``[[2], [0]]``."""
-    return "[" + ", ".join(_list(i) if isinstance(i, tuple) else str(i) for i in value) + "]"
 
 
 @dataclass(frozen=True)
@@ -148,7 +130,7 @@ class KeywordRow:
         if isinstance(value, bool):
             text = str(value).lower()
         elif isinstance(value, tuple):
-            text = _list(value)
+            text = "[" + ", ".join(str(item) for item in value) + "]"
         elif isinstance(value, str):
             text = f'"{value}"'
         else:

@@ -379,7 +379,8 @@ fn check_axes(keyword: &Keyword, value: &Value) -> Result<(), String> {
 
 /// `tensordot`'s axes lists: on each side, axes some rank takes, each once.
 fn check_contraction(keyword: &Keyword, value: &Value) -> Result<(), String> {
-    let Some(axes::Contraction::Lists(first, second)) = axes::Contraction::of(value) else {
+    let Some(contraction @ axes::Contraction::Lists(first, second)) = axes::Contraction::of(value)
+    else {
         return Ok(());
     };
     let max = i64::from(MAX_RANK);
@@ -393,7 +394,7 @@ fn check_contraction(keyword: &Keyword, value: &Value) -> Result<(), String> {
                 value.rust()
             ));
         }
-        if axes::Contraction::of(value).is_some_and(|c| c.fits_mask(side) == 0) {
+        if contraction.fits_mask(side) == 0 {
             return Err(format!(
                 "`{} = {}` names an axis of the {which} tensor twice",
                 keyword.name,

@@ -24,7 +24,7 @@ pub(super) fn contract<O: Outputs>(
     inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
-    let ([a @ Operand::Tensor(_, kind_a), b @ Operand::Tensor(_, kind_b)], [axes]) =
+    let ([a @ Operand::Tensor(_, kind_a), b @ Operand::Tensor(_, kind_b)], [value]) =
         (inputs, keywords)
     else {
         return Err(malformed(row));
@@ -34,26 +34,25 @@ pub(super) fn contract<O: Outputs>(
         message,
     };
     let ranks = [kind_a.rank, kind_b.rank];
-    let contraction = Contraction::of(axes)
-        .filter(|c| (0..2).all(|side| c.axes(side, ranks[side]).is_some()))
-        .ok_or_else(|| {
-            refused(format!(
-                "`axes = {}` does not fit operands of ranks {ranks:?}",
-                axes.rust()
-            ))
-        })?;
+    let axes =
+        Contraction::of(value).and_then(|c| Some([c.axes(0, ranks[0])?, c.axes(1, ranks[1])?]));
+    let Some([axes_a, axes_b]) = axes else {
+        return Err(refused(format!(
+            "`axes = {}` does not fit operands of ranks {ranks:?}",
+            value.rust()
+        )));
+    };
     let result: Vec<u8> = O::kinds().iter().map(|kind| kind.rank).collect();
-    let rank = row.rule.result_rank(&ranks, contraction.count(), false);
-    if rank.map(|rank| vec![rank]) != Some(result.clone()) {
+    let rank = row.rule.result_rank(&ranks, axes_a.len(), false);
+    if rank.is_none_or(|rank| result != [rank]) {
         return Err(refused(format!(
             "`axes = {}` of operands of ranks {ranks:?} gives no result of rank {result:?}",
-            axes.rust()
+            value.rust()
         )));
     }
     let _per_op = crate::fused::Scope::per_op();
-    let (a, free_a) = as_matrix(row, *a, contraction, 0)?;
-    // `axes` fit both operands, checked above.
-    let (b, free_b) = as_matrix(row, *b, contraction, 1)?;
+    let (a, free_a) = as_matrix(row, *a, &axes_a, false)?;
+    let (b, free_b) = as_matrix(row, *b, &axes_b, true)?;
     let matrix = TensorKind {
         dtype: kind_a.dtype,
         rank: 2,
@@ -67,9 +66,11 @@ pub(super) fn contract<O: Outputs>(
         &[Value::Bool(false), Value::Bool(false)],
         matrix,
     )?;
-    let free: Vec<i64> = free_a.iter().chain(&free_b).copied().collect();
-    let rank = u8::try_from(free.len()).map_err(|_| malformed(row))?;
-    if rank == 2 && product.shape(2)? == free {
+    // The product is `[∏ free_a, ∏ free_b]`; it is the result as it is
+    // where that is already the free sizes, as `tf.tensordot` checks.
+    let product_shape = [free_a.iter().product::<i64>(), free_b.iter().product()];
+    let free: Vec<i64> = free_a.into_iter().chain(free_b).collect();
+    if free == product_shape {
         return O::from_cores(row, vec![product]);
     }
     O::run(
@@ -79,48 +80,40 @@ pub(super) fn contract<O: Outputs>(
     )
 }
 
-/// Operand `side` of a contraction (0: `a`, 1: `b`) as the matrix
-/// `tf.tensordot` multiplies, `[free, contracted]` for `a` and
-/// `[contracted, free]` for `b`, and its free sizes.
+/// An operand of a contraction as the matrix `tf.tensordot` multiplies:
+/// its contracted `axes` (counted from the front, fitting its rank) moved
+/// last, `[free, contracted]`, or first when `flipped` (the second
+/// operand), `[contracted, free]`; and its free sizes.
 fn as_matrix<'a>(
     row: &'static Op,
     operand: Operand<'a>,
-    contraction: Contraction<'_>,
-    side: usize,
+    axes: &[usize],
+    flipped: bool,
 ) -> Result<(Matrix<'a>, Vec<i64>)> {
     let Operand::Tensor(tensor, kind) = operand else {
         return Err(malformed(row));
     };
     let rank = usize::from(kind.rank);
     let shape = tensor.shape(rank)?;
-    let axes = contraction
-        .axes(side, kind.rank)
-        .ok_or_else(|| malformed(row))?;
     let free: Vec<usize> = (0..rank).filter(|axis| !axes.contains(axis)).collect();
-    let perm: Vec<i64> = match side {
-        0 => free.iter().chain(&axes),
-        _ => axes.iter().chain(&free),
-    }
-    .map(|axis| i64::try_from(*axis).unwrap_or(i64::MAX))
-    .collect();
-    let product = |axes: &[usize]| -> i64 { axes.iter().map(|axis| shape[*axis]).product() };
-    let (free_size, contracted_size) = (product(&free), product(&axes));
-    let matrix_shape = match side {
-        0 => [free_size, contracted_size],
-        _ => [contracted_size, free_size],
+    let order: Vec<usize> = match flipped {
+        false => free.iter().chain(axes).copied().collect(),
+        true => axes.iter().chain(&free).copied().collect(),
+    };
+    let size = |axes: &[usize]| -> i64 { axes.iter().map(|axis| shape[*axis]).product() };
+    let matrix_shape = match flipped {
+        false => [size(&free), size(axes)],
+        true => [size(axes), size(&free)],
     };
     let free_sizes = free.iter().map(|axis| shape[*axis]).collect();
-    let identity = perm.iter().zip(0_i64..).all(|(axis, index)| *axis == index);
-    let moved = if identity {
+    let moved = if order.iter().copied().eq(0..rank) {
         None
     } else {
+        let perm: Vec<i64> = order.iter().map(|axis| *axis as i64).collect();
         let perm = Value::Ints(kept::list(&perm));
         Some(run_row(step(row, &TRANSPOSE), &[operand], &[perm], kind)?)
     };
-    let moved_shape: Vec<i64> = perm
-        .iter()
-        .filter_map(|axis| usize::try_from(*axis).ok().map(|axis| shape[axis]))
-        .collect();
+    let moved_shape: Vec<i64> = order.iter().map(|axis| shape[*axis]).collect();
     if moved_shape == matrix_shape {
         let matrix = match moved {
             Some(moved) => Matrix::Owned(moved),
