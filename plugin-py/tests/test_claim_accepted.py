@@ -660,6 +660,17 @@ ACCEPTED = [
         rule_id("ones_like"),
         D2,
     ),
+    # ... and another type's name: the result cast to it.
+    (
+        call("tensorflow.zeros_like", T2, keywords=(kw("dtype", "int32"),)),
+        rule_id("zeros_like"),
+        I32_2,
+    ),
+    (
+        call("tensorflow.ones_like", I64_3, keywords=(kw("dtype", "bool"),)),
+        rule_id("ones_like"),
+        B3,
+    ),
     # tf.truediv: tf.divide's values; a literal first operand keeps its own type.
     (call("tensorflow.truediv", T2, T1), "rxt-tf/truediv-cpu", T2),
     (call("tensorflow.math.truediv", I32_2, lit(2)), "rxt-tf/truediv-cpu", D2),

@@ -552,14 +552,14 @@ REJECTED = [
         "supports `data_format` only as 'NHWC'",
     ),
     # tf.convert_to_tensor with another dtype stays on Python (it raises);
-    # zeros_like/ones_like with another dtype make another type's tensor.
+    # zeros_like/ones_like take another type's name only (a cast of the result).
     (
         call("tensorflow.convert_to_tensor", T2, keywords=(kw("dtype", "float64"),)),
         "RXTP-RXTTF-106",
         "not the tensor's element type, float32",
     ),
     (
-        call("tensorflow.zeros_like", T2, keywords=(kw("dtype", "int32"),)),
+        call("tensorflow.zeros_like", T2, keywords=(kw("dtype", "complex64"),)),
         "RXTP-RXTTF-047",
         "not the tensor's element type",
     ),

@@ -256,6 +256,11 @@ EXPECTED = [
         tf("cast(ids, dtype = f32)"),
     ),
     (
+        call("tensorflow.zeros_like", T2, keywords=(kw("dtype", "int64"),)),
+        ("x",),
+        tf(f"cast({tf('zeros_like(x)')}, dtype = i64)"),
+    ),
+    (
         call("tensorflow.argmax", T2, keywords=(kw("axis", 1), kw("output_type", "int32"))),
         ("logits",),
         tf("argmax(logits, axis = 1, output_type = i32)"),

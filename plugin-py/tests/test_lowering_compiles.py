@@ -104,6 +104,10 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
     for op in OPS:
         target = op.targets[0]
         keyword_sets = _keyword_choices(op) if op.kind == "call" else [()]
+        if op.rule.matching_dtype is not None:
+            # A dtype keyword naming each type (the tensor's own, dropped, or
+            # another, cast to where the rule casts).
+            keyword_sets += [(kw(op.rule.matching_dtype, d),) for d in spec.DTYPES]
         for dtype in op.row.dtypes:
             choices = _operand_choices(op, dtype)
             if not choices:

@@ -228,7 +228,8 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
          rule_id={},\n                code={},\n                constraint={},\n                \
          positional={},\n                python_only={},\n                \
          macro_only={},\n                leading_literal_keeps_its_type={},\n                \
-         renamed={},\n                matching_dtype={},\n            ),",
+         renamed={},\n                matching_dtype={},\n                \
+         other_dtype_casts={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
@@ -239,7 +240,8 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         tuple(&macro_only),
         boolean(rule.leading_literal_keeps_its_type),
         tuple(&renamed),
-        rule.matching_dtype.map_or_else(|| "None".to_owned(), string)
+        rule.matching_dtype.map_or_else(|| "None".to_owned(), string),
+        boolean(rule.other_dtype_casts)
     );
 }
 

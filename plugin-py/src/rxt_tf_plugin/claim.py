@@ -55,6 +55,9 @@ class Verdict:
     """Operand positions holding an int literal, with its value."""
     lists: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Operand positions holding a literal tuple of integers (``reshape``'s sizes)."""
+    cast_to: str | None = None
+    """The element type the result is cast to (``tf.zeros_like(x, dtype=...)``
+    naming another type than ``x``'s), or ``None``."""
 
 
 NOT_COVERED = Verdict("not-covered")
@@ -148,7 +151,8 @@ def _decide(op: Op, site: Any) -> Verdict:
     dtype = _made_type(op, keywords) if _makes_tensor(op) else _element_type(op, operands)
     if isinstance(dtype, Verdict):
         return dtype
-    if any(name != dtype for name in named):
+    cast_to = _cast_to(op, named, dtype)
+    if cast_to is None and any(name != dtype for name in named):
         shown = ", ".join(repr(name) for name in named)
         return _rejected(
             op,
@@ -164,13 +168,27 @@ def _decide(op: Op, site: Any) -> Verdict:
     return Verdict(
         "claimed",
         op=op,
-        result=tensor_of(typed.rank, typed.dtype or op.row.promoted.get(dtype, dtype)),
+        result=tensor_of(typed.rank, cast_to or typed.dtype or op.row.promoted.get(dtype, dtype)),
+        cast_to=cast_to,
         keywords=keywords,
         scalars=frozenset(i for i, operand in enumerate(operands) if operand.number == FLOAT),
         element=dtype,
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
         lists=lists,
     )
+
+
+def _cast_to(op: Op, named: Sequence[Literal | None], dtype: str) -> str | None:
+    """The other element type a dtype keyword names, where the rule casts to it."""
+    if not op.rule.other_dtype_casts or len(named) != 1:
+        return None
+    name = named[0]
+    if not isinstance(name, str):
+        return None
+    name = name.removeprefix("tf.")
+    if name == dtype or name not in spec.DTYPES:
+        return None
+    return name
 
 
 def _operands(

@@ -43,7 +43,12 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
     rendered = tuple(
         _rendered(verdict, index, operand) for index, operand in enumerate(operands[: op.arity])
     )
-    return f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
+    lowered = f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
+    if verdict.cast_to is not None:
+        # `tf.zeros_like(x, dtype=...)` naming another type: the op's result
+        # cast to it (zeros and ones convert exactly between all types).
+        lowered = f"::{CRATE}::tf!(cast({lowered}, dtype = {_RUST_TYPES[verdict.cast_to]}))?"
+    return lowered
 
 
 def revalidate(site: Any) -> Verdict:

@@ -189,6 +189,8 @@ class RuleRow:
     """Keywords Python names otherwise than the row, ``(python, row)``."""
     matching_dtype: str | None = None
     """A keyword Python may pass naming the call's own element type (dropped)."""
+    other_dtype_casts: bool = False
+    """Whether that keyword may name another type, lowered as a cast of the result."""
 
 
 @dataclass(frozen=True)

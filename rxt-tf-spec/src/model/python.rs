@@ -61,6 +61,11 @@ pub struct PythonRule {
     /// anyway (`tf.convert_to_tensor(x, dtype="float32")` of a float32
     /// `x`): accepted only with that type's name, and dropped.
     pub matching_dtype: Option<&'static str>,
+    /// Whether [`matching_dtype`](Self::matching_dtype) may also name
+    /// another element type, lowered as a cast of the result:
+    /// `tf.zeros_like(x, dtype="float32")` of an int32 `x` is
+    /// `cast(zeros_like(x), F32)`, the same zeros TensorFlow makes.
+    pub other_dtype_casts: bool,
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

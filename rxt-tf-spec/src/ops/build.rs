@@ -53,6 +53,7 @@ pub(super) const fn calls(
         leading_literal_keeps_its_type: false,
         renamed: &[],
         matching_dtype: None,
+        other_dtype_casts: false,
     }
 }
 
@@ -75,6 +76,7 @@ pub(super) const fn binop(
         leading_literal_keeps_its_type: false,
         renamed: &[],
         matching_dtype: None,
+        other_dtype_casts: false,
     }
 }
 

@@ -8,7 +8,7 @@ use crate::model::{
 };
 
 /// The rest of `zeros_like`'s and `ones_like`'s constraints.
-const LIKE_DETAIL: &str = ", positional; optional `dtype`, the tensor's own type's name";
+const LIKE_DETAIL: &str = ", positional; optional `dtype`, a type name (another type than the tensor's is a cast of the result)";
 
 /// `zeros_like(x)`.
 pub const ZEROS_LIKE: Op = elementwise(
@@ -18,6 +18,7 @@ pub const ZEROS_LIKE: Op = elementwise(
     DType::ALL,
     &[PythonRule {
         matching_dtype: Some("dtype"),
+        other_dtype_casts: true,
         ..calls(
             &["tensorflow.zeros_like"],
             "rxt-tf/zeros-like-cpu",
@@ -35,6 +36,7 @@ pub const ONES_LIKE: Op = elementwise(
     DType::ALL,
     &[PythonRule {
         matching_dtype: Some("dtype"),
+        other_dtype_casts: true,
         ..calls(
             &["tensorflow.ones_like"],
             "rxt-tf/ones-like-cpu",

@@ -89,6 +89,7 @@ const fn reduction_calls(
         leading_literal_keeps_its_type: false,
         renamed: &[],
         matching_dtype: None,
+        other_dtype_casts: false,
     }
 }
 

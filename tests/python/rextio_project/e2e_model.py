@@ -244,7 +244,9 @@ def like_typed(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     a = tf.convert_to_tensor(x, dtype="float32")
     b = tf.ones_like(a, dtype="float32")
     c = tf.zeros_like(b, dtype="float32")
-    return c - a
+    # Another type's name: that type's ones (a cast of the result).
+    n = tf.ones_like(a, dtype="int32")
+    return c - a + tf.cast(n, dtype="float32")
 
 
 def causal_scores(scores: TensorF32Cpu2D) -> TensorF32Cpu2D:
