@@ -86,6 +86,42 @@ def test_tf_function_with_signature_and_once_traced(x: tf.Tensor) -> None:
         ext.call_one(fresh, x)
 
 
+def test_tf_function_traced_per_presence_of_a_mask(x: tf.Tensor) -> None:
+    w = tf.Variable(tf.random.stateless_normal((16, 16), seed=(5, 6)))
+
+    @tf.function
+    def attend(v, mask=None):  # type: ignore[no-untyped-def]
+        scores = v @ w
+        if mask is not None:
+            scores += (1.0 - mask) * -1e9
+        return tf.nn.softmax(scores)
+
+    mask = tf.cast(tf.random.stateless_uniform((3, 16), seed=(7, 8)) > 0.5, tf.float32)
+    with pytest.raises(TypeError, match="traced 0 times"):
+        ext.call_masked(attend, x)
+    without, with_mask = attend(x), attend(x, mask)
+    # One concrete function per presence of the mask: `None` picks one.
+    bitwise(ext.call_masked(attend, x), without)
+    bitwise(ext.call_masked(attend, x, mask), with_mask)
+    assert not np.array_equal(without.numpy(), with_mask.numpy())
+
+    @tf.function
+    def scaled(v, mask=None):  # type: ignore[no-untyped-def]
+        return v * 2.0 if mask is None else v * mask
+
+    scaled(x)
+    bitwise(ext.call_masked(scaled, x), scaled(x))
+    with pytest.raises(TypeError, match=r"takes arguments \(tensor, tensor\); traced for "
+                       r"\(tensor, None\)"):
+        ext.call_masked(scaled, x, mask)
+    # Traced twice with the mask present: which one to call is not known.
+    fresh = tf.function(lambda v, mask=None: v if mask is None else v * mask)
+    fresh(x, mask)
+    fresh(x[:1], mask[:1])
+    with pytest.raises(TypeError, match="traced 2 times"):
+        ext.call_masked(fresh, x, mask)
+
+
 def test_concrete_function(x: tf.Tensor) -> None:
     w = tf.Variable(tf.ones((16, 2)))
     concrete = tf.function(lambda v: v @ w).get_concrete_function(tf.TensorSpec((None, 16)))

@@ -63,6 +63,18 @@ pub fn call_two(
     f.call((&a, &b))
 }
 
+/// `f(x, mask)` for a function of a float32 matrix and an optional one
+/// (Python's `None` for `None`), traced once per presence of the mask.
+#[pyfunction]
+#[pyo3(signature = (f, x, mask=None))]
+pub fn call_masked(
+    f: Function,
+    x: TensorF32Cpu2D,
+    mask: Option<TensorF32Cpu2D>,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    f.call((&x, mask.as_ref()))
+}
+
 /// `f(x)` taken as a pair of matrices (a wrong-output case for one).
 #[pyfunction]
 pub fn call_one_as_pair(

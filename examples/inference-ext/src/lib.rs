@@ -356,6 +356,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<functions::Predictor>()?;
     m.add_function(wrap_pyfunction!(functions::call_one, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_two, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::call_masked, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_one_as_pair, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_one_as_int, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_one_as_vector, m)?)?;

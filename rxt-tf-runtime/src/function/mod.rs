@@ -75,10 +75,29 @@ pub(crate) struct Callee {
     context: Arc<BoundContext>,
 }
 
+/// One concrete function of what a Python object calls, and which of the
+/// caller's arguments it takes as tensors (`false`: `None`); `None` when it
+/// takes every argument as a tensor.
+pub(crate) struct Variant {
+    present: Option<Vec<bool>>,
+    callee: Callee,
+}
+
+impl Variant {
+    /// Whether a call whose arguments are present as `given` runs it.
+    fn takes(&self, given: &[bool]) -> bool {
+        match &self.present {
+            None => given.iter().all(|&present| present),
+            Some(present) => present[..] == *given,
+        }
+    }
+}
+
 /// A TensorFlow function of Python's context, callable from Rust at the
 /// cost of one TensorFlow call: extracted from a Keras model or layer (traced
 /// once with `training=False` for its inputs), a `tf.function` (with an
-/// `input_signature`, or traced exactly once), a concrete function or a
+/// `input_signature`, traced exactly once, or traced once per pattern of
+/// `None` arguments: `mask=None` and a mask), a concrete function or a
 /// SavedModel signature. Cheap to clone; `Send` and `Sync`.
 ///
 /// ```ignore
@@ -89,7 +108,7 @@ pub(crate) struct Callee {
 /// ```
 #[derive(Clone)]
 pub struct Function {
-    callee: Arc<Callee>,
+    variants: Arc<[Variant]>,
 }
 
 /// `Function` is shared across threads and cloned cheaply.
@@ -100,10 +119,10 @@ const _: () = {
 
 impl std::fmt::Debug for Function {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<_> = self.variants.iter().map(|v| &v.callee.node.name).collect();
         f.debug_struct("Function")
-            .field("name", &self.callee.node.name)
-            .field("inputs", &self.callee.inputs.len())
-            .field("outputs", &self.callee.outputs.len())
+            .field("names", &names)
+            .field("variants", &self.variants.len())
             .finish()
     }
 }
@@ -112,20 +131,55 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Function {
     type Error = Error;
 
     fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> Result<Self> {
-        resolve::callee(&obj).map(|callee| Function { callee })
+        resolve::variants(&obj).map(|variants| Function { variants })
     }
 }
 
 impl Function {
+    /// The concrete function a call whose arguments are present as
+    /// `given` runs.
+    fn variant(&self, given: &[bool]) -> Result<&Callee> {
+        if let Some(variant) = self.variants.iter().find(|v| v.takes(given)) {
+            return Ok(&variant.callee);
+        }
+        let shown = |present: &[bool]| {
+            let each: Vec<_> = present
+                .iter()
+                .map(|&p| if p { "tensor" } else { "None" })
+                .collect();
+            format!("({})", each.join(", "))
+        };
+        let traced: Vec<String> = self
+            .variants
+            .iter()
+            .map(|v| {
+                v.present
+                    .as_deref()
+                    .map_or_else(|| format!("{} tensors", v.callee.inputs.len()), shown)
+            })
+            .collect();
+        Err(Error::FunctionArguments {
+            message: format!(
+                "no concrete function takes arguments {}; traced for {}",
+                shown(given),
+                traced.join(" and ")
+            ),
+        })
+    }
+
     /// Calls the function on `arguments`, a tuple of tensor references in
-    /// `tf.nest.flatten` order (`(&x,)`, `(&a, &b)`), and returns its
-    /// outputs as `Out`: one tensor type or a tuple of them, in flattened
-    /// order (a dict's values by sorted key). Checks the arguments' count,
-    /// element types and ranks against the function's signature, and the
-    /// outputs' against `Out`, before running anything.
+    /// `tf.nest.flatten` order (`(&x,)`, `(&a, &b)`; `Option<&T>` where the
+    /// function was traced with and without that argument, `None` as
+    /// Python's), and returns its outputs as `Out`: one tensor type or a
+    /// tuple of them, in flattened order (a dict's values by sorted key).
+    /// Checks the arguments' count, element types and ranks against the
+    /// function's signature, and the outputs' against `Out`, before running
+    /// anything.
     pub fn call<Args: Arguments, Out: Returns>(&self, arguments: Args) -> Result<Out> {
-        let callee = &self.callee;
-        let tensors = arguments.tensors();
+        let given = arguments.tensors();
+        let present: Vec<bool> = given.iter().map(Option::is_some).collect();
+        let callee = self.variant(&present)?;
+        let tensors: Vec<_> = given.into_iter().flatten().collect();
         let kinds = Out::kinds();
         check_arguments(callee, &tensors)?;
         check_returns(callee, &kinds)?;
@@ -298,10 +352,30 @@ fn check_returns(callee: &Callee, kinds: &[TensorKind]) -> Result<()> {
 }
 
 /// The arguments of [`Function::call`]: a tuple of references to rxt-tf
-/// tensors, `(&x,)` or `(&a, &b, …)` (up to eight).
+/// tensors, `(&x,)` or `(&a, &b, …)` (up to eight), each also as an
+/// `Option` (`None` for Python's `None`).
 pub trait Arguments {
     #[doc(hidden)]
-    fn tensors(&self) -> Vec<(&Untyped, TensorKind)>;
+    fn tensors(&self) -> Vec<Option<(&Untyped, TensorKind)>>;
+}
+
+/// One argument of [`Function::call`]: `&T` or `Option<&T>` of an rxt-tf
+/// tensor type `T`.
+pub trait Argument {
+    #[doc(hidden)]
+    fn tensor(&self) -> Option<(&Untyped, TensorKind)>;
+}
+
+impl<T: TensorType> Argument for &T {
+    fn tensor(&self) -> Option<(&Untyped, TensorKind)> {
+        Some((self.core(), T::KIND))
+    }
+}
+
+impl<T: TensorType> Argument for Option<&T> {
+    fn tensor(&self) -> Option<(&Untyped, TensorKind)> {
+        self.map(|tensor| (tensor.core(), T::KIND))
+    }
 }
 
 /// What [`Function::call`] returns: one rxt-tf tensor type, or a tuple of
@@ -326,11 +400,11 @@ impl<T: TensorType> Returns for T {
 
 macro_rules! tuples {
     ($( ($($name:ident),+) )+) => {$(
-        impl<$($name: TensorType),+> Arguments for ($(&$name,)+) {
+        impl<$($name: Argument),+> Arguments for ($($name,)+) {
             #[allow(non_snake_case)]
-            fn tensors(&self) -> Vec<(&Untyped, TensorKind)> {
+            fn tensors(&self) -> Vec<Option<(&Untyped, TensorKind)>> {
                 let ($($name,)+) = self;
-                vec![$(($name.core(), $name::KIND)),+]
+                vec![$($name.tensor()),+]
             }
         }
 

@@ -45,7 +45,7 @@ impl Function {
         arguments: &[Bound<'py, PyAny>],
         graph: CallGraph,
     ) -> Result<Vec<Bound<'py, PyAny>>> {
-        let callee = &self.callee;
+        let callee = self.variant(&vec![true; arguments.len()])?;
         super::check_count(callee, arguments.len())?;
         let context = &callee.context;
         if !Arc::ptr_eq(&BoundContext::current(py)?, context) {
@@ -155,11 +155,11 @@ fn check_argument(
 impl Function {
     /// The Python object it calls: a `ConcreteFunction`.
     pub fn concrete<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
-        self.callee.node._keep.bind(py).clone()
+        self.variants[0].callee.node._keep.bind(py).clone()
     }
 
     /// The number of tensors it returns.
     pub fn output_count(&self) -> usize {
-        self.callee.outputs.len()
+        self.variants[0].callee.outputs.len()
     }
 }

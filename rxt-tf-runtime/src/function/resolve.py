@@ -1,5 +1,6 @@
 """What rxt-tf needs to call a TensorFlow function from Rust, found once per
-Python object: the concrete function to keep alive, the name of its
+Python object: per concrete function (one, or one per pattern of None
+arguments), which arguments are tensors, the concrete function to keep alive, the name of its
 definition in the eager context, its flattened inputs and outputs (element
 type code and rank, -1 when unknown), its captured inputs, whether it
 reads trainable variables, and whether it may join a fused trace (no
@@ -25,24 +26,41 @@ def _keras_layer(obj):
     return isinstance(obj, keras.layers.Layer)
 
 
-def _concrete(target):
-    """The concrete function of `target()`. Only `target` (a weak reference
-    where the object has one) is held in frames and closures: TensorFlow may
-    keep the frames that traced a function, and they must not keep a model
-    alive."""
+def _presence(function):
+    """Which leaves of `function`'s arguments, in `tf.nest.flatten` order,
+    are tensors (True) and which are None (False); None when a leaf is
+    anything else (a Python value the trace holds)."""
+    leaves = tf.nest.flatten(function.structured_input_signature)
+    if not all(leaf is None or isinstance(leaf, tf.TensorSpec) for leaf in leaves):
+        return None
+    return tuple(leaf is not None for leaf in leaves)
+
+
+def _concretes(target):
+    """The concrete functions of `target()`, each with the presence of its
+    arguments (None: all are tensors). Several only for a tf.function
+    traced once per pattern of None arguments (`mask=None` and a mask).
+    Only `target` (a weak reference where the object has one) is held in
+    frames and closures: TensorFlow may keep the frames that traced a
+    function, and they must not keep a model alive."""
     if isinstance(target(), concrete_function.ConcreteFunction):
-        return target()
+        return [(None, target())]
     if isinstance(target(), polymorphic_function.Function):
         if target().input_signature is not None:
-            return target().get_concrete_function()
+            return [(None, target().get_concrete_function())]
         traced = target()._list_all_concrete_functions()
-        if len(traced) != 1:
-            raise TypeError(
-                "rxt-tf: this tf.function has no input_signature and has been "
-                f"traced {len(traced)} times; give it an input_signature (or "
-                "trace it exactly once) so rxt-tf knows which one to call"
-            )
-        return traced[0]
+        if len(traced) == 1:
+            presence = _presence(traced[0])
+            return [(None if presence is None or all(presence) else presence, traced[0])]
+        patterns = [_presence(function) for function in traced]
+        if len(traced) > 1 and None not in patterns and len(set(patterns)) == len(traced):
+            return list(zip(patterns, traced))
+        raise TypeError(
+            "rxt-tf: this tf.function has no input_signature and has been "
+            f"traced {len(traced)} times; give it an input_signature (or "
+            "trace it exactly once, or once per pattern of None arguments) "
+            "so rxt-tf knows which one to call"
+        )
     if _keras_layer(target()):
         specs = _keras_specs(target())
         single = len(specs) == 1
@@ -50,7 +68,7 @@ def _concrete(target):
         def call(*xs):
             return target()(xs[0] if single else list(xs), training=False)
 
-        return tf.function(call, input_signature=specs).get_concrete_function()
+        return [(None, tf.function(call, input_signature=specs).get_concrete_function())]
     raise TypeError(EXPECTED + type(target()).__name__)
 
 
@@ -106,12 +124,16 @@ def _spec(tensor):
 
 
 def resolve(obj):
+    """Each concrete function of `obj`, as `_resolved` describes it."""
     try:
         target = weakref.ref(obj)
     except TypeError:
         target = (lambda kept: lambda: kept)(obj)
     del obj
-    function = _concrete(target)
+    return [(presence, _resolved(function)) for presence, function in _concretes(target)]
+
+
+def _resolved(function):
     definition = function.function_def
     captured = list(function.captured_inputs)
     arguments = len(definition.signature.input_arg) - len(captured)

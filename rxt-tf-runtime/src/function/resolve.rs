@@ -12,7 +12,7 @@ use pyo3::types::{PyModule, PyWeakrefReference};
 
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
-use crate::function::{Callee, Spec};
+use crate::function::{Callee, Spec, Variant};
 use crate::fused::FunctionNode;
 use crate::python::boundary::share_handle;
 
@@ -24,21 +24,22 @@ const RESOLVER: &str = include_str!("resolve.py");
 const REMEMBERED: usize = 64;
 
 /// A resolved object: a weak reference to it, and what it calls.
-type Known = (Py<PyWeakrefReference>, Arc<Callee>);
+type Known = (Py<PyWeakrefReference>, Arc<[Variant]>);
 
 static KNOWN: Mutex<Vec<Known>> = Mutex::new(Vec::new());
 
 /// The number of the next object resolved.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
-/// What `obj` calls, resolved once per object (while it lives).
-pub(crate) fn callee(obj: &Bound<'_, PyAny>) -> Result<Arc<Callee>> {
+/// What `obj` calls, resolved once per object (while it lives): one
+/// concrete function, or one per pattern of `None` arguments.
+pub(crate) fn variants(obj: &Bound<'_, PyAny>) -> Result<Arc<[Variant]>> {
     let py = obj.py();
     let context = BoundContext::current(py)?;
     if let Some(found) = remembered(obj, &context) {
         return Ok(found);
     }
-    let callee = Arc::new(resolve(obj, context)?);
+    let callee: Arc<[Variant]> = resolve(obj, &context)?.into();
     // An object that cannot be referenced weakly is resolved at each call.
     if let Ok(weak) = PyWeakrefReference::new(obj) {
         let mut gone = Vec::new();
@@ -75,18 +76,20 @@ fn take_where(known: &mut Vec<Known>, same: impl Fn(&Bound<'_, PyAny>) -> bool) 
 
 /// What `obj` was resolved to before, in this context; entries of objects
 /// that are gone are let go of on the way.
-fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc<Callee>> {
+fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc<[Variant]>> {
     let py = obj.py();
     let (found, gone) = {
         let mut known = KNOWN.lock().unwrap_or_else(PoisonError::into_inner);
         let gone = take_where(&mut known, |_| false);
         let found = known
             .iter()
-            .find(|(weak, callee)| {
+            .find(|(weak, variants)| {
                 weak.bind(py).upgrade().is_some_and(|found| found.is(obj))
-                    && Arc::ptr_eq(&callee.context, context)
+                    && variants
+                        .iter()
+                        .all(|variant| Arc::ptr_eq(&variant.callee.context, context))
             })
-            .map(|(_, callee)| Arc::clone(callee));
+            .map(|(_, variants)| Arc::clone(variants));
         (found, gone)
     };
     drop(gone);
@@ -112,13 +115,37 @@ fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     Ok(module.bind(py))
 }
 
-/// Runs the resolver on `obj` and takes the handles of its captures.
-fn resolve(obj: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee> {
-    const STEP: &str = "resolving a TensorFlow function";
+/// The name of the resolving step in errors.
+const STEP: &str = "resolving a TensorFlow function";
+
+/// Runs the resolver on `obj`: each of its concrete functions.
+fn resolve(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Result<Vec<Variant>> {
     let py = obj.py();
     let resolved = resolver(py)
         .and_then(|module| module.call_method1("resolve", (obj,)))
         .map_err(|err| refused(py, &err))?;
+    let variants: Vec<(Option<Vec<bool>>, Bound<'_, PyAny>)> = resolved
+        .extract()
+        .map_err(|err| Error::python(py, STEP, &err))?;
+    if variants.is_empty() {
+        return Err(Error::internal(
+            STEP,
+            "the resolver found no concrete function",
+        ));
+    }
+    variants
+        .into_iter()
+        .map(|(present, described)| {
+            let callee = callee(&described, Arc::clone(context))?;
+            Ok(Variant { present, callee })
+        })
+        .collect()
+}
+
+/// One concrete function as the resolver describes it; the handles of its
+/// captures taken.
+fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Callee> {
+    let py = resolved.py();
     type Raw<'py> = (
         Bound<'py, PyAny>,
         String,
