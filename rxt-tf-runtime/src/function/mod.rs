@@ -85,10 +85,10 @@ pub(crate) struct Variant {
 
 impl Variant {
     /// Whether a call whose arguments are present as `given` runs it.
-    fn takes(&self, given: &[bool]) -> bool {
+    fn takes(&self, mut given: impl Iterator<Item = bool>) -> bool {
         match &self.present {
-            None => given.iter().all(|&present| present),
-            Some(present) => present[..] == *given,
+            None => given.all(|present| present),
+            Some(present) => present.iter().copied().eq(given),
         }
     }
 }
@@ -137,31 +137,29 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Function {
 
 impl Function {
     /// The concrete function a call whose arguments are present as
-    /// `given` runs.
-    fn variant(&self, given: &[bool]) -> Result<&Callee> {
-        if let Some(variant) = self.variants.iter().find(|v| v.takes(given)) {
+    /// `given` (in order) runs.
+    fn variant(&self, given: impl Iterator<Item = bool> + Clone) -> Result<&Callee> {
+        if let Some(variant) = self.variants.iter().find(|v| v.takes(given.clone())) {
             return Ok(&variant.callee);
         }
-        let shown = |present: &[bool]| {
-            let each: Vec<_> = present
-                .iter()
-                .map(|&p| if p { "tensor" } else { "None" })
-                .collect();
+        let shown = |present: &mut dyn Iterator<Item = bool>| {
+            let each: Vec<_> = present.map(|p| if p { "tensor" } else { "None" }).collect();
             format!("({})", each.join(", "))
         };
         let traced: Vec<String> = self
             .variants
             .iter()
             .map(|v| {
-                v.present
-                    .as_deref()
-                    .map_or_else(|| format!("{} tensors", v.callee.inputs.len()), shown)
+                v.present.as_ref().map_or_else(
+                    || format!("{} tensors", v.callee.inputs.len()),
+                    |present| shown(&mut present.iter().copied()),
+                )
             })
             .collect();
         Err(Error::FunctionArguments {
             message: format!(
                 "no concrete function takes arguments {}; traced for {}",
-                shown(given),
+                shown(&mut given.clone()),
                 traced.join(" and ")
             ),
         })
@@ -177,13 +175,13 @@ impl Function {
     /// anything.
     pub fn call<Args: Arguments, Out: Returns>(&self, arguments: Args) -> Result<Out> {
         let given = arguments.tensors();
-        let present: Vec<bool> = given.iter().map(Option::is_some).collect();
-        let callee = self.variant(&present)?;
-        let tensors: Vec<_> = given.into_iter().flatten().collect();
+        let callee = self.variant(given.iter().map(Option::is_some))?;
+        // The arguments given, without the `None`s the variant was traced for.
+        let tensors = || given.iter().flatten();
         let kinds = Out::kinds();
-        check_arguments(callee, &tensors)?;
+        check_arguments(callee, tensors())?;
         check_returns(callee, &kinds)?;
-        for (tensor, _) in &tensors {
+        for (tensor, _) in tensors() {
             if !Arc::ptr_eq(&tensor.context, &callee.context) {
                 return Err(Error::MixedContexts { op: CALL });
             }
@@ -195,7 +193,7 @@ impl Function {
         match kinds[..] {
             // In a fusing scope, a call that may join the trace is one node.
             [kind] if callee.joins_trace => {
-                let arguments: Vec<&Untyped> = tensors.iter().map(|(tensor, _)| *tensor).collect();
+                let arguments: Vec<&Untyped> = tensors().map(|(tensor, _)| *tensor).collect();
                 if let Some(recorded) = crate::fused::record_function(
                     &callee.node,
                     callee.id,
@@ -213,8 +211,7 @@ impl Function {
             _ => {}
         }
         let _per_op = crate::fused::Scope::per_op();
-        let mut handles = tensors
-            .iter()
+        let mut handles = tensors()
             .map(|(tensor, _)| tensor.handle())
             .collect::<Result<Vec<_>>>()?;
         handles.extend(callee.captured.iter().map(|handle| &**handle));
@@ -285,9 +282,12 @@ fn check_count(callee: &Callee, count: usize) -> Result<()> {
     })
 }
 
-fn check_arguments(callee: &Callee, tensors: &[(&Untyped, TensorKind)]) -> Result<()> {
-    check_count(callee, tensors.len())?;
-    for (position, ((_, kind), spec)) in tensors.iter().zip(&callee.inputs).enumerate() {
+fn check_arguments<'a>(
+    callee: &Callee,
+    tensors: impl Iterator<Item = &'a (&'a Untyped, TensorKind)> + Clone,
+) -> Result<()> {
+    check_count(callee, tensors.clone().count())?;
+    for (position, ((_, kind), spec)) in tensors.zip(&callee.inputs).enumerate() {
         match spec.fits(*kind) {
             (false, _) => {
                 return Err(Error::FunctionArguments {

@@ -45,7 +45,7 @@ impl Function {
         arguments: &[Bound<'py, PyAny>],
         graph: CallGraph,
     ) -> Result<Vec<Bound<'py, PyAny>>> {
-        let callee = self.variant(&vec![true; arguments.len()])?;
+        let callee = self.variant(std::iter::repeat_n(true, arguments.len()))?;
         super::check_count(callee, arguments.len())?;
         let context = &callee.context;
         if !Arc::ptr_eq(&BoundContext::current(py)?, context) {
@@ -153,12 +153,13 @@ fn check_argument(
 }
 
 impl Function {
-    /// The Python object it calls: a `ConcreteFunction`.
+    /// The Python object it calls: a `ConcreteFunction` (the first, of a
+    /// function traced once per pattern of `None` arguments).
     pub fn concrete<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.variants[0].callee.node._keep.bind(py).clone()
     }
 
-    /// The number of tensors it returns.
+    /// The number of tensors it returns (its first concrete function's).
     pub fn output_count(&self) -> usize {
         self.variants[0].callee.outputs.len()
     }

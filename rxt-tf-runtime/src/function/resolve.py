@@ -1,7 +1,7 @@
 """What rxt-tf needs to call a TensorFlow function from Rust, found once per
 Python object: per concrete function (one, or one per pattern of None
-arguments), which arguments are tensors, the concrete function to keep alive, the name of its
-definition in the eager context, its flattened inputs and outputs (element
+arguments), which arguments are tensors, the concrete function to keep
+alive, the name of its definition in the eager context, its flattened inputs and outputs (element
 type code and rank, -1 when unknown), its captured inputs, whether it
 reads trainable variables, and whether it may join a fused trace (no
 stateful op but variable reads). Raises TypeError for anything else."""
