@@ -493,7 +493,11 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                      `RANK_C` (the operands'), checked against it when the op runs"
                         .to_owned()
                 }
-                ValueKind::Float | ValueKind::Str | ValueKind::Number | ValueKind::Spatial => {
+                ValueKind::Float
+                | ValueKind::Str
+                | ValueKind::Number
+                | ValueKind::Spatial
+                | ValueKind::Volume => {
                     return Err(format!(
                         "{name}.{}: a {:?} keyword cannot be typed",
                         keyword.name, keyword.kind
@@ -505,8 +509,8 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                     ValueKind::Bool => ("bool", "Bool"),
                     ValueKind::Int | ValueKind::Count => ("i64", "Int"),
                     ValueKind::Str => ("&'static str", "Str"),
-                    // One size for both spatial axes, or one per axis.
-                    ValueKind::Spatial => ("&'static [i64]", "Ints"),
+                    // One size for every spatial axis, or one per axis.
+                    ValueKind::Spatial | ValueKind::Volume => ("&'static [i64]", "Ints"),
                     // An integral value also fills an integer tensor.
                     ValueKind::Number => ("f64", "Float"),
                     ValueKind::Float => ("f64", "Float"),

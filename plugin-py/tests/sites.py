@@ -44,16 +44,16 @@ def tensor(short: str, rank: int) -> str:
     return f"rxt-tf/tensor-{short}-cpu-{rank}d"
 
 
-T0, T1, T2, T3, T4 = (tensor("f32", rank) for rank in range(5))
-"""float32 tensors of ranks 0 to 4."""
-D0, D1, D2, D3, D4 = (tensor("f64", rank) for rank in range(5))
-"""float64 tensors of ranks 0 to 4."""
-I32_0, I32_1, I32_2, I32_3, I32_4 = (tensor("i32", rank) for rank in range(5))
-"""int32 tensors of ranks 0 to 4."""
-I64_0, I64, I64_2, I64_3, I64_4 = (tensor("i64", rank) for rank in range(5))
-"""int64 tensors of ranks 0 to 4 (``I64`` is rank 1, what ``tf.argmax`` of a matrix gives)."""
-B0, B1, B2, B3, B4 = (tensor("bool", rank) for rank in range(5))
-"""bool tensors of ranks 0 to 4."""
+T0, T1, T2, T3, T4, T5 = (tensor("f32", rank) for rank in range(6))
+"""float32 tensors of ranks 0 to 5."""
+D0, D1, D2, D3, D4, D5 = (tensor("f64", rank) for rank in range(6))
+"""float64 tensors of ranks 0 to 5."""
+I32_0, I32_1, I32_2, I32_3, I32_4, I32_5 = (tensor("i32", rank) for rank in range(6))
+"""int32 tensors of ranks 0 to 5."""
+I64_0, I64, I64_2, I64_3, I64_4, I64_5 = (tensor("i64", rank) for rank in range(6))
+"""int64 tensors of ranks 0 to 5 (``I64`` is rank 1, what ``tf.argmax`` of a matrix gives)."""
+B0, B1, B2, B3, B4, B5 = (tensor("bool", rank) for rank in range(6))
+"""bool tensors of ranks 0 to 5."""
 
 SHORT = {
     tensor(short, rank): f"{prefix}{rank}"

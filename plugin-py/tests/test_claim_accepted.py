@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from claims import claim, describe, false, true
+from layer_claims import LAYERS
 from rextio.plugins.api import Claimed, ClaimExpr
 from sites import (
     B0,
@@ -491,89 +492,7 @@ ACCEPTED = [
         rule_id("l2_normalize"),
         D3,
     ),
-    # Convolutions and pools: the image's type.
-    (call("tensorflow.nn.conv2d", T4, T4, lit(1), lit("SAME")), rule_id("conv2d"), T4),
-    (
-        call(
-            "tensorflow.nn.conv2d",
-            D4,
-            D4,
-            keywords=(kw("strides", (2, 1)), kw("padding", "VALID"), kw("dilations", 1)),
-        ),
-        rule_id("conv2d"),
-        D4,
-    ),
-    (call("tensorflow.nn.conv1d", T3, T3, lit(2), lit("VALID")), rule_id("conv1d"), T3),
-    # tf.nn.convolution without dilation: conv2d at rank 4, conv1d at rank 3.
-    (
-        call(
-            "tensorflow.nn.convolution",
-            T4,
-            T4,
-            keywords=(
-                kw("strides", (1, 1)),
-                kw("padding", "SAME"),
-                kw("dilations", (1, 1)),
-                kw("data_format", "NHWC"),
-            ),
-        ),
-        "rxt-tf/convolution-2d-cpu",
-        T4,
-    ),
-    (
-        call("tensorflow.nn.convolution", D4, D4, lit(2), lit("VALID")),
-        "rxt-tf/convolution-2d-cpu",
-        D4,
-    ),
-    (
-        call(
-            "tensorflow.nn.convolution",
-            T3,
-            T3,
-            keywords=(kw("strides", 2), kw("padding", "VALID"), kw("dilations", 1)),
-        ),
-        "rxt-tf/convolution-1d-cpu",
-        T3,
-    ),
-    (
-        call("tensorflow.nn.convolution", D3, D3, keywords=(kw("padding", "SAME"),)),
-        "rxt-tf/convolution-1d-cpu",
-        D3,
-    ),
-    (
-        call(
-            "tensorflow.nn.convolution",
-            T3,
-            T3,
-            keywords=(kw("strides", (2,)), kw("padding", "SAME"), kw("dilations", (1,))),
-        ),
-        "rxt-tf/convolution-1d-cpu",
-        T3,
-    ),
-    (
-        call("tensorflow.nn.max_pool2d", T4, lit(2), lit(2), lit("VALID")),
-        rule_id("max_pool2d"),
-        T4,
-    ),
-    (
-        call(
-            "tensorflow.nn.avg_pool2d",
-            D4,
-            keywords=(kw("ksize", (3, 2)), kw("strides", 1), kw("padding", "SAME")),
-        ),
-        rule_id("avg_pool2d"),
-        D4,
-    ),
-    (
-        call("tensorflow.nn.max_pool1d", T3, lit(2), lit(1), lit("SAME")),
-        rule_id("max_pool1d"),
-        T3,
-    ),
-    (
-        call("tensorflow.nn.avg_pool1d", T3, lit(3), lit(3), lit("VALID")),
-        rule_id("avg_pool1d"),
-        T3,
-    ),
+    *LAYERS,
     # sort: the tensor's type; argsort: int32 of its rank.
     (call("tensorflow.sort", T3), rule_id("sort"), T3),
     (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), rule_id("sort"), I64_4),

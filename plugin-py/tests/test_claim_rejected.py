@@ -27,6 +27,7 @@ from sites import (
     B2,
     B3,
     D2,
+    D5,
     FVAR,
     I32_0,
     I32_1,
@@ -40,6 +41,7 @@ from sites import (
     T2,
     T3,
     T4,
+    T5,
     F,
     binop,
     call,
@@ -61,10 +63,10 @@ REJECTED = [
     (call("tensorflow.slice", T1, lit((-1,)), lit((2,))), "RXTP-RXTTF-082", "at least 0"),
     # gather: int indices, a result of rank 0 to 4.
     (call("tensorflow.gather", T2, T1), "RXTP-RXTTF-080", "int32 or int64 indices"),
-    (call("tensorflow.gather", T4, I32_2), "RXTP-RXTTF-080", "no result of rank 0 to 4"),
+    (call("tensorflow.gather", T4, I32_3), "RXTP-RXTTF-080", "no result of rank 0 to 5"),
     (call("tensorflow.nn.embedding_lookup", T2, B1), "RXTP-RXTTF-081", "int32 or int64"),
     # reshape and tile: literal tuples of integers that fit.
-    (call("tensorflow.reshape", T2, lit((1, 1, 1, 2, -1))), "RXTP-RXTTF-078", "rank-5"),
+    (call("tensorflow.reshape", T2, lit((1, 1, 1, 1, 2, -1))), "RXTP-RXTTF-078", "rank-6"),
     (call("tensorflow.reshape", T2, lit((-1, -1))), "RXTP-RXTTF-078", "at most one is -1"),
     (call("tensorflow.reshape", T2, T1), "RXTP-RXTTF-078", "literal tuple of integers"),
     (call("tensorflow.tile", T3, lit((1, 2))), "RXTP-RXTTF-079", "one non-negative entry"),
@@ -129,6 +131,32 @@ REJECTED = [
         "`data_format`",
     ),
     (call("tensorflow.nn.max_pool2d", T4, lit(0), lit(1), lit("SAME")), "RXTP-RXTTF-099", "ksize"),
+    # 3-D: dilations (the CPU kernel takes none), a pair of strides, float64 pools.
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T5,
+            T5,
+            keywords=(kw("padding", "SAME"), kw("dilations", 2)),
+        ),
+        "RXTP-RXTTF-114",
+        "dilations",
+    ),
+    (
+        call(
+            "tensorflow.nn.convolution",
+            T5,
+            T5,
+            keywords=(kw("strides", (2, 2)), kw("padding", "SAME")),
+        ),
+        "RXTP-RXTTF-114",
+        "strides",
+    ),
+    (
+        call("tensorflow.nn.max_pool3d", D5, lit(2), lit(2), lit("SAME")),
+        "RXTP-RXTTF-115",
+        "float64",
+    ),
     # sort and argsort: numbers of rank 1 to 4, a known direction, an axis in range.
     (call("tensorflow.sort", B2), "RXTP-RXTTF-085", "got bool rank-2"),
     (call("tensorflow.sort", T0), "RXTP-RXTTF-085", "got float32 rank-0"),
@@ -146,25 +174,25 @@ REJECTED = [
     (
         call("tensorflow.matmul", T1, T2),
         "RXTP-RXTTF-001",
-        f"needs operands of {NUMBERS} at {ranks(2, 4)}, got float32 rank-1 × float32 rank-2",
+        f"needs operands of {NUMBERS} at {ranks(2, 5)}, got float32 rank-1 × float32 rank-2",
     ),
     (
         binop("@", T2, T1),
         "RXTP-RXTTF-028",
-        f"cannot lower `a @ b`: needs operands of {NUMBERS} at {ranks(2, 4)}, "
+        f"cannot lower `a @ b`: needs operands of {NUMBERS} at {ranks(2, 5)}, "
         "got float32 rank-2 × float32 rank-1",
     ),
     (call("tensorflow.matmul", I32_0, I32_2), "RXTP-RXTTF-001", "got int32 rank-0 × int32 rank-2"),
     (
         call("tensorflow.add", T2),
         "RXTP-RXTTF-003",
-        f"needs operands of {NUMBERS} at {ranks(0, 4)}, got float32 rank-2",
+        f"needs operands of {NUMBERS} at {ranks(0, 5)}, got float32 rank-2",
     ),
     (call("tensorflow.maximum", T1), "RXTP-RXTTF-026", "got float32 rank-1"),
     (
         call("tensorflow.nn.bias_add", T1, T1),
         "RXTP-RXTTF-029",
-        f"needs operands of {NUMBERS} at {ranks(2, 4)} × rank 1, "
+        f"needs operands of {NUMBERS} at {ranks(2, 5)} × rank 1, "
         "got float32 rank-1 × float32 rank-1",
     ),
     (
@@ -175,12 +203,12 @@ REJECTED = [
     (
         call("tensorflow.transpose", T1),
         "RXTP-RXTTF-030",
-        f"needs operands of {EVERY_TYPE} at {ranks(2, 4)}, got float32 rank-1",
+        f"needs operands of {EVERY_TYPE} at {ranks(2, 5)}, got float32 rank-1",
     ),
     (
         call("tensorflow.reduce_mean", T0, keywords=(kw("axis", 0),)),
         "RXTP-RXTTF-004",
-        f"needs operands of {NUMBERS} at {ranks(1, 4)}, got float32 rank-0",
+        f"needs operands of {NUMBERS} at {ranks(1, 5)}, got float32 rank-0",
     ),
     (
         call("tensorflow.math.reduce_sum", T0, keywords=(kw("axis", 0),)),
@@ -191,23 +219,23 @@ REJECTED = [
     (
         call("tensorflow.nn.softmax", T0),
         "RXTP-RXTTF-034",
-        f"float32 or float64 at {ranks(1, 4)}, got float32 rank-0",
+        f"float32 or float64 at {ranks(1, 5)}, got float32 rank-0",
     ),
     (
         call("tensorflow.argmax", I32_0, keywords=(kw("axis", 0),)),
         "RXTP-RXTTF-036",
-        f"needs operands of {EVERY_TYPE} at {ranks(1, 4)}, got int32 rank-0",
+        f"needs operands of {EVERY_TYPE} at {ranks(1, 5)}, got int32 rank-0",
     ),
     # Element types the op does not take.
     (
         call("tensorflow.nn.relu", B2),
         "RXTP-RXTTF-002",
-        f"needs operands of {NUMBERS} at {ranks(0, 4)}, got bool rank-2",
+        f"needs operands of {NUMBERS} at {ranks(0, 5)}, got bool rank-2",
     ),
     (
         call("tensorflow.exp", I32_3),
         "RXTP-RXTTF-012",
-        f"needs operands of float32 or float64 at {ranks(0, 4)}, got int32 rank-3",
+        f"needs operands of float32 or float64 at {ranks(0, 5)}, got int32 rank-3",
     ),
     (call("tensorflow.nn.sigmoid", I64), "RXTP-RXTTF-005", "got int64 rank-1"),
     (call("tensorflow.nn.softmax", I32_2), "RXTP-RXTTF-034", "got int32 rank-2"),
@@ -229,7 +257,7 @@ REJECTED = [
     (binop("@", T2, I32_2), "RXTP-RXTTF-028", "one element type"),
     (call("tensorflow.nn.bias_add", T2, I32_1), "RXTP-RXTTF-029", "one element type"),
     # expand_dims past rank 4 or at an axis out of range.
-    (call("tensorflow.expand_dims", T4, lit(0)), "RXTP-RXTTF-071", "got float32 rank-4"),
+    (call("tensorflow.expand_dims", T5, lit(0)), "RXTP-RXTTF-071", "got float32 rank-5"),
     (call("tensorflow.expand_dims", T2, lit(3)), "RXTP-RXTTF-071", "does not fit"),
     # squeeze without axis: the result's rank would depend on data.
     (call("tensorflow.squeeze", T3), "RXTP-RXTTF-073", "needs the literal keyword `axis`"),
@@ -586,7 +614,11 @@ REJECTED = [
     ),
     # The value clip_by_value clips must be a tensor (its Rust signature's).
     (call("tensorflow.clip_by_value", F, T0, T0), "RXTP-RXTTF-010", "operands must be"),
-    (call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-107", "ranks 0 to 4"),
+    (
+        call("tensorflow.broadcast_to", T2, lit((1, 2, 3, 4, 5, 6))),
+        "RXTP-RXTTF-107",
+        "ranks 0 to 5",
+    ),
     # tf.linalg.band_part: a matrix or more, literal counts.
     (call("tensorflow.linalg.band_part", T1, lit(-1), lit(0)), "RXTP-RXTTF-113", "rank-1"),
     (call("tensorflow.linalg.band_part", T2, "int", lit(0)), "RXTP-RXTTF-113", "literal"),
@@ -601,7 +633,7 @@ REJECTED = [
     (call("tensorflow.truediv", F, D2), "RXTP-RXTTF-105", "is float32 here, the other operand"),
     # New tensors: at most four literal sizes, none negative; Python's
     # `tf.zeros` has no `value`, and a positional dtype is no literal to Rextio.
-    (call("tensorflow.zeros", lit((1, 2, 3, 4, 5))), "RXTP-RXTTF-103", "ranks 0 to 4"),
+    (call("tensorflow.zeros", lit((1, 2, 3, 4, 5, 6))), "RXTP-RXTTF-103", "ranks 0 to 5"),
     (call("tensorflow.ones", lit((2, -1))), "RXTP-RXTTF-104", "each size is at least 0"),
     (call("tensorflow.ones", lit((2,)), keywords=(kw("value", 1),)), "RXTP-RXTTF-104", "`value`"),
     (
@@ -631,7 +663,7 @@ REJECTED = [
         "RXTP-RXTTF-010",
         TENSORS_ONLY,
     ),
-    (call("tensorflow.nn.relu", "rxt-tf/tensor-f32-cpu-5d"), "RXTP-RXTTF-010", TENSORS_ONLY),
+    (call("tensorflow.nn.relu", "rxt-tf/tensor-f32-cpu-6d"), "RXTP-RXTTF-010", TENSORS_ONLY),
     (call("tensorflow.add", "tensorflow.Tensor", T2), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),
     (
         call("tensorflow.reduce_sum", "tensorflow.Tensor", keywords=(kw("axis", 0),)),

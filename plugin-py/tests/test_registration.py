@@ -89,7 +89,7 @@ def test_rextio_loads_the_plugin(version: str) -> None:
             ("i64", "I64"),
             ("bool", "Bool"),
         )
-        for rank in range(5)
+        for rank in range(6)
     ]
     assert [
         "rxt-tf/tensor-i32-cpu-3d",
@@ -149,7 +149,7 @@ def test_markers_import_nothing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
-    assert len(types.__all__) == 25
+    assert len(types.__all__) == 30
     assert types.__all__ == sorted(types.__all__)
     for name in (
         "TensorF32Cpu0D",
@@ -157,6 +157,7 @@ def test_markers_import_nothing() -> None:
         "TensorI32Cpu3D",
         "TensorI64Cpu1D",
         "TensorBoolCpu4D",
+        "TensorF32Cpu5D",
     ):
         assert name in types.__all__
     for name in types.__all__:

@@ -178,7 +178,7 @@ mod tests {
         assert!(parse("ij,jk->ik", 1).is_err());
         assert!(parse("ij->ii", 1).is_err());
         assert!(parse("ij->k", 1).is_err());
-        assert!(parse("abcde->a", 1).is_err());
+        assert!(parse("abcdef->a", 1).is_err());
         assert!(parse("i1->i", 1).is_err());
         assert!(parse("......i->i", 1).is_err());
     }

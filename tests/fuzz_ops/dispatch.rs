@@ -36,7 +36,7 @@ macro_rules! with_rank {
 }
 
 /// `$body` with `$R` the rank of a tensor, `$N` the number of axes and
-/// `$axes` them as an array, for every rank 1–4 and count up to it.
+/// `$axes` them as an array, for every rank 1–5 and count up to it.
 macro_rules! with_axes {
     ($rank:expr, $list:expr, |$R:ident, $N:ident, $axes:ident| $body:expr) => {{
         let list: &[i64] = $list;
@@ -51,6 +51,11 @@ macro_rules! with_axes {
             (4, 2) => with_axes!(@ 4, 2, list, $R, $N, $axes, $body),
             (4, 3) => with_axes!(@ 4, 3, list, $R, $N, $axes, $body),
             (4, 4) => with_axes!(@ 4, 4, list, $R, $N, $axes, $body),
+            (5, 1) => with_axes!(@ 5, 1, list, $R, $N, $axes, $body),
+            (5, 2) => with_axes!(@ 5, 2, list, $R, $N, $axes, $body),
+            (5, 3) => with_axes!(@ 5, 3, list, $R, $N, $axes, $body),
+            (5, 4) => with_axes!(@ 5, 4, list, $R, $N, $axes, $body),
+            (5, 5) => with_axes!(@ 5, 5, list, $R, $N, $axes, $body),
             (rank, n) => panic!("{n} axes of a rank-{rank} tensor"),
         }
     }};
@@ -174,42 +179,42 @@ macro_rules! binary {
         let case: &Case = $case;
         match (&case.operands[0], &case.operands[1]) {
             (Operand::Tensor(a), Operand::Tensor(b)) => with_type!(case.dtype, $types, |T| {
-                with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
-                    with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                with_rank!(a.rank(), [0, 1, 2, 3, 4, 5], |RA| {
+                    with_rank!(b.rank(), [0, 1, 2, 3, 4, 5], |RB| {
                         let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
                         finish!($py, ops::$f(&a, &b), a, b)
                     })
                 })
             }),
             (Operand::Tensor(a), Operand::Scalar(s)) => {
-                with_tensor!($py, a, $types, [0, 1, 2, 3, 4], |a: T, R| {
+                with_tensor!($py, a, $types, [0, 1, 2, 3, 4, 5], |a: T, R| {
                     let s = Scalar(<T as Host>::slice(&s.values)[0]);
                     finish!($py, ops::$f(&a, &s), a)
                 })
             }
             (Operand::Scalar(s), Operand::Tensor(b)) => {
-                with_tensor!($py, b, $types, [0, 1, 2, 3, 4], |b: T, R| {
+                with_tensor!($py, b, $types, [0, 1, 2, 3, 4, 5], |b: T, R| {
                     let s = Scalar(<T as Host>::slice(&s.values)[0]);
                     finish!($py, ops::$f(&s, &b), b)
                 })
             }
             $((Operand::Tensor(a), Operand::Int(v)) => {
-                with_tensor!($py, a, $ints, [0, 1, 2, 3, 4], |a: T, R| {
+                with_tensor!($py, a, $ints, [0, 1, 2, 3, 4, 5], |a: T, R| {
                     finish!($py, ops::$f(&a, &IntLiteral(*v)), a)
                 })
             }
             (Operand::Int(v), Operand::Tensor(b)) => {
-                with_tensor!($py, b, $ints, [0, 1, 2, 3, 4], |b: T, R| {
+                with_tensor!($py, b, $ints, [0, 1, 2, 3, 4, 5], |b: T, R| {
                     finish!($py, ops::$f(&IntLiteral(*v), &b), b)
                 })
             }
             (Operand::Tensor(a), Operand::Float(v)) => {
-                with_tensor!($py, a, $floats, [0, 1, 2, 3, 4], |a: T, R| {
+                with_tensor!($py, a, $floats, [0, 1, 2, 3, 4, 5], |a: T, R| {
                     finish!($py, ops::$f(&a, &FloatLiteral(*v)), a)
                 })
             }
             (Operand::Float(v), Operand::Tensor(b)) => {
-                with_tensor!($py, b, $floats, [0, 1, 2, 3, 4], |b: T, R| {
+                with_tensor!($py, b, $floats, [0, 1, 2, 3, 4, 5], |b: T, R| {
                     finish!($py, ops::$f(&FloatLiteral(*v), &b), b)
                 })
             })?
@@ -227,9 +232,9 @@ macro_rules! select {
         let c = case.tensor(0);
         match (&case.operands[1], &case.operands[2]) {
             (Operand::Tensor(a), Operand::Tensor(b)) => with_type!(case.dtype, $types, |T| {
-                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
-                    with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
-                        with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
+                    with_rank!(a.rank(), [0, 1, 2, 3, 4, 5], |RA| {
+                        with_rank!(b.rank(), [0, 1, 2, 3, 4, 5], |RB| {
                             let c = tensor!($py, c, bool, RC);
                             let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
                             finish!($py, ops::$f(&c, &a, &b), c, a, b)
@@ -238,47 +243,51 @@ macro_rules! select {
                 })
             }),
             (Operand::Tensor(a), Operand::Scalar(s)) => {
-                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
                     let c = tensor!($py, c, bool, RC);
-                    with_tensor!($py, a, $types, [0, 1, 2, 3, 4], |a: T, R| {
+                    with_tensor!($py, a, $types, [0, 1, 2, 3, 4, 5], |a: T, R| {
                         let s = Scalar(<T as Host>::slice(&s.values)[0]);
                         finish!($py, ops::$f(&c, &a, &s), c, a)
                     })
                 })
             }
             (Operand::Scalar(s), Operand::Tensor(b)) => {
-                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
                     let c = tensor!($py, c, bool, RC);
-                    with_tensor!($py, b, $types, [0, 1, 2, 3, 4], |b: T, R| {
+                    with_tensor!($py, b, $types, [0, 1, 2, 3, 4, 5], |b: T, R| {
                         let s = Scalar(<T as Host>::slice(&s.values)[0]);
                         finish!($py, ops::$f(&c, &s, &b), c, b)
                     })
                 })
             }
-            (Operand::Tensor(a), Operand::Int(v)) => with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
-                let c = tensor!($py, c, bool, RC);
-                with_tensor!($py, a, $ints, [0, 1, 2, 3, 4], |a: T, R| {
-                    finish!($py, ops::$f(&c, &a, &IntLiteral(*v)), c, a)
-                })
-            }),
-            (Operand::Int(v), Operand::Tensor(b)) => with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
-                let c = tensor!($py, c, bool, RC);
-                with_tensor!($py, b, $ints, [0, 1, 2, 3, 4], |b: T, R| {
-                    finish!($py, ops::$f(&c, &IntLiteral(*v), &b), c, b)
-                })
-            }),
-            (Operand::Tensor(a), Operand::Float(v)) => {
-                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+            (Operand::Tensor(a), Operand::Int(v)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
                     let c = tensor!($py, c, bool, RC);
-                    with_tensor!($py, a, $floats, [0, 1, 2, 3, 4], |a: T, R| {
+                    with_tensor!($py, a, $ints, [0, 1, 2, 3, 4, 5], |a: T, R| {
+                        finish!($py, ops::$f(&c, &a, &IntLiteral(*v)), c, a)
+                    })
+                })
+            }
+            (Operand::Int(v), Operand::Tensor(b)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, b, $ints, [0, 1, 2, 3, 4, 5], |b: T, R| {
+                        finish!($py, ops::$f(&c, &IntLiteral(*v), &b), c, b)
+                    })
+                })
+            }
+            (Operand::Tensor(a), Operand::Float(v)) => {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
+                    let c = tensor!($py, c, bool, RC);
+                    with_tensor!($py, a, $floats, [0, 1, 2, 3, 4, 5], |a: T, R| {
                         finish!($py, ops::$f(&c, &a, &FloatLiteral(*v)), c, a)
                     })
                 })
             }
             (Operand::Float(v), Operand::Tensor(b)) => {
-                with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
                     let c = tensor!($py, c, bool, RC);
-                    with_tensor!($py, b, $floats, [0, 1, 2, 3, 4], |b: T, R| {
+                    with_tensor!($py, b, $floats, [0, 1, 2, 3, 4, 5], |b: T, R| {
                         finish!($py, ops::$f(&c, &FloatLiteral(*v), &b), c, b)
                     })
                 })

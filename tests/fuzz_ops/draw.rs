@@ -494,7 +494,7 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
         }
         Family::MirrorPad => mirror_pad_operands(rng, dtype, rank),
         Family::Fill => {
-            let n = rng.within(0, 4);
+            let n = rng.within(0, usize::from(rxt_tf_spec::MAX_RANK));
             let dims = Operand::Dims(sizes(rng, n));
             let value = match rng.below(10) {
                 0..=2 if dtype == DType::I32 => Operand::Int(int_literal(rng, dtype)),
@@ -516,7 +516,7 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
             (vec![dims, value], Keywords::None)
         }
         Family::Filled => {
-            let n = rng.within(0, 4);
+            let n = rng.within(0, usize::from(rxt_tf_spec::MAX_RANK));
             (vec![Operand::Dims(sizes(rng, n))], Keywords::To(dtype))
         }
         Family::Eye => {
@@ -581,12 +581,17 @@ pub(crate) fn draw_form(rng: &mut Rng, op: &'static Op, dtype: DType, rank: usiz
             operands.extend([lo, hi].map(|value| scalar_operand(rng, dtype, value)));
             (operands, Keywords::None)
         }
-        Family::Conv2d | Family::DepthwiseConv2d | Family::Conv1d => {
+        Family::Conv2d | Family::DepthwiseConv2d | Family::Conv1d | Family::Conv3d => {
             conv_operands(rng, op.family, dtype)
         }
-        Family::Pool2d | Family::Pool1d => {
+        Family::Pool2d | Family::Pool1d | Family::Pool3d => {
             let max = op.name.starts_with("max_");
-            pool_operands(rng, op.family == Family::Pool1d, max, dtype)
+            let axes = match op.family {
+                Family::Pool1d => 1,
+                Family::Pool2d => 2,
+                _ => 3,
+            };
+            pool_operands(rng, axes, max, dtype)
         }
         Family::BatchNorm => batch_norm_operands(rng, dtype, rank),
         Family::FusedBatchNorm => fused_batch_norm_operands(rng, dtype),

@@ -192,6 +192,14 @@ pub(crate) fn eager_call<'py>(
                 "{f}({args}, ksize={}, strides={}, padding='{padding}')",
                 ksize[0], strides[0]
             ),
+            // `tf.nn.conv3d` takes the five strides of NDHWC.
+            Family::Conv3d => {
+                let [d, h, w] = [0, 1, 2].map(|axis| strides[axis.min(strides.len() - 1)]);
+                format!("{f}({args}, strides=[1, {d}, {h}, {w}, 1], padding='{padding}')")
+            }
+            Family::Pool3d => {
+                format!("{f}({args}, ksize={ksize:?}, strides={strides:?}, padding='{padding}')")
+            }
             family => unreachable!("spatial keywords of {family:?}"),
         },
         Keywords::VarianceEpsilon(epsilon) => {

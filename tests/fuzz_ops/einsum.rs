@@ -236,7 +236,7 @@ pub(crate) fn einsum_use(rng: &mut Rng, rank: usize, operands: usize) -> Option<
                 result,
             };
             form.broadcast[1..].fill(0);
-            (form.result_rank() <= 4).then_some(form)
+            (form.result_rank() <= usize::from(rxt_tf_spec::MAX_RANK)).then_some(form)
         })
         .collect();
     if fitting.is_empty() {
@@ -286,7 +286,11 @@ pub(crate) fn random_einsum(rng: &mut Rng, rank: usize, operands: usize) -> Eins
         result: None,
     };
     for (k, &ellipsis) in ellipses.iter().enumerate() {
-        let rank = if k == 0 { rank } else { rng.within(0, 4) };
+        let rank = if k == 0 {
+            rank
+        } else {
+            rng.within(0, usize::from(rxt_tf_spec::MAX_RANK))
+        };
         let broadcast = if ellipsis { rng.within(0, rank) } else { 0 };
         // The letters of the operands before (with repeats: a letter of
         // several of them drawn more often).
@@ -317,7 +321,8 @@ pub(crate) fn random_einsum(rng: &mut Rng, rank: usize, operands: usize) -> Eins
         });
         form.broadcast.push(broadcast);
     }
-    let room = 4 - form.broadcast.iter().copied().max().unwrap_or(0);
+    let room =
+        usize::from(rxt_tf_spec::MAX_RANK) - form.broadcast.iter().copied().max().unwrap_or(0);
     // Implicit: not with `...` in several operands (the result would drop
     // it, which rxt-tf refuses before running).
     let several = ellipses.iter().filter(|e| **e).count() > 1;

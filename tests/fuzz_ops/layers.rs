@@ -25,13 +25,31 @@ pub(crate) const SPATIAL: &[&[i64]] = &[
     &[3, 3],
 ];
 
-/// Spatial sizes of 1 to `most`: one (always, for a sequence) or a pair.
-pub(crate) fn spatial(rng: &mut Rng, most: i64, sequence: bool) -> &'static [i64] {
-    let sizes: Vec<&'static [i64]> = SPATIAL
+/// Sizes along the three spatial axes of a volume: one (for all three) or
+/// a triple.
+pub(crate) const VOLUME: &[&[i64]] = &[
+    &[1],
+    &[2],
+    &[3],
+    &[1, 1, 1],
+    &[1, 1, 2],
+    &[1, 2, 3],
+    &[2, 1, 1],
+    &[2, 2, 2],
+    &[2, 3, 1],
+    &[3, 1, 2],
+    &[3, 3, 3],
+];
+
+/// Sizes of 1 to `most` along `axes` spatial axes (1, 2 or 3): one
+/// (always, for a sequence), or one per axis.
+pub(crate) fn spatial(rng: &mut Rng, most: i64, axes: usize) -> &'static [i64] {
+    let table = if axes == 3 { VOLUME } else { SPATIAL };
+    let sizes: Vec<&'static [i64]> = table
         .iter()
         .copied()
         .filter(|sizes| sizes.iter().all(|&size| size <= most))
-        .filter(|sizes| !sequence || sizes.len() == 1)
+        .filter(|sizes| axes > 1 || sizes.len() == 1)
         .collect();
     rng.pick(&sizes)
 }
@@ -45,10 +63,9 @@ pub(crate) fn spatial_dim(rng: &mut Rng) -> usize {
     }
 }
 
-/// An NHWC image, or an NWC sequence: a batch and channels of 0–4 and
-/// spatial dimensions of 0–5.
-pub(crate) fn image(rng: &mut Rng, sequence: bool) -> Vec<usize> {
-    let axes = if sequence { 1 } else { 2 };
+/// An NHWC image, an NWC sequence or an NDHWC volume (`axes` spatial
+/// axes): a batch and channels of 0–4 and spatial dimensions of 0–5.
+pub(crate) fn image(rng: &mut Rng, axes: usize) -> Vec<usize> {
     let mut shape = vec![dim(rng)];
     shape.extend((0..axes).map(|_| spatial_dim(rng)));
     shape.push(dim(rng));
@@ -101,7 +118,8 @@ pub(crate) fn avoid_onednn_empty_windows(
 /// image's channels, now and then not: raises, but for a divisor of them,
 /// a grouped convolution), strides 1–3 and dilations 1–2, or for
 /// `depthwise_conv2d` strides mostly alike along both axes (TensorFlow's
-/// own kernel takes no others; oneDNN's does) and no dilations. No
+/// own kernel takes no others; oneDNN's does) and no dilations, nor for
+/// `conv3d` (TensorFlow's CPU `Conv3D` takes none). No
 /// `"VALID"` filter leaving oneDNN's quirk (see [`onednn_empty_window`]):
 /// `"SAME"` instead.
 pub(crate) fn conv_operands(
@@ -109,33 +127,36 @@ pub(crate) fn conv_operands(
     family: Family,
     dtype: DType,
 ) -> (Vec<Operand>, Keywords) {
-    let sequence = family == Family::Conv1d;
-    let x = image(rng, sequence);
+    let axes = match family {
+        Family::Conv1d => 1,
+        Family::Conv3d => 3,
+        _ => 2,
+    };
+    let x = image(rng, axes);
     let channels = x[x.len() - 1];
     let depth = if rng.chance(10) {
         rng.pick(&[channels + 1, channels * 2 + 1, channels / 2, 0])
     } else {
         channels
     };
-    let axes = if sequence { 1 } else { 2 };
     let kernel: Vec<i64> = (0..axes).map(|_| rng.within(1, 3) as i64).collect();
-    let ones: &'static [i64] = if rng.chance(50) { &[1] } else { &[1, 1] };
-    let strides = if rng.chance(40) {
-        if sequence {
-            &[1]
-        } else {
-            ones
+    let strides: &'static [i64] = if rng.chance(40) {
+        match (axes, rng.chance(50)) {
+            (1, _) | (_, true) => &[1],
+            (2, false) => &[1, 1],
+            _ => &[1, 1, 1],
         }
     } else if family == Family::DepthwiseConv2d && rng.chance(80) {
         const ALIKE: &[&[i64]] = &[&[2], &[3], &[2, 2], &[3, 3]];
         rng.pick(ALIKE)
     } else {
-        spatial(rng, 3, sequence)
+        spatial(rng, 3, axes)
     };
-    let dilations: &'static [i64] = if family == Family::DepthwiseConv2d || rng.chance(50) {
+    let undilated = matches!(family, Family::DepthwiseConv2d | Family::Conv3d);
+    let dilations: &'static [i64] = if undilated || rng.chance(50) {
         &[1]
     } else {
-        spatial(rng, 2, sequence)
+        spatial(rng, 2, axes)
     };
     let dilated: Vec<i64> = (0..axes)
         .map(|axis| (kernel[axis] - 1) * along(dilations, axis) + 1)
@@ -162,12 +183,12 @@ pub(crate) fn conv_operands(
 /// [`onednn_empty_window`]): `"SAME"` instead.
 pub(crate) fn pool_operands(
     rng: &mut Rng,
-    sequence: bool,
+    axes: usize,
     max: bool,
     dtype: DType,
 ) -> (Vec<Operand>, Keywords) {
-    let x = image(rng, sequence);
-    let (ksize, strides) = (spatial(rng, 3, sequence), spatial(rng, 3, sequence));
+    let x = image(rng, axes);
+    let (ksize, strides) = (spatial(rng, 3, axes), spatial(rng, 3, axes));
     let mut padding = padding(rng);
     if max {
         padding = avoid_onednn_empty_windows(padding, &x, ksize, strides);

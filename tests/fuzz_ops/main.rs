@@ -270,8 +270,25 @@ struct Tally {
     errors: u64,
 }
 
+/// The dispatch's frames (one arm per type and rank of every op) outgrow a
+/// test thread's default stack in a debug build: the fuzz runs on its own.
+const FUZZ_STACK_BYTES: usize = 256 << 20;
+
 #[test]
 fn random_cases_of_every_op_match_eager_tensorflow() {
+    let fuzz = std::thread::Builder::new()
+        .name("fuzz".into())
+        .stack_size(FUZZ_STACK_BYTES)
+        .spawn(fuzz_every_op);
+    match fuzz.map(std::thread::JoinHandle::join) {
+        Ok(Ok(())) => {}
+        Ok(Err(panic)) => std::panic::resume_unwind(panic),
+        Err(error) => panic!("the fuzz thread did not start: {error}"),
+    }
+}
+
+/// Every form once, then the random cases, each against eager TensorFlow.
+fn fuzz_every_op() {
     let cases = setting("RXT_TF_FUZZ_CASES", DEFAULT_CASES);
     let seed = setting("RXT_TF_FUZZ_SEED", DEFAULT_SEED);
     for op in OPS {

@@ -94,7 +94,7 @@ pub(crate) fn sizes(rng: &mut Rng, n: usize) -> Vec<i64> {
 /// `where`'s condition and values: shapes broadcasting (sometimes not),
 /// one value a run-time scalar or a literal now and then.
 pub(crate) fn select_operands(rng: &mut Rng, dtype: DType) -> (Vec<Operand>, Keywords) {
-    let ranks = [0; 3].map(|_| rng.within(0, 4));
+    let ranks = [0; 3].map(|_| rng.within(0, usize::from(rxt_tf_spec::MAX_RANK)));
     let full = shape(rng, ranks.into_iter().max().unwrap_or(0));
     let mut shapes = ranks.map(|rank| broadcast_from(rng, &full, rank));
     if rng.chance(8) {
@@ -132,7 +132,7 @@ pub(crate) fn reshape_operands(
 ) -> (Vec<Operand>, Keywords) {
     let shape = shape(rng, rank);
     let count: usize = shape.iter().product();
-    let n = rng.within(0, 4);
+    let n = rng.within(0, usize::from(rxt_tf_spec::MAX_RANK));
     let mut sizes = vec![1_i64; n];
     if n > 0 {
         if count == 0 {
@@ -183,7 +183,7 @@ pub(crate) fn broadcast_to_operands(
     dtype: DType,
     rank: usize,
 ) -> (Vec<Operand>, Keywords) {
-    let n = rng.within(rank, 4);
+    let n = rng.within(rank, usize::from(rxt_tf_spec::MAX_RANK));
     let full = shape(rng, n);
     let from = broadcast_from(rng, &full, rank);
     let mut sizes: Vec<i64> = full.iter().map(|&d| d as i64).collect();
@@ -213,13 +213,16 @@ pub(crate) fn gather_operands(
     lookup: bool,
 ) -> (Vec<Operand>, Keywords) {
     let (rank, index_rank, batch_dims) = loop {
-        let (rank, index_rank) = (rng.within(1, 4), rng.within(0, 4));
+        let (rank, index_rank) = (
+            rng.within(1, usize::from(rxt_tf_spec::MAX_RANK)),
+            rng.within(0, usize::from(rxt_tf_spec::MAX_RANK)),
+        );
         let batch_dims = if lookup || rng.chance(60) {
             0
         } else {
             rng.within(0, index_rank.min(rank - 1))
         };
-        if rank - 1 + index_rank - batch_dims <= 4 {
+        if rank - 1 + index_rank - batch_dims <= usize::from(rxt_tf_spec::MAX_RANK) {
             break (rank, index_rank, batch_dims);
         }
     };
@@ -368,7 +371,10 @@ pub(crate) fn index_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<O
         .collect();
     let shrunk = entries.iter().filter(|e| **e == Entry::Shrink).count();
     let new = if rng.chance(30) {
-        rng.within(0, (4 + shrunk - rank).min(2))
+        rng.within(
+            0,
+            (usize::from(rxt_tf_spec::MAX_RANK) + shrunk - rank).min(2),
+        )
     } else {
         0
     };
@@ -682,14 +688,15 @@ pub(crate) fn scalar_operand(rng: &mut Rng, dtype: DType, value: f64) -> Operand
 
 /// Two tensors whose last `n` and first `n` axes have one size each (now
 /// and then one differs, which raises), and `n`: the result has rank at
-/// most 4.
+/// most `MAX_RANK`.
 pub(crate) fn contract_operands(
     rng: &mut Rng,
     dtype: DType,
     rank: usize,
 ) -> (Vec<Operand>, Keywords) {
+    let max = usize::from(rxt_tf_spec::MAX_RANK);
     let axes = rng.below(rank + 1);
-    let other = rng.within(axes, (4 + 2 * axes - rank).min(4));
+    let other = rng.within(axes, (max + 2 * axes - rank).min(max));
     let shared: Vec<usize> = (0..axes).map(|_| dim(rng)).collect();
     let mut a: Vec<usize> = (0..rank - axes).map(|_| dim(rng)).collect();
     a.extend(&shared);

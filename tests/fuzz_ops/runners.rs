@@ -5,19 +5,19 @@
 /// Runs `$case` through `ops::$f`, an op of `$family` on `$types`.
 macro_rules! run_family {
     (Unary, $py:ident, $case:ident, $f:ident, $types:tt) => {
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x), x)
         })
     };
     (LeakyRelu, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Alpha(alpha) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, alpha), x)
         })
     }};
     (Gelu, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Approximate(approximate) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, approximate), x)
         })
     }};
@@ -30,8 +30,8 @@ macro_rules! run_family {
     (MatMul, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Transpose(ta, tb) = $case.keywords else { unreachable!() };
         let (a, b) = ($case.tensor(0), $case.tensor(1));
-        with_type!($case.dtype, $types, |T| with_rank!(a.rank(), [2, 3, 4], |RA| {
-            with_rank!(b.rank(), [2, 3, 4], |RB| {
+        with_type!($case.dtype, $types, |T| with_rank!(a.rank(), [2, 3, 4, 5], |RA| {
+            with_rank!(b.rank(), [2, 3, 4, 5], |RB| {
                 let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
                 finish!($py, ops::$f(&a, &b, ta, tb), a, b)
             })
@@ -39,7 +39,7 @@ macro_rules! run_family {
     }};
     (BiasAdd, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let bias = $case.tensor(1);
-        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4, 5], |x: T, R| {
             let bias = tensor!($py, bias, T, 1);
             finish!($py, ops::$f(&x, &bias), x, bias)
         })
@@ -79,19 +79,19 @@ macro_rules! run_family {
     }};
     (ArgReduce, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Index(axis, index) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             with_type!(index, [i32, i64], |I| finish!($py, ops::$f::<I, _>(&x, axis), x))
         })
     }};
     (AlongAxis, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, axis), x)
         })
     }};
     (Cumsum, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Cumsum(axis, exclusive, reverse) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, axis, exclusive, reverse), x)
         })
     }};
@@ -105,14 +105,14 @@ macro_rules! run_family {
     }};
     (Transpose, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Perm(ref perm, _) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4, 5], |x: T, R| {
             let perm: [i64; R] = array(perm.as_slice());
             finish!($py, ops::$f(&x, perm), x)
         })
     }};
     (Cast, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::To(to) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
             with_type!(to, [f32, f64, i32, i64, bool], |U| {
                 finish!($py, ops::$f::<U, _>(&x), x)
             })
@@ -120,7 +120,7 @@ macro_rules! run_family {
     }};
     (ExpandDims, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
             finish!($py, ops::$f(&x, axis), x)
         })
     }};
@@ -134,7 +134,7 @@ macro_rules! run_family {
     }};
     (Shape, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::To(to) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
             with_type!(to, [i32, i64], |I| finish!($py, ops::$f::<I, _>(&x), x))
         })
     }};
@@ -146,8 +146,8 @@ macro_rules! run_family {
     };
     (Reshape, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let sizes = operand!($case, 1, Dims);
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
-            with_rank!(sizes.len(), [0, 1, 2, 3, 4], |N| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
+            with_rank!(sizes.len(), [0, 1, 2, 3, 4, 5], |N| {
                 let sizes = Dims::<N>(array(sizes));
                 finish!($py, ops::$f(&x, &sizes), x)
             })
@@ -155,7 +155,7 @@ macro_rules! run_family {
     }};
     (PerAxis, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let multiples = operand!($case, 1, Dims);
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             let multiples = Dims::<R>(array(multiples));
             finish!($py, ops::$f(&x, &multiples), x)
         })
@@ -165,11 +165,13 @@ macro_rules! run_family {
         let (x, i) = ($case.tensor(0), $case.tensor(1));
         with_type!($case.dtype, $types, |T| with_type!(i.dtype(), [i32, i64], |I| {
             // (params' rank, indices' rank, batch_dims): the result's rank
-            // is at most 4.
+            // is at most 5.
             with_combo!((x.rank(), i.rank(), batch_dims), [
-                (1 0 0) (1 1 0) (1 2 0) (1 3 0) (1 4 0) (2 0 0) (2 1 0) (2 1 1) (2 2 0) (2 2 1)
-                (2 3 0) (2 3 1) (2 4 1) (3 0 0) (3 1 0) (3 1 1) (3 2 0) (3 2 1) (3 2 2) (3 3 1)
-                (3 3 2) (3 4 2) (4 0 0) (4 1 0) (4 1 1) (4 2 1) (4 2 2) (4 3 2) (4 3 3) (4 4 3)
+                (1 0 0) (1 1 0) (1 2 0) (1 3 0) (1 4 0) (1 5 0) (2 0 0) (2 1 0) (2 1 1) (2 2 0)
+                (2 2 1) (2 3 0) (2 3 1) (2 4 0) (2 4 1) (2 5 1) (3 0 0) (3 1 0) (3 1 1) (3 2 0)
+                (3 2 1) (3 2 2) (3 3 0) (3 3 1) (3 3 2) (3 4 1) (3 4 2) (3 5 2) (4 0 0) (4 1 0)
+                (4 1 1) (4 2 0) (4 2 1) (4 2 2) (4 3 1) (4 3 2) (4 3 3) (4 4 2) (4 4 3) (4 5 3)
+                (5 0 0) (5 1 0) (5 1 1) (5 2 1) (5 2 2) (5 3 2) (5 3 3) (5 4 3) (5 4 4) (5 5 4)
             ], |RP, RI, B| {
                 let (x, i) = (tensor!($py, x, T, RP), tensor!($py, i, I, RI));
                 finish!($py, ops::$f::<B, _, _>(&x, &i, axis), x, i)
@@ -180,7 +182,8 @@ macro_rules! run_family {
         let (x, i) = ($case.tensor(0), $case.tensor(1));
         with_type!($case.dtype, $types, |T| with_type!(i.dtype(), [i32, i64], |I| {
             with_combo!((x.rank(), i.rank()), [
-                (1 0) (1 1) (1 2) (1 3) (1 4) (2 0) (2 1) (2 2) (2 3) (3 0) (3 1) (3 2) (4 0) (4 1)
+                (1 0) (1 1) (1 2) (1 3) (1 4) (1 5) (2 0) (2 1) (2 2) (2 3) (2 4) (3 0) (3 1) (3 2)
+                (3 3) (4 0) (4 1) (4 2) (5 0) (5 1)
             ], |RP, RI| {
                 let (x, i) = (tensor!($py, x, T, RP), tensor!($py, i, I, RI));
                 finish!($py, ops::$f(&x, &i), x, i)
@@ -189,16 +192,16 @@ macro_rules! run_family {
     }};
     (Window, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let (begin, size) = (operand!($case, 1, Dims), operand!($case, 2, Dims));
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             let (begin, size) = (Dims::<R>(array(begin)), Dims::<R>(array(size)));
             finish!($py, ops::$f(&x, &begin, &size), x)
         })
     }};
     (Join, $py:ident, $case:ident, $f:ident, $types:tt) => {
-        run_family!(@list $py, $case, $f, $types, [1, 2, 3, 4])
+        run_family!(@list $py, $case, $f, $types, [1, 2, 3, 4, 5])
     };
     (Stack, $py:ident, $case:ident, $f:ident, $types:tt) => {
-        run_family!(@list $py, $case, $f, $types, [0, 1, 2, 3])
+        run_family!(@list $py, $case, $f, $types, [0, 1, 2, 3, 4])
     };
     (@list $py:ident, $case:ident, $f:ident, $types:tt, $ranks:tt) => {{
         let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
@@ -225,19 +228,27 @@ macro_rules! run_family {
         let x = $case.tensor(0);
         with_type!($case.dtype, $types, |T| {
             // (rank, indexed axes, shrunk axes, new axes): the result's rank
-            // is at most 4; at most 2 new axes.
+            // is at most 5; at most 2 new axes.
             with_combo!((x.rank(), indexed, shrink, new), [
                 (0 0 0 0) (0 0 0 1) (0 0 0 2) (1 0 0 0) (1 0 0 1) (1 0 0 2) (1 1 0 0) (1 1 0 1)
                 (1 1 0 2) (1 1 1 0) (1 1 1 1) (1 1 1 2) (2 0 0 0) (2 0 0 1) (2 0 0 2) (2 1 0 0)
                 (2 1 0 1) (2 1 0 2) (2 1 1 0) (2 1 1 1) (2 1 1 2) (2 2 0 0) (2 2 0 1) (2 2 0 2)
                 (2 2 1 0) (2 2 1 1) (2 2 1 2) (2 2 2 0) (2 2 2 1) (2 2 2 2) (3 0 0 0) (3 0 0 1)
-                (3 1 0 0) (3 1 0 1) (3 1 1 0) (3 1 1 1) (3 1 1 2) (3 2 0 0) (3 2 0 1) (3 2 1 0)
-                (3 2 1 1) (3 2 1 2) (3 2 2 0) (3 2 2 1) (3 2 2 2) (3 3 0 0) (3 3 0 1) (3 3 1 0)
-                (3 3 1 1) (3 3 1 2) (3 3 2 0) (3 3 2 1) (3 3 2 2) (3 3 3 0) (3 3 3 1) (3 3 3 2)
-                (4 0 0 0) (4 1 0 0) (4 1 1 0) (4 1 1 1) (4 2 0 0) (4 2 1 0) (4 2 1 1) (4 2 2 0)
-                (4 2 2 1) (4 2 2 2) (4 3 0 0) (4 3 1 0) (4 3 1 1) (4 3 2 0) (4 3 2 1) (4 3 2 2)
-                (4 3 3 0) (4 3 3 1) (4 3 3 2) (4 4 0 0) (4 4 1 0) (4 4 1 1) (4 4 2 0) (4 4 2 1)
-                (4 4 2 2) (4 4 3 0) (4 4 3 1) (4 4 3 2) (4 4 4 0) (4 4 4 1) (4 4 4 2)
+                (3 0 0 2) (3 1 0 0) (3 1 0 1) (3 1 0 2) (3 1 1 0) (3 1 1 1) (3 1 1 2) (3 2 0 0)
+                (3 2 0 1) (3 2 0 2) (3 2 1 0) (3 2 1 1) (3 2 1 2) (3 2 2 0) (3 2 2 1) (3 2 2 2)
+                (3 3 0 0) (3 3 0 1) (3 3 0 2) (3 3 1 0) (3 3 1 1) (3 3 1 2) (3 3 2 0) (3 3 2 1)
+                (3 3 2 2) (3 3 3 0) (3 3 3 1) (3 3 3 2) (4 0 0 0) (4 0 0 1) (4 1 0 0) (4 1 0 1)
+                (4 1 1 0) (4 1 1 1) (4 1 1 2) (4 2 0 0) (4 2 0 1) (4 2 1 0) (4 2 1 1) (4 2 1 2)
+                (4 2 2 0) (4 2 2 1) (4 2 2 2) (4 3 0 0) (4 3 0 1) (4 3 1 0) (4 3 1 1) (4 3 1 2)
+                (4 3 2 0) (4 3 2 1) (4 3 2 2) (4 3 3 0) (4 3 3 1) (4 3 3 2) (4 4 0 0) (4 4 0 1)
+                (4 4 1 0) (4 4 1 1) (4 4 1 2) (4 4 2 0) (4 4 2 1) (4 4 2 2) (4 4 3 0) (4 4 3 1)
+                (4 4 3 2) (4 4 4 0) (4 4 4 1) (4 4 4 2) (5 0 0 0) (5 1 0 0) (5 1 1 0) (5 1 1 1)
+                (5 2 0 0) (5 2 1 0) (5 2 1 1) (5 2 2 0) (5 2 2 1) (5 2 2 2) (5 3 0 0) (5 3 1 0)
+                (5 3 1 1) (5 3 2 0) (5 3 2 1) (5 3 2 2) (5 3 3 0) (5 3 3 1) (5 3 3 2) (5 4 0 0)
+                (5 4 1 0) (5 4 1 1) (5 4 2 0) (5 4 2 1) (5 4 2 2) (5 4 3 0) (5 4 3 1) (5 4 3 2)
+                (5 4 4 0) (5 4 4 1) (5 4 4 2) (5 5 0 0) (5 5 1 0) (5 5 1 1) (5 5 2 0) (5 5 2 1)
+                (5 5 2 2) (5 5 3 0) (5 5 3 1) (5 5 3 2) (5 5 4 0) (5 5 4 1) (5 5 4 2) (5 5 5 0)
+                (5 5 5 1) (5 5 5 2)
             ], |R, K, S, N| {
                 let x = tensor!($py, x, T, R);
                 macro_rules! index {
@@ -262,15 +273,15 @@ macro_rules! run_family {
     }};
     (Split, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Parts(parts, axis) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
-            with_rank!(parts, [0, 1, 2, 3, 4], |N| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
+            with_rank!(parts, [0, 1, 2, 3, 4, 5], |N| {
                 finish!(list $py, ops::$f::<N, _>(&x, axis), x)
             })
         })
     }};
     (Unstack, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Parts(num, axis) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             with_rank!(num, [0, 1, 2, 3, 4, 5], |N| {
                 finish!(list $py, ops::$f::<N, _>(&x, axis), x)
             })
@@ -279,8 +290,8 @@ macro_rules! run_family {
     (SplitSizes, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Axis(axis) = $case.keywords else { unreachable!() };
         let sizes = operand!($case, 1, Dims);
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
-            with_rank!(sizes.len(), [1, 2, 3, 4], |N| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
+            with_rank!(sizes.len(), [1, 2, 3, 4, 5], |N| {
                 let sizes = Dims::<N>(array(sizes));
                 finish!(list $py, ops::$f(&x, &sizes, axis), x)
             })
@@ -288,28 +299,28 @@ macro_rules! run_family {
     }};
     (TopK, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::TopK(k, sorted) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             let output = native_pair($py, ops::$f(&x, k, sorted));
             (output, vec![to_python($py, "an input", Ok(x))])
         })
     }};
     (Sort, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Sort(axis, direction) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, axis, direction), x)
         })
     }};
     (OneHot, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::OneHot(on, off, axis) = $case.keywords else { unreachable!() };
         let depth = *operand!($case, 1, Size);
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
             finish!($py, ops::$f(&x, &Size(depth), on, off, axis), x)
         })
     }};
     (Pad, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Constant(value) = $case.keywords else { unreachable!() };
         let paddings = operand!($case, 1, Pairs);
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             let paddings = Pairs::<R>(array(paddings));
             finish!($py, ops::$f(&x, &paddings, value), x)
         })
@@ -317,14 +328,14 @@ macro_rules! run_family {
     (MirrorPad, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Mode(mode) = $case.keywords else { unreachable!() };
         let paddings = operand!($case, 1, Pairs);
-        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [1, 2, 3, 4, 5], |x: T, R| {
             let paddings = Pairs::<R>(array(paddings));
             finish!($py, ops::$f(&x, &paddings, mode), x)
         })
     }};
     (Fill, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let dims = operand!($case, 0, Dims);
-        with_rank!(dims.len(), [0, 1, 2, 3, 4], |N| {
+        with_rank!(dims.len(), [0, 1, 2, 3, 4, 5], |N| {
             let dims = Dims::<N>(array(dims));
             match &$case.operands[1] {
                 Operand::Int(v) => finish!($py, ops::$f(&dims, &IntLiteral(*v))),
@@ -340,7 +351,7 @@ macro_rules! run_family {
     }};
     (Filled, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let dims = operand!($case, 0, Dims);
-        with_rank!(dims.len(), [0, 1, 2, 3, 4], |N| {
+        with_rank!(dims.len(), [0, 1, 2, 3, 4, 5], |N| {
             let dims = Dims::<N>(array(dims));
             with_type!($case.dtype, $types, |U| finish!($py, ops::$f::<U, _>(&dims)))
         })
@@ -374,7 +385,7 @@ macro_rules! run_family {
         let [lo, hi] = [1, 2].map(|i| &$case.operands[i]);
         macro_rules! clip {
             ($kinds:ident, $listed:tt) => {
-                with_tensor!($py, $case.tensor(0), $listed, [0, 1, 2, 3, 4], |x: T, R| {
+                with_tensor!($py, $case.tensor(0), $listed, [0, 1, 2, 3, 4, 5], |x: T, R| {
                     with_scalar_operand!($py, lo, T, $kinds, |lo| {
                         with_scalar_operand!($py, hi, T, $kinds, |hi| {
                             let output = native($py, ops::$f(&x, &lo, &hi));
@@ -421,6 +432,22 @@ macro_rules! run_family {
             finish!($py, result, x, filters)
         })
     }};
+    (Conv3d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { strides, padding, .. } = $case.keywords else { unreachable!() };
+        let (x, filters) = ($case.tensor(0), $case.tensor(1));
+        with_type!($case.dtype, $types, |T| {
+            let (x, filters) = (tensor!($py, x, T, 5), tensor!($py, filters, T, 5));
+            finish!($py, ops::$f(&x, &filters, strides, padding), x, filters)
+        })
+    }};
+    (Pool3d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
+        let Keywords::Spatial { ksize, strides, padding, .. } = $case.keywords else {
+            unreachable!()
+        };
+        with_tensor!($py, $case.tensor(0), $types, [5], |x: T, R| {
+            finish!($py, ops::$f(&x, ksize, strides, padding), x)
+        })
+    }};
     (Pool2d, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Spatial { ksize, strides, padding, .. } = $case.keywords else {
             unreachable!()
@@ -449,7 +476,11 @@ macro_rules! run_family {
                 (3 1 2) (3 1 3) (3 2 0) (3 2 1) (3 2 2) (3 2 3) (3 3 0) (3 3 1) (3 3 2) (3 3 3)
                 (4 0 0) (4 0 1) (4 0 2) (4 0 3) (4 0 4) (4 1 0) (4 1 1) (4 1 2) (4 1 3) (4 1 4)
                 (4 2 0) (4 2 1) (4 2 2) (4 2 3) (4 2 4) (4 3 0) (4 3 1) (4 3 2) (4 3 3) (4 3 4)
-                (4 4 0) (4 4 1) (4 4 2) (4 4 3) (4 4 4)
+                (4 4 0) (4 4 1) (4 4 2) (4 4 3) (4 4 4) (5 0 0) (5 0 1) (5 0 2) (5 0 3) (5 0 4)
+                (5 0 5) (5 1 0) (5 1 1) (5 1 2) (5 1 3) (5 1 4) (5 1 5) (5 2 0) (5 2 1) (5 2 2)
+                (5 2 3) (5 2 4) (5 2 5) (5 3 0) (5 3 1) (5 3 2) (5 3 3) (5 3 4) (5 3 5) (5 4 0)
+                (5 4 1) (5 4 2) (5 4 3) (5 4 4) (5 4 5) (5 5 0) (5 5 1) (5 5 2) (5 5 3) (5 5 4)
+                (5 5 5)
             ], |R, M, O| {
                 let x = tensor!($py, x, T, R);
                 let (mean, variance) = (tensor!($py, mean, T, M), tensor!($py, variance, T, M));
@@ -462,9 +493,9 @@ macro_rules! run_family {
     (Einsum, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
         let (a, b) = ($case.tensor(0), $case.tensor(1));
-        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
-            with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
-                with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4, 5], |OUT| {
+            with_rank!(a.rank(), [0, 1, 2, 3, 4, 5], |RA| {
+                with_rank!(b.rank(), [0, 1, 2, 3, 4, 5], |RB| {
                     let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
                     finish!($py, ops::$f::<OUT, RA, RB, _, _>(&a, &b, equation), a, b)
                 })
@@ -484,16 +515,16 @@ macro_rules! run_family {
     }};
     (BandPart, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Band(lower, upper) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4], |x: T, R| {
+        with_tensor!($py, $case.tensor(0), $types, [2, 3, 4, 5], |x: T, R| {
             finish!($py, ops::$f(&x, lower, upper), x)
         })
     }};
     (Contract, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Contract(axes, out) = $case.keywords else { unreachable!() };
         let (a, b) = ($case.tensor(0), $case.tensor(1));
-        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
-            with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
-                with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4, 5], |OUT| {
+            with_rank!(a.rank(), [0, 1, 2, 3, 4, 5], |RA| {
+                with_rank!(b.rank(), [0, 1, 2, 3, 4, 5], |RB| {
                     let (a, b) = (tensor!($py, a, T, RA), tensor!($py, b, T, RB));
                     finish!($py, ops::$f::<OUT, _, _>(&a, &b, axes as i64), a, b)
                 })
@@ -502,8 +533,8 @@ macro_rules! run_family {
     }};
     (EinsumOne, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
-        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4], |x: T, R| {
-            with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
+        with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
+            with_rank!(out, [0, 1, 2, 3, 4, 5], |OUT| {
                 finish!($py, ops::$f::<OUT, R, _>(&x, equation), x)
             })
         })
@@ -511,12 +542,12 @@ macro_rules! run_family {
     (EinsumThree, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::Equation(equation, out) = $case.keywords else { unreachable!() };
         let (a, b, c) = ($case.tensor(0), $case.tensor(1), $case.tensor(2));
-        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4], |OUT| {
-            with_rank!(a.rank(), [0, 1, 2, 3, 4], |RA| {
+        with_type!($case.dtype, $types, |T| with_rank!(out, [0, 1, 2, 3, 4, 5], |OUT| {
+            with_rank!(a.rank(), [0, 1, 2, 3, 4, 5], |RA| {
                 let a = tensor!($py, a, T, RA);
-                with_rank!(b.rank(), [0, 1, 2, 3, 4], |RB| {
+                with_rank!(b.rank(), [0, 1, 2, 3, 4, 5], |RB| {
                     let b = tensor!($py, b, T, RB);
-                    with_rank!(c.rank(), [0, 1, 2, 3, 4], |RC| {
+                    with_rank!(c.rank(), [0, 1, 2, 3, 4, 5], |RC| {
                         let c = tensor!($py, c, T, RC);
                         let result = ops::$f::<OUT, RA, RB, RC, _, _, _>(&a, &b, &c, equation);
                         finish!($py, result, a, b, c)

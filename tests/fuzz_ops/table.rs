@@ -110,6 +110,12 @@ pub(crate) enum Family {
     /// An NWC sequence, a window size, a stride and padding (`max_pool1d`,
     /// `avg_pool1d`).
     Pool1d,
+    /// An NDHWC volume, `[d, h, w, in, out]` filters, strides and padding
+    /// (`conv3d`).
+    Conv3d,
+    /// An NDHWC volume, window sizes, strides and padding (`max_pool3d`,
+    /// `avg_pool3d`).
+    Pool3d,
     /// A tensor, four statistics broadcasting into it and
     /// `variance_epsilon` (`batch_normalization`).
     BatchNorm,
@@ -306,6 +312,9 @@ fuzz_table! {
     AvgPool2dOp: Pool2d "tf.nn.avg_pool2d" => avg_pool2d [f32, f64];
     MaxPool1dOp: Pool1d "tf.nn.max_pool1d" => max_pool1d [f32, f64];
     AvgPool1dOp: Pool1d "tf.nn.avg_pool1d" => avg_pool1d [f32, f64];
+    Conv3dOp: Conv3d "tf.nn.conv3d" => conv3d [f32, f64];
+    MaxPool3dOp: Pool3d "tf.nn.max_pool3d" => max_pool3d [f32];
+    AvgPool3dOp: Pool3d "tf.nn.avg_pool3d" => avg_pool3d [f32];
     EinsumOp: Einsum "tf.einsum" => einsum [f32, f64];
     TensordotOp: Contract "tf.tensordot" => tensordot [f32, f64, i32, i64];
     BandPartOp: BandPart "tf.linalg.band_part" => band_part [f32, f64, i32, i64, bool];

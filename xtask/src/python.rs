@@ -176,6 +176,7 @@ fn keyword_row(out: &mut String, keyword: &Keyword) {
         ValueKind::Str => "str",
         ValueKind::Number => "number",
         ValueKind::Spatial => "spatial",
+        ValueKind::Volume => "volume",
         ValueKind::Equation => "equation",
         ValueKind::Contraction => "contraction",
     };

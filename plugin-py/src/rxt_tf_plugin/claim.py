@@ -436,6 +436,7 @@ _EXAMPLES: dict[str, Literal] = {
     "float": 1.0,
     "ints": (1, 0),
     "spatial": 2,
+    "volume": 2,
     "contraction": 1,
 }
 """A value of each keyword kind for suggestions, where the keyword lists none."""

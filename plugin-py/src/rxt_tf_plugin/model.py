@@ -18,6 +18,7 @@ _KIND_TEXT = {
     "str": "a string literal",
     "number": "an int or float literal",
     "spatial": "a positive int literal or a tuple of one or two",
+    "volume": "a positive int literal or a tuple of one or three",
     "equation": "an einsum equation string",
     "contraction": "a non-negative int literal or a pair of int literals ((2, 0))",
     "type": "an element type",
@@ -80,6 +81,15 @@ _KIND_CHECKS: dict[str, Callable[[object], bool]] = {
             _is_ints(value)
             and isinstance(value, tuple)
             and 1 <= len(value) <= 2
+            and all(item >= 1 for item in value)
+        )
+    ),
+    "volume": lambda value: (
+        (_is_int(value) and isinstance(value, int) and value >= 1)
+        or (
+            _is_ints(value)
+            and isinstance(value, tuple)
+            and len(value) in (1, 3)
             and all(item >= 1 for item in value)
         )
     ),

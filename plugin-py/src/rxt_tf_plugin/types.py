@@ -29,6 +29,10 @@ class TensorF32Cpu4D:
     """A float32 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-4d``)."""
 
 
+class TensorF32Cpu5D:
+    """A float32 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f32-cpu-5d``)."""
+
+
 class TensorF64Cpu0D:
     """A float64 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-0d``)."""
 
@@ -47,6 +51,10 @@ class TensorF64Cpu3D:
 
 class TensorF64Cpu4D:
     """A float64 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-4d``)."""
+
+
+class TensorF64Cpu5D:
+    """A float64 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-5d``)."""
 
 
 class TensorI32Cpu0D:
@@ -69,6 +77,10 @@ class TensorI32Cpu4D:
     """An int32 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-4d``)."""
 
 
+class TensorI32Cpu5D:
+    """An int32 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-5d``)."""
+
+
 class TensorI64Cpu0D:
     """An int64 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-0d``)."""
 
@@ -87,6 +99,10 @@ class TensorI64Cpu3D:
 
 class TensorI64Cpu4D:
     """An int64 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-4d``)."""
+
+
+class TensorI64Cpu5D:
+    """An int64 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i64-cpu-5d``)."""
 
 
 class TensorBoolCpu0D:
@@ -109,30 +125,39 @@ class TensorBoolCpu4D:
     """A bool rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-4d``)."""
 
 
+class TensorBoolCpu5D:
+    """A bool rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bool-cpu-5d``)."""
+
+
 __all__ = [
     "TensorBoolCpu0D",
     "TensorBoolCpu1D",
     "TensorBoolCpu2D",
     "TensorBoolCpu3D",
     "TensorBoolCpu4D",
+    "TensorBoolCpu5D",
     "TensorF32Cpu0D",
     "TensorF32Cpu1D",
     "TensorF32Cpu2D",
     "TensorF32Cpu3D",
     "TensorF32Cpu4D",
+    "TensorF32Cpu5D",
     "TensorF64Cpu0D",
     "TensorF64Cpu1D",
     "TensorF64Cpu2D",
     "TensorF64Cpu3D",
     "TensorF64Cpu4D",
+    "TensorF64Cpu5D",
     "TensorI32Cpu0D",
     "TensorI32Cpu1D",
     "TensorI32Cpu2D",
     "TensorI32Cpu3D",
     "TensorI32Cpu4D",
+    "TensorI32Cpu5D",
     "TensorI64Cpu0D",
     "TensorI64Cpu1D",
     "TensorI64Cpu2D",
     "TensorI64Cpu3D",
     "TensorI64Cpu4D",
+    "TensorI64Cpu5D",
 ]

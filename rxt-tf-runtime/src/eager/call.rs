@@ -307,7 +307,7 @@ impl Call {
                     renames.get(index).copied().unwrap_or(attr),
                     list_attr(keyword, *value),
                 )),
-                Becomes::Spatial(attr) => Some((attr, spatial_attr(*value))),
+                Becomes::Spatial(attr) => Some((attr, spatial_attr(keyword.kind, *value))),
                 _ => None,
             });
         fixed.chain(keyword)
@@ -516,7 +516,15 @@ fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
 /// A spatial keyword's value (one size for both axes, or a pair) as the
 /// NHWC list attribute `[1, h, w, 1]`; a value of another shape is passed
 /// on for TensorFlow to refuse.
-fn spatial_attr(value: Value) -> Value {
+fn spatial_attr(kind: rxt_tf_spec::ValueKind, value: Value) -> Value {
+    if kind == rxt_tf_spec::ValueKind::Volume {
+        let (depth, height, width) = match value {
+            Value::Int(size) | Value::Ints(&[size]) => (size, size, size),
+            Value::Ints(&[depth, height, width]) => (depth, height, width),
+            other => return other,
+        };
+        return Value::Ints(kept::list(&[1, depth, height, width, 1]));
+    }
     let (height, width) = match value {
         Value::Int(size) => (size, size),
         Value::Ints(&[size]) => (size, size),

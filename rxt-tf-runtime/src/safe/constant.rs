@@ -8,8 +8,9 @@ use crate::safe::handle::OwnedHandle;
 use crate::safe::host;
 use crate::sys::Api;
 
-/// The most elements a constant input may have (an axis, a permutation).
-const MAX_ELEMENTS: usize = 4;
+/// The most elements a constant input may have (axes, a permutation: one
+/// per axis of the largest rank).
+const MAX_ELEMENTS: usize = rxt_tf_spec::MAX_RANK as usize;
 
 /// A constant's identity: element type, shape and bytes (native order), held
 /// inline so looking one up on every call allocates nothing.

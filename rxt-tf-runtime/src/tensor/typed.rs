@@ -16,9 +16,9 @@ use crate::tensor::Untyped;
 /// A rank as a type, for the traits that relate ranks (`Rank<2>`).
 pub struct Rank<const R: usize>;
 
-/// The ranks rxt-tf has: `Rank<0>` to `Rank<4>`.
+/// The ranks rxt-tf has: `Rank<0>` to `Rank<5>`.
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: tensors have ranks 0 to 4, not {Self}",
+    message = "rxt-tf: tensors have ranks 0 to 5, not {Self}",
     label = "rank out of range"
 )]
 pub trait SupportedRank: sealed::Sealed {}

@@ -254,7 +254,7 @@ mod tests {
         let text = crate::ops::MATMUL.constraint(&crate::ops::MATMUL.python[0]);
         assert!(
             text.starts_with(
-                "two CPU tensors of one of float32, float64, int32 or int64 at ranks 2–4"
+                "two CPU tensors of one of float32, float64, int32 or int64 at ranks 2–5"
             ),
             "{text}"
         );

@@ -106,7 +106,7 @@ impl DType {
 }
 
 /// The largest rank of an rxt-tf tensor (ranks are `0..=MAX_RANK`).
-pub const MAX_RANK: u8 = 4;
+pub const MAX_RANK: u8 = 5;
 
 /// A tensor type of rxt-tf: element type and rank, on `CPU:0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -64,6 +64,10 @@ pub enum ValueKind {
     /// A positive integer literal or a list of one or two (`strides = 2`,
     /// `strides = [2, 1]`): a size along the spatial axes of an image.
     Spatial,
+    /// A positive integer literal or a list of one or three (`strides = 2`,
+    /// `strides = [1, 2, 2]`): a size along the three spatial axes of a
+    /// volume (NDHWC).
+    Volume,
     /// An einsum equation, a string literal (`"bqhd,bkhd->bhqk"`, see
     /// [`crate::einsum`]): typed by the ranks its subscripts give.
     Equation,
@@ -89,6 +93,7 @@ impl ValueKind {
             ValueKind::Str => "a string literal",
             ValueKind::Number => "a number literal",
             ValueKind::Spatial => "a positive integer literal or a pair of them",
+            ValueKind::Volume => "a positive integer literal or a triple of them",
             ValueKind::Equation => "an einsum equation, a string literal",
             ValueKind::Contraction => {
                 "a non-negative integer literal, or a pair of lists of integer literals of one \
@@ -118,7 +123,9 @@ pub enum Becomes {
     /// A scalar constant input of the call's element type.
     ElementInput,
     /// The list attribute of this name of an NHWC image op, `[1, h, w, 1]`,
-    /// from a [`ValueKind::Spatial`] value (one integer for both axes).
+    /// from a [`ValueKind::Spatial`] value (one integer for both axes), or
+    /// of an NDHWC volume op, `[1, d, h, w, 1]`, from a
+    /// [`ValueKind::Volume`] value (one integer for all three).
     Spatial(&'static CStr),
 }
 
@@ -161,12 +168,18 @@ impl Keyword {
         ) || matches!(
             (self.kind, value),
             (ValueKind::Contraction, Value::Ints(axes)) if axes.len() % 2 == 0
-        ) || matches!((self.kind, value), (ValueKind::Spatial, Value::Int(size)) if *size >= 1)
-            || matches!(
-                (self.kind, value),
-                (ValueKind::Spatial, Value::Ints(sizes))
-                    if (1..=2).contains(&sizes.len()) && sizes.iter().all(|size| *size >= 1)
-            );
+        ) || matches!(
+            (self.kind, value),
+            (ValueKind::Spatial | ValueKind::Volume, Value::Int(size)) if *size >= 1
+        ) || matches!(
+            (self.kind, value),
+            (ValueKind::Spatial, Value::Ints(sizes))
+                if (1..=2).contains(&sizes.len()) && sizes.iter().all(|size| *size >= 1)
+        ) || matches!(
+            (self.kind, value),
+            (ValueKind::Volume, Value::Ints(sizes))
+                if matches!(sizes.len(), 1 | 3) && sizes.iter().all(|size| *size >= 1)
+        );
         kind_matches && (self.allowed.is_empty() || self.allowed.contains(value))
     }
 

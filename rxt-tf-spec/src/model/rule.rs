@@ -147,14 +147,15 @@ pub enum Rule {
     /// type (mean, variance, offset, scale) broadcasting into it: the
     /// result has its type.
     Normalize,
-    /// An image (`rank` 4, NHWC; 3 for the 1-D forms, NWC) and filters of
-    /// the same rank and element type: the result has the image's type.
+    /// An image (`rank` 4, NHWC; 3 for the 1-D forms, NWC; 5 for the 3-D
+    /// forms, NDHWC) and filters of the same rank and element type: the
+    /// result has the image's type.
     Conv {
         /// The rank of both operands.
         rank: u8,
     },
-    /// A window over an image (`rank` 4, NHWC; 3 for the 1-D forms, NWC):
-    /// the result has its type.
+    /// A window over an image (`rank` 4, NHWC; 3 for the 1-D forms, NWC; 5
+    /// for the 3-D forms, NDHWC): the result has its type.
     Pool {
         /// The image's rank.
         rank: u8,
@@ -455,11 +456,11 @@ impl Rule {
             Rule::Sort => format!("{ranks}: r → r along `axis` (`argsort`: int32 indices)"),
             Rule::Eye => "a size n: → 2 (n × n), of `dtype`".to_owned(),
             Rule::Conv { .. } => format!(
-                "{ranks} (NHWC; NWC at rank 3) × filters of its rank: → its rank"
+                "{ranks} (NHWC; NWC at rank 3, NDHWC at rank 5) × filters of its rank: → its rank"
             ),
-            Rule::Pool { .. } => format!("{ranks} (NHWC; NWC at rank 3): → its rank"),
+            Rule::Pool { .. } => format!("{ranks} (NHWC; NWC at rank 3, NDHWC at rank 5): → its rank"),
             Rule::Einsum { operands } => format!(
-                "{operands} tensor{} of ranks 0–4 and an equation: → the rank its subscripts give",
+                "{operands} tensor{} of ranks 0–{MAX_RANK} and an equation: → the rank its subscripts give",
                 if operands == 1 { "" } else { "s" }
             ),
             Rule::Normalize => format!(

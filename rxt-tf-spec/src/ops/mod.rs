@@ -17,6 +17,7 @@ mod math;
 mod nn;
 mod reduce;
 mod shape;
+mod volume;
 
 pub use build::{BOOLS, FLOATS, NUMBERS};
 pub use compare::*;
@@ -27,6 +28,7 @@ pub use math::*;
 pub use nn::*;
 pub use reduce::*;
 pub use shape::*;
+pub use volume::*;
 
 use crate::model::{Op, SiteKind};
 
@@ -152,6 +154,9 @@ pub const OPS: &[&Op] = &[
     &AVG_POOL2D,
     &MAX_POOL1D,
     &AVG_POOL1D,
+    &CONV3D,
+    &MAX_POOL3D,
+    &AVG_POOL3D,
 ];
 
 /// The Rextio plugin's rules for covered sites whose operands are not

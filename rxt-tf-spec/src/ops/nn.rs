@@ -378,7 +378,7 @@ pub const L2_NORMALIZE: Op = Op {
 };
 
 /// The keywords of `padding` for image ops: `"SAME"` or `"VALID"`.
-const PADDING: Keyword = Keyword {
+pub(super) const PADDING: Keyword = Keyword {
     name: "padding",
     kind: ValueKind::Str,
     allowed: &[Value::Str("SAME"), Value::Str("VALID")],
@@ -389,7 +389,11 @@ const PADDING: Keyword = Keyword {
 
 /// A spatial list attribute of an image op (`strides`, `dilations`,
 /// `ksize`): one size for both axes, or a pair; 1 unless given.
-const fn spatial(name: &'static str, attr: &'static CStr, default: Option<Value>) -> Keyword {
+pub(super) const fn spatial(
+    name: &'static str,
+    attr: &'static CStr,
+    default: Option<Value>,
+) -> Keyword {
     Keyword {
         name,
         kind: ValueKind::Spatial,

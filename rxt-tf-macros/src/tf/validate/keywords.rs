@@ -32,7 +32,7 @@ pub(super) fn example(keyword: &Keyword) -> String {
             ValueKind::Count => "1".to_owned(),
             ValueKind::Str => "\"CONSTANT\"".to_owned(),
             ValueKind::Number => "0".to_owned(),
-            ValueKind::Spatial => "2".to_owned(),
+            ValueKind::Spatial | ValueKind::Volume => "2".to_owned(),
             ValueKind::Equation => "\"ij,jk->ik\"".to_owned(),
             ValueKind::Contraction => "[[1], [0]]".to_owned(),
         },
@@ -218,7 +218,7 @@ fn keyword_value(
     }
     let parsed = match keyword.kind {
         ValueKind::Ints => int_list(value).map(|ints| Value::Ints(leak(ints))),
-        ValueKind::Axes | ValueKind::Spatial => match int_list(value) {
+        ValueKind::Axes | ValueKind::Spatial | ValueKind::Volume => match int_list(value) {
             Some(ints) => Some(Value::Ints(leak(ints))),
             None => literal(ValueKind::Int, value),
         },

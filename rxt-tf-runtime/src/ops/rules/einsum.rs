@@ -33,9 +33,9 @@ pub trait Widest<Other> {
 /// (a `Rank`) broadcast axes.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: the einsum's result would have {LO} letters and `{Self}` broadcast \
-               axes, more than 4",
+               axes, more than 5",
     label = "a result of more axes than rxt-tf's tensors have",
-    note = "rxt-tf tensors have ranks 0 to 4"
+    note = "rxt-tf tensors have ranks 0 to 5"
 )]
 pub trait EinsumResult<const LO: usize> {
     /// The result tensor of element type `T`.

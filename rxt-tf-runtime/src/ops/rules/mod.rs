@@ -132,9 +132,9 @@ pub trait Condition: Element {}
 
 impl Condition for bool {}
 
-/// The rank of a matrix product of ranks 2 to 4: the larger.
+/// The rank of a matrix product of ranks 2 to 5: the larger.
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: `matmul` takes ranks 2 to 4 on both sides, not `{Self}` × rank {B}",
+    message = "rxt-tf: `matmul` takes ranks 2 to 5 on both sides, not `{Self}` × rank {B}",
     label = "unsupported ranks"
 )]
 pub trait MatMulWith<const B: usize> {
@@ -146,7 +146,7 @@ pub trait MatMulWith<const B: usize> {
 /// on the operand's rank alone, so the axis never decides (by inference)
 /// which rank the operand has.
 #[diagnostic::on_unimplemented(
-    message = "rxt-tf: a tensor of `{Self}` takes no new axis (the result would be above rank 4)",
+    message = "rxt-tf: a tensor of `{Self}` takes no new axis (the result would be above rank 5)",
     label = "no new axis here"
 )]
 pub trait Grow {
@@ -230,10 +230,10 @@ pub trait ListFits<L> {}
 
 impl<L> ListFits<L> for L {}
 
-/// The rank a list of `N` sizes gives (at most 4).
+/// The rank a list of `N` sizes gives (at most 5).
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: a list of {N} sizes would give a rank-{N} tensor; rxt-tf tensors have \
-               ranks 0 to 4",
+               ranks 0 to 5",
     label = "too many sizes"
 )]
 pub trait ShapeOf<const N: usize> {
@@ -242,10 +242,10 @@ pub trait ShapeOf<const N: usize> {
 }
 
 /// The rank of a gather from a tensor of this rank by indices of rank `I`
-/// with `B` batch dimensions: `rank − 1 + I − B`, at most 4.
+/// with `B` batch dimensions: `rank − 1 + I − B`, at most 5.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: a gather from a tensor of `{Self}` by rank-{I} indices with batch_dims = \
-               {B} has no rxt-tf result (rank − 1 + {I} − {B} must be 0 to 4, and batch_dims at \
+               {B} has no rxt-tf result (rank − 1 + {I} − {B} must be 0 to 5, and batch_dims at \
                most the indices' rank and below the tensor's)",
     label = "unsupported ranks"
 )]
@@ -258,7 +258,7 @@ pub trait GatherRank<const I: usize, const B: usize> {
 /// tensor of this rank: `rank − S + N`, with `K` at most the rank.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: an index reading {K} axes (dropping {S}, adding {N}) does not fit a \
-               tensor of `{Self}`: it reads at most its rank, and the result has rank 0 to 4",
+               tensor of `{Self}`: it reads at most its rank, and the result has rank 0 to 5",
     label = "index past the rank"
 )]
 pub trait IndexRank<const K: usize, const S: usize, const N: usize> {
