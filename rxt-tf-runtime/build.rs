@@ -279,11 +279,79 @@ fn ops_module() -> Result<String, String> {
         marker(&mut markers, index, op);
         function(&mut functions, op)?;
     }
+    let kinds = element_kinds();
     Ok(format!(
         "/// The ops of the table as types: `tf!` names them in its expansion,\n\
          /// and compile errors name them.\n\
-         pub mod op {{\n{markers}}}\n\n{functions}"
+         pub mod op {{\n{markers}}}\n\n{kinds}\n{functions}"
     ))
+}
+
+/// The element kinds generic code is written over (`T: rxt_tf::Float`):
+/// each a trait whose supertraits are the ops taking every type of the
+/// kind (their [`ElementOf`](crate::ops::dispatch::ElementOf), and their
+/// result type where it is the same for all: `Self` or one type), so `tf!`
+/// checks a call on a type parameter of the kind as on each of its types.
+fn element_kinds() -> String {
+    let kinds: [(&str, &str, &str, &[DType]); 2] = [
+        (
+            "Numeric",
+            "crate::tensor::Element + crate::ops::rules::FromIntLiteral",
+            "The number types (`f32`, `f64`, `i32`, `i64`): code generic over \
+             them (`fn f<T: rxt_tf::Numeric>`) may call every op that takes all of \
+             them, integer literals converting to `T`.",
+            &[DType::F32, DType::F64, DType::I32, DType::I64],
+        ),
+        (
+            "Float",
+            "Numeric + crate::ops::rules::FromFloatLiteral",
+            "The float types (`f32`, `f64`): code generic over them (`fn f<T: \
+             rxt_tf::Float>`) may call every op that takes all of them, float and \
+             integer literals converting to `T`.",
+            &[DType::F32, DType::F64],
+        ),
+    ];
+    let mut out = String::new();
+    for (name, base, doc, types) in kinds {
+        let mut bounds = vec![base.to_owned()];
+        for op in OPS {
+            if !types.iter().all(|dtype| op.dtypes.contains(dtype)) {
+                continue;
+            }
+            let marker = format!("op::{}", op.marker_name());
+            bounds.push(format!(
+                "{DISPATCH}::ElementOf<{marker}, Accept = {DISPATCH}::Accepted>"
+            ));
+            let results: Vec<DType> = types.iter().map(|t| op.result_element(*t)).collect();
+            let result = if results == types {
+                Some("Self".to_owned())
+            } else if results.iter().all(|r| *r == results[0]) {
+                Some(results[0].rust_name().to_owned())
+            } else {
+                None
+            };
+            if let Some(result) = result {
+                bounds.push(format!(
+                    "{DISPATCH}::ResultOf<{marker}, Element = {result}>"
+                ));
+            }
+        }
+        let impls: String = types
+            .iter()
+            .map(|dtype| format!("impl {name} for {} {{}}\n", dtype.rust_name()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "/// {doc}\n\
+             #[diagnostic::on_unimplemented(\n    \
+             message = \"rxt-tf: `{{Self}}` is not one of the {kind} element types\",\n    \
+             label = \"not a {kind} type\"\n)]\n\
+             pub trait {name}:\n    {}\n{{}}\n{impls}",
+            bounds.join("\n    + "),
+            kind = name.to_lowercase(),
+        );
+    }
+    out
 }
 
 /// The rule type of `rule`.
@@ -349,7 +417,7 @@ fn marker(out: &mut String, index: usize, op: &Op) {
     for dtype in op.dtypes {
         let _ = writeln!(
             out,
-            "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{ type Accept<X> = X; }}",
+            "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{ type Accept = {DISPATCH}::Accepted; }}",
             dtype.rust_name()
         );
     }

@@ -23,8 +23,8 @@ pub use rxt_tf_runtime::tensor::aliases::*;
 #[doc(hidden)]
 pub use rxt_tf_runtime::tensor::Rank;
 pub use rxt_tf_runtime::{
-    fusion, ops, Argument, Arguments, CallGraph, Element, Error, Function, PassThrough, Result,
-    Returns, Tensor,
+    fusion, ops, Argument, Arguments, CallGraph, Element, Error, Float, Function, Numeric,
+    PassThrough, Result, Returns, Tensor,
 };
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:

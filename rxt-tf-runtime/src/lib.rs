@@ -37,6 +37,7 @@ pub use function::{Argument, Arguments, CallGraph, Function, Returns};
 pub mod fusion {
     pub use crate::fused::{enabled, stats, Scope, Stats, TRACE_CAPACITY};
 }
+pub use ops::{Float, Numeric};
 pub use tensor::aliases::*;
 pub use tensor::{Element, Tensor};
 

@@ -54,6 +54,13 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let op = Ident::new(&invocation.op.marker_name(), invocation.op_span);
     let marker = quote!(#krate::ops::op::#op);
     let runtime = |index: usize| invocation.runtime.iter().find(|value| value.index == index);
+    let generic = |index: usize| {
+        invocation
+            .generic
+            .iter()
+            .find(|value| value.index == index)
+            .map(|value| &value.path)
+    };
     let variant: Vec<TokenStream> = invocation
         .op
         .keywords
@@ -61,10 +68,13 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
         .zip(&invocation.keywords)
         .enumerate()
         .filter(|(_, (keyword, _))| keyword.typed)
-        .map(|(index, (keyword, value))| match runtime(index) {
-            Some(given) => runtime_type(&private, keyword, given),
-            None => typed_value(&private, keyword, value, invocation.equation.as_ref()),
-        })
+        .map(
+            |(index, (keyword, value))| match (runtime(index), generic(index)) {
+                (Some(given), _) => runtime_type(&private, keyword, given),
+                (None, Some(path)) => quote!(#path),
+                (None, None) => typed_value(&private, keyword, value, invocation.equation.as_ref()),
+            },
+        )
         .collect();
     let variant = match variant.is_empty() {
         true => quote!(()),
@@ -191,7 +201,10 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     .map(|entry| dim_tokens(&private, entry));
                 quote!(#private::Value::Int(#(#entry)*))
             }
-            None => value_tokens(&private, value),
+            None => match generic(index) {
+                Some(path) => quote!(#private::Value::Type(<#path as #private::Element>::DTYPE)),
+                None => value_tokens(&private, value),
+            },
         })
         .collect();
     // Bit `i` for each keyword `i` given at run time: the runtime takes

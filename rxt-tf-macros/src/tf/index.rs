@@ -261,6 +261,7 @@ pub(crate) fn invocation(
         ],
         keywords,
         runtime: Vec::new(),
+        generic: Vec::new(),
         equation: None,
     })
 }

@@ -49,6 +49,16 @@ pub(crate) struct RuntimeValue {
     pub(crate) list: bool,
 }
 
+/// An element-type keyword naming a type parameter (`cast(x, T)` in code
+/// generic over `T: rxt_tf::Float`): the type checks the call, and its
+/// `DTYPE` is the keyword's value when the op runs.
+pub(crate) struct GenericType {
+    /// The keyword's index among the row's.
+    pub(crate) index: usize,
+    /// The type, as written.
+    pub(crate) path: syn::Path,
+}
+
 /// A validated `tf!` invocation.
 pub(crate) struct Invocation {
     /// The op's row.
@@ -62,6 +72,8 @@ pub(crate) struct Invocation {
     pub(crate) keywords: Vec<Value>,
     /// The keywords given as Rust expressions, by index.
     pub(crate) runtime: Vec<RuntimeValue>,
+    /// The element-type keywords naming a type parameter, by index.
+    pub(crate) generic: Vec<GenericType>,
     /// An einsum's equation, parsed once when validated: the letters of
     /// each operand's subscripts and of the result.
     pub(crate) equation: Option<Equation>,

@@ -29,8 +29,24 @@ pub trait OpRow {
             of this op for `{Self}`"
 )]
 pub trait ElementOf<Op> {
-    /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
-    type Accept<X>;
+    /// [`Accepted`], once `Self` is accepted (see [`OperandOf::Checked`]).
+    /// Not a generic type of its own, so a bound can name it: the element
+    /// traits ([`Float`](crate::Float), …) bound `ElementOf<Op, Accept =
+    /// Accepted>` for the ops they take, and code generic over them checks.
+    type Accept: Pass;
+}
+
+/// What [`ElementOf::Accept`] is for an accepted element type.
+pub struct Accepted;
+
+/// Passes a checked operand's type on (see [`OperandOf::Checked`]).
+pub trait Pass {
+    /// `X`, passed on.
+    type Out<X>;
+}
+
+impl Pass for Accepted {
+    type Out<X> = X;
 }
 
 /// The element type of `Op`'s result on operands of `Self`: their own, or
@@ -171,7 +187,8 @@ where
     T: Element + ElementOf<Op>,
     Rank<R>: SupportedRank + RankOf<Op, P>,
 {
-    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
+    type Checked =
+        <Rank<R> as RankOf<Op, P>>::Accept<<<T as ElementOf<Op>>::Accept as Pass>::Out<Self>>;
 }
 
 impl<Op, const P: usize, T, const R: usize> OperandRankOf<Op, P> for Tensor<T, R>
@@ -187,7 +204,8 @@ where
     T: Element + ElementOf<Op>,
     Rank<0>: RankOf<Op, P>,
 {
-    type Checked = <Rank<0> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
+    type Checked =
+        <Rank<0> as RankOf<Op, P>>::Accept<<<T as ElementOf<Op>>::Accept as Pass>::Out<Self>>;
 }
 
 impl<Op, const P: usize, T> OperandRankOf<Op, P> for Scalar<T>
@@ -204,7 +222,8 @@ where
     T: Element + ElementOf<Op>,
     Rank<R>: SupportedRank + RankOf<Op, P>,
 {
-    type Checked = <Rank<R> as RankOf<Op, P>>::Accept<<T as ElementOf<Op>>::Accept<Self>>;
+    type Checked =
+        <Rank<R> as RankOf<Op, P>>::Accept<<<T as ElementOf<Op>>::Accept as Pass>::Out<Self>>;
 }
 
 impl<'a, Op, const P: usize, T, const R: usize, const N: usize> OperandRankOf<Op, P>

@@ -11,7 +11,7 @@ use crate::errors::Errors;
 use crate::tf::literal::{
     contraction_lists, int_list, literal, number_literal, string, NumberLiteral,
 };
-use crate::tf::model::{DimExpr, RuntimeValue};
+use crate::tf::model::{DimExpr, GenericType, RuntimeValue};
 
 /// The keyword values of a call that gives none (an operator).
 pub(super) fn defaults(op: &Op) -> Vec<Value> {
@@ -39,11 +39,31 @@ pub(super) fn example(keyword: &Keyword) -> String {
     }
 }
 
+/// The type parameter an element-type keyword names, if it names one: a
+/// capitalized name that is no element type (`T` in `cast(x, T)`), where
+/// the keyword takes every element type. Lowercase names stay element-type
+/// names, so `float32` is told what to write instead.
+fn type_parameter(keyword: &Keyword, value: &Expr) -> Option<syn::Path> {
+    let Expr::Path(path) = value else {
+        return None;
+    };
+    let ident = path.path.get_ident()?;
+    let name = ident.to_string();
+    let capitalized = name.chars().next().is_some_and(char::is_uppercase);
+    (keyword.kind == ValueKind::Type
+        && keyword.allowed.is_empty()
+        && path.qself.is_none()
+        && capitalized
+        && rxt_tf_spec::DType::from_rust_name(&name).is_none())
+    .then(|| path.path.clone())
+}
+
 /// One value per row keyword (given, else its default), checking names,
 /// duplicates, literals and values; required keywords must be given
 /// (unless `given_positionally` already said where they go). Axes and
 /// permutations written as Rust expressions are returned apart, their
-/// values a stand-in of their count.
+/// values a stand-in of their count, and so are element types named by a
+/// type parameter (a capitalized name that is no element type: `T`).
 pub(super) fn keyword_values(
     op: &Op,
     call: &ExprCall,
@@ -51,9 +71,10 @@ pub(super) fn keyword_values(
     given_positionally: bool,
     equation: &mut Option<Equation>,
     errors: &mut Errors,
-) -> (Vec<Value>, Vec<RuntimeValue>) {
+) -> (Vec<Value>, Vec<RuntimeValue>, Vec<GenericType>) {
     let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
     let mut runtime = Vec::new();
+    let mut generic = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for &(key, value) in given {
         let name = match key {
@@ -100,6 +121,12 @@ pub(super) fn keyword_values(
             }
             continue;
         }
+        if let Some(path) = type_parameter(keyword, value) {
+            // A stand-in: the type decides the call's types and value.
+            values[index] = Some(Value::Type(rxt_tf_spec::DType::F32));
+            generic.push(GenericType { index, path });
+            continue;
+        }
         if let Some(parsed) = keyword_value(op, keyword, value, equation, errors) {
             values[index] = Some(parsed);
         }
@@ -117,7 +144,7 @@ pub(super) fn keyword_values(
             );
         }
     }
-    (values.into_iter().flatten().collect(), runtime)
+    (values.into_iter().flatten().collect(), runtime, generic)
 }
 
 /// Whether `keyword` may be given as Rust expressions: axes and

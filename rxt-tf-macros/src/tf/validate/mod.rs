@@ -36,6 +36,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 operands,
                 keywords: defaults(op),
                 runtime: Vec::new(),
+                generic: Vec::new(),
                 equation: None,
             })
         }
@@ -51,6 +52,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 operands,
                 keywords: defaults(op),
                 runtime: Vec::new(),
+                generic: Vec::new(),
                 equation: None,
             })
         }
@@ -131,7 +133,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         false => Vec::new(),
     };
     let mut equation = None;
-    let (keywords, runtime) = keyword_values(
+    let (keywords, runtime, generic) = keyword_values(
         op,
         call,
         &given,
@@ -145,6 +147,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         operands,
         keywords,
         runtime,
+        generic,
         equation,
     })
 }
