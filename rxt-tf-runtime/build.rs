@@ -342,7 +342,10 @@ fn element_kinds() -> String {
             .collect();
         let _ = writeln!(
             out,
-            "/// {doc}\n\
+            "/// {doc}\n///\n\
+             /// Implemented for exactly those types. Its supertraits (one per op\n\
+             /// of the table) are how `tf!` checks generic calls, not API: bound\n\
+             /// code by this trait only.\n\
              #[diagnostic::on_unimplemented(\n    \
              message = \"rxt-tf: `{{Self}}` is not one of the {kind} element types\",\n    \
              label = \"not a {kind} type\"\n)]\n\

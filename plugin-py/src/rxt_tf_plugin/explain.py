@@ -439,9 +439,10 @@ def _unclaimed_fix(path: str) -> str:
 
 
 _CLAIMED_WHEN = {
-    "tensorflow.nn.convolution": "rxt-tf claims tf.nn.convolution of a rank-4 (NHWC) or "
-    "rank-3 (NWC) input with literal strides and padding and no dilation: write "
-    "strides=(1, 1) (rank 4) or strides=1 (rank 3) and padding='SAME' (explain --fix "
+    "tensorflow.nn.convolution": "rxt-tf claims tf.nn.convolution of a rank-4 (NHWC), "
+    "rank-3 (NWC) or rank-5 (NDHWC) input with literal strides and padding and no "
+    "dilation: write strides=(1, 1) (rank 4), strides=1 (rank 3) or strides=(1, 1, 1) "
+    "(rank 5) and padding='SAME' (explain --fix "
     "inlines constants; list(self.strides) stays a call); a dilated convolution stays on "
     "Python",
     "tensorflow.tensordot": "Rextio reports no list or nested tuple as a literal: write "

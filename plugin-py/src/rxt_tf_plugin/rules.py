@@ -10,6 +10,7 @@ from rextio.plugins.api import (
     RuleScope,
 )
 
+from rxt_tf_plugin import spec
 from rxt_tf_plugin.ops import (
     FALLBACKS,
     OPS,
@@ -60,7 +61,8 @@ def rule_records() -> tuple[RuleRecord, ...]:
                     pattern=f"covered TensorFlow {what} on non-rxt-tf operands",
                 ),
                 constraint="operands must be rxt-tf tensors (rxt_tf_plugin.types markers, any "
-                "element type at ranks 0-4), or number literals where the op takes them",
+                f"element type at ranks 0-{spec.MAX_RANK}), or number literals where the op "
+                "takes them",
                 outcome="fallback",
                 diagnostic_code=fallback.code,
                 guidance="annotate tensor operands with rxt_tf_plugin.types markers. " + EXPLAIN,

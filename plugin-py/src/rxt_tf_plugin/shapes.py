@@ -250,7 +250,7 @@ def per_axis(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
 
 
 def gather(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``gather``: ``rank(params) - 1 + rank(indices) - batch_dims``, at most 4."""
+    """``gather``: ``rank(params) - 1 + rank(indices) - batch_dims``, at most ``MAX_RANK``."""
     params, indices = ranks
     axis = keywords.value("axis")
     batch = keywords.value("batch_dims")

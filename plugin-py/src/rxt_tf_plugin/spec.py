@@ -3786,7 +3786,7 @@ OPS: tuple[OpRow, ...] = (
                 targets=("tensorflow.nn.convolution",),
                 rule_id="rxt-tf/convolution-3d-cpu",
                 code="RXTP-RXTTF-114",
-                constraint="two CPU tensors of one of float32 or float64 at rank 5, the input (NDHWC) and its filters; strides a positive int literal or a tuple of three, padding 'SAME' or 'VALID' given, dilations 1",
+                constraint="two CPU tensors of one of float32 or float64 at rank 5, the input (NDHWC) and its filters; strides a positive int literal or a tuple of one or three, padding 'SAME' or 'VALID' given, dilations 1",
                 positional=("strides", "padding"),
                 python_only=(PythonKeywordRow(name="dilations", values=(1, (1, 1, 1))), PythonKeywordRow(name="data_format", values=("NDHWC",))),
                 macro_only=(),

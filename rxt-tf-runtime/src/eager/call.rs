@@ -513,9 +513,13 @@ fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
     })
 }
 
-/// A spatial keyword's value (one size for both axes, or a pair) as the
-/// NHWC list attribute `[1, h, w, 1]`; a value of another shape is passed
-/// on for TensorFlow to refuse.
+/// A spatial keyword's value as its list attribute: of a
+/// [`Spatial`](rxt_tf_spec::ValueKind::Spatial) keyword (one size for both
+/// axes, or a pair), the NHWC `[1, h, w, 1]`; of a
+/// [`Volume`](rxt_tf_spec::ValueKind::Volume) keyword (one size for all
+/// three axes, or a triple), the NDHWC `[1, d, h, w, 1]`. A value of another
+/// shape is passed on for TensorFlow to refuse (`check_keywords` refuses it
+/// first).
 fn spatial_attr(kind: rxt_tf_spec::ValueKind, value: Value) -> Value {
     if kind == rxt_tf_spec::ValueKind::Volume {
         let (depth, height, width) = match value {

@@ -6,7 +6,9 @@
 //! uninitialized memory, and `MaxPool` may abort the process (`AvgPool`
 //! gives the right, empty, result); rxt-tf refuses these inputs to those
 //! three before running anything, with the `InvalidArgumentError`
-//! TensorFlow's own size check gives.
+//! TensorFlow's own size check gives. The 3-D kernels (`Conv3D`,
+//! `MaxPool3D`, `AvgPool3D`) give the right, empty, result there (measured
+//! on 270 such windows, and drawn by the fuzz): not refused.
 
 use rxt_tf_spec::{Op, Rule, Value};
 

@@ -52,6 +52,14 @@ impl Pass for Accepted {
 /// The element type of `Op`'s result on operands of `Self`: their own, or
 /// the one the op promotes them to (`div` of integers: `f64`, as
 /// `tf.divide`). Implemented for every element type and op.
+#[diagnostic::on_unimplemented(
+    message = "rxt-tf: the element type of `{Op}`'s result on `{Self}` tensors is not one \
+               type for every type `{Self}` may be",
+    label = "result type unknown here",
+    note = "in code generic over `rxt_tf::Numeric`, an op whose result type differs by type \
+            (`div` of integers is float64) has none: bound `T` by `rxt_tf::Float`, or write \
+            this step for a concrete type"
+)]
 pub trait ResultOf<Op> {
     /// The result's element type.
     type Element: Element;
@@ -420,7 +428,7 @@ pub struct Equation<const OUT: usize, const A: usize, const B: usize, const C: u
 
 /// The typed value of `tensordot`'s `axes`: `N` axes of each operand, and
 /// in `FITS_A` / `FITS_B` bit `r` set when the first's / the second's axes
-/// fit a tensor of rank `r` (0 to 4; in range, none twice). A count fits
+/// fit a tensor of rank `r` (0 to 5; in range, none twice). A count fits
 /// every rank that has as many axes, which the result's rank checks.
 pub struct Contracted<const N: usize, const FITS_A: u8, const FITS_B: u8>;
 

@@ -24,7 +24,7 @@ pub struct Rank<const R: usize>;
 pub trait SupportedRank: sealed::Sealed {}
 
 /// A tensor of element type `T` (`f32`, `i32`, …: see [`Element`]) and rank `R`
-/// (0 to 4) on `CPU:0`, owned by Rust. Crosses the Python boundary as a
+/// (0 to 5) on `CPU:0`, owned by Rust. Crosses the Python boundary as a
 /// `tf.Tensor` (EagerTensor) without copying its data. Its public names are
 /// the aliases `TensorF32Cpu2D`, `TensorI32Cpu1D`, ….
 pub struct Tensor<T: Element, const R: usize> {

@@ -93,7 +93,7 @@ impl ValueKind {
             ValueKind::Str => "a string literal",
             ValueKind::Number => "a number literal",
             ValueKind::Spatial => "a positive integer literal or a pair of them",
-            ValueKind::Volume => "a positive integer literal or a triple of them",
+            ValueKind::Volume => "a positive integer literal or a list of one or three of them",
             ValueKind::Equation => "an einsum equation, a string literal",
             ValueKind::Contraction => {
                 "a non-negative integer literal, or a pair of lists of integer literals of one \

@@ -63,7 +63,7 @@ pub const CONV3D: Op = Op {
             &["tensorflow.nn.convolution"],
             "rxt-tf/convolution-3d-cpu",
             114,
-            ", the input (NDHWC) and its filters; strides a positive int literal or a tuple of three, padding 'SAME' or 'VALID' given, dilations 1",
+            ", the input (NDHWC) and its filters; strides a positive int literal or a tuple of one or three, padding 'SAME' or 'VALID' given, dilations 1",
         )
     }],
 };

@@ -40,22 +40,24 @@ pub(super) fn example(keyword: &Keyword) -> String {
 }
 
 /// The type parameter an element-type keyword names, if it names one: a
-/// capitalized name that is no element type (`T` in `cast(x, T)`), where
-/// the keyword takes every element type. Lowercase names stay element-type
-/// names, so `float32` is told what to write instead.
+/// path (`T::Elem`), or a capitalized name that is no element type (`T` in
+/// `cast(x, T)`), where the keyword takes every element type. Lowercase
+/// names and capitalized element-type names (`F32`) stay element-type
+/// names, so a misspelling is told what to write instead.
 fn type_parameter(keyword: &Keyword, value: &Expr) -> Option<syn::Path> {
     let Expr::Path(path) = value else {
         return None;
     };
-    let ident = path.path.get_ident()?;
+    if keyword.kind != ValueKind::Type || !keyword.allowed.is_empty() || path.qself.is_some() {
+        return None;
+    }
+    let Some(ident) = path.path.get_ident() else {
+        return Some(path.path.clone());
+    };
     let name = ident.to_string();
     let capitalized = name.chars().next().is_some_and(char::is_uppercase);
-    (keyword.kind == ValueKind::Type
-        && keyword.allowed.is_empty()
-        && path.qself.is_none()
-        && capitalized
-        && rxt_tf_spec::DType::from_rust_name(&name).is_none())
-    .then(|| path.path.clone())
+    let misspelt = rxt_tf_spec::DType::from_rust_name(&name.to_lowercase()).is_some();
+    (capitalized && !misspelt).then(|| path.path.clone())
 }
 
 /// One value per row keyword (given, else its default), checking names,

@@ -178,10 +178,10 @@ pub trait ReduceBy<const N: usize, const KEEP: bool> {
 /// axes together.
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `tensordot` of a `{Self}` tensor and a rank-{B} tensor over {N} axes \
-               each: an operand has fewer axes, or the result would have more than 4",
+               each: an operand has fewer axes, or the result would have more than 5",
     label = "no tensor rxt-tf has",
     note = "the result has the axes of both operands but the contracted ones: a + b − 2n, at \
-            most 4"
+            most 5"
 )]
 pub trait ContractWith<const B: usize, const N: usize> {
     /// The result tensor of element type `T`.
