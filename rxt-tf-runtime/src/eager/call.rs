@@ -521,21 +521,19 @@ fn check_permutation(row: &Op, perm: &[i64], rank: u8) -> Result<()> {
 /// shape is passed on for TensorFlow to refuse (`check_keywords` refuses it
 /// first).
 fn spatial_attr(kind: rxt_tf_spec::ValueKind, value: Value) -> Value {
-    if kind == rxt_tf_spec::ValueKind::Volume {
-        let (depth, height, width) = match value {
-            Value::Int(size) | Value::Ints(&[size]) => (size, size, size),
-            Value::Ints(&[depth, height, width]) => (depth, height, width),
-            other => return other,
-        };
-        return Value::Ints(kept::list(&[1, depth, height, width, 1]));
-    }
-    let (height, width) = match value {
-        Value::Int(size) => (size, size),
-        Value::Ints(&[size]) => (size, size),
-        Value::Ints(&[height, width]) => (height, width),
-        other => return other,
+    let axes = if kind == rxt_tf_spec::ValueKind::Volume {
+        3
+    } else {
+        2
     };
-    Value::Ints(kept::list(&[1, height, width, 1]))
+    // `[1, sizes…, 1]`, one size per spatial axis.
+    let mut list = [1_i64; 5];
+    match value {
+        Value::Int(size) | Value::Ints(&[size]) => list[1..=axes].fill(size),
+        Value::Ints(sizes) if sizes.len() == axes => list[1..=axes].copy_from_slice(sizes),
+        other => return other,
+    }
+    Value::Ints(kept::list(&list[..axes + 2]))
 }
 
 /// An axes keyword's single axis as a list of one, as list attributes

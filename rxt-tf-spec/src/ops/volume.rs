@@ -3,11 +3,10 @@
 
 use core::ffi::CStr;
 
-use super::build::{calls, BINARY_INPUTS, FLOATS, T};
-use super::nn::{spatial, MAX_POOL2D, PADDING};
+use super::build::{calls, T};
+use super::nn::{spatial, CONV2D, MAX_POOL2D, PADDING};
 use crate::model::{
-    Attr, AttrValue, DType, Keyword, Op, PythonKeyword, PythonRule, Rule, Steps, Value, ValueKind,
-    Work,
+    Attr, AttrValue, DType, Keyword, Op, PythonKeyword, PythonRule, Rule, Value, ValueKind,
 };
 
 /// A keyword of a 3-D image op: a positive integer (all three spatial
@@ -30,20 +29,11 @@ const NDHWC: Attr = Attr {
 /// runs a rank-5 input (TensorFlow's CPU `Conv3D` takes no dilation).
 pub const CONV3D: Op = Op {
     name: "conv3d",
-    operator: None,
     summary: "3-D convolution of an NDHWC volume by `[d, h, w, in, out]` filters",
     tf_op: c"Conv3D",
     rule: Rule::Conv { rank: 5 },
-    dtypes: FLOATS,
     keywords: &[volume("strides", c"strides", Some(Value::Int(1))), PADDING],
     attrs: &[T, NDHWC],
-    batched: None,
-    promotion: None,
-    result_type: None,
-    positional: &[],
-    inputs: BINARY_INPUTS,
-    work: Work::FirstInput,
-    steps: Steps::One,
     // `tf.nn.conv3d` takes five strides, a list Rextio offers no rule for
     // here; `tf.nn.convolution` of a rank-5 input without dilation runs
     // `Conv3D` with the three given.
@@ -66,6 +56,7 @@ pub const CONV3D: Op = Op {
             ", the input (NDHWC) and its filters; strides a positive int literal or a tuple of one or three, padding 'SAME' or 'VALID' given, dilations 1",
         )
     }],
+    ..CONV2D
 };
 
 /// The keywords of the 3-D pools: sizes along the three spatial axes.
