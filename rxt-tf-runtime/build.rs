@@ -108,6 +108,16 @@ fn einsum_ranks(out: &mut String) {
     }
 }
 
+/// The Rust type of `dtype` as code generated into this crate names it:
+/// the half types through the crate root's re-exports of `half`'s.
+fn rust_type(dtype: DType) -> String {
+    if dtype.is_primitive() {
+        dtype.rust_name().to_owned()
+    } else {
+        format!("crate::{}", dtype.rust_name())
+    }
+}
+
 /// The aliases `TensorF32Cpu2D`, … of every element type and rank.
 fn tensors_module() -> String {
     let mut out = String::new();
@@ -121,7 +131,7 @@ fn tensors_module() -> String {
             kind.dtype.rust_name(),
             kind.rank,
             kind.type_name(),
-            kind.dtype.rust_name(),
+            rust_type(kind.dtype),
             kind.rank
         );
     }
@@ -145,7 +155,7 @@ fn elements_module() -> String {
     let mut out = String::new();
     for dtype in DType::ALL.iter().filter(|d| **d != DType::Bool) {
         let number = if dtype.is_float() { "Float" } else { "Int" };
-        let _ = writeln!(out, "number!({}, {dtype:?}, {number});", dtype.rust_name());
+        let _ = writeln!(out, "number!({}, {dtype:?}, {number});", rust_type(*dtype));
     }
     out
 }
@@ -155,12 +165,17 @@ fn elements_module() -> String {
 fn rules_module() -> String {
     let mut out = String::new();
     for dtype in DType::ALL {
-        let rust = dtype.rust_name();
+        let rust = rust_type(*dtype);
         if *dtype != DType::Bool {
             let _ = writeln!(out, "{HIDDEN} impl FromIntLiteral for {rust} {{}}");
         }
         if dtype.is_float() {
-            let _ = writeln!(out, "{HIDDEN} impl FromFloatLiteral for {rust} {{}}");
+            let _ = writeln!(
+                out,
+                "{HIDDEN} impl FromFloatLiteral for {rust} {{ fn from_python_float(value: f64) -> Self {{ \
+                 crate::safe::host::python_float::to_{}(value) }} }}",
+                dtype.rust_name()
+            );
         }
     }
     einsum_ranks(&mut out);
@@ -297,18 +312,18 @@ fn element_kinds() -> String {
         (
             "Numeric",
             "crate::tensor::Element + crate::ops::rules::FromIntLiteral",
-            "The number types (`f32`, `f64`, `i32`, `i64`): code generic over \
-             them (`fn f<T: rxt_tf::Numeric>`) may call every op that takes all of \
-             them, integer literals converting to `T`.",
-            &[DType::F32, DType::F64, DType::I32, DType::I64],
+            "The number types (`f32`, `f64`, `bf16`, `f16`, `i32`, `i64`): code \
+             generic over them (`fn f<T: rxt_tf::Numeric>`) may call every op that \
+             takes all of them, integer literals converting to `T`.",
+            rxt_tf_spec::ops::NUMBERS,
         ),
         (
             "Float",
             "Numeric + crate::ops::rules::FromFloatLiteral",
-            "The float types (`f32`, `f64`): code generic over them (`fn f<T: \
-             rxt_tf::Float>`) may call every op that takes all of them, float and \
-             integer literals converting to `T`.",
-            &[DType::F32, DType::F64],
+            "The float types (`f32`, `f64`, `bf16`, `f16`): code generic over \
+             them (`fn f<T: rxt_tf::Float>`) may call every op that takes all of \
+             them, float and integer literals converting to `T`.",
+            rxt_tf_spec::ops::FLOATS,
         ),
     ];
     let mut out = String::new();
@@ -326,7 +341,7 @@ fn element_kinds() -> String {
             let result = if results == types {
                 Some("Self".to_owned())
             } else if results.iter().all(|r| *r == results[0]) {
-                Some(results[0].rust_name().to_owned())
+                Some(rust_type(results[0]))
             } else {
                 None
             };
@@ -338,7 +353,7 @@ fn element_kinds() -> String {
         }
         let impls: String = types
             .iter()
-            .map(|dtype| format!("impl {name} for {} {{}}\n", dtype.rust_name()))
+            .map(|dtype| format!("impl {name} for {} {{}}\n", rust_type(*dtype)))
             .collect();
         let _ = writeln!(
             out,
@@ -421,15 +436,15 @@ fn marker(out: &mut String, index: usize, op: &Op) {
         let _ = writeln!(
             out,
             "    {HIDDEN} impl {DISPATCH}::ElementOf<{name}> for {} {{ type Accept = {DISPATCH}::Accepted; }}",
-            dtype.rust_name()
+            rust_type(*dtype)
         );
     }
     for dtype in DType::ALL {
         let _ = writeln!(
             out,
             "    {HIDDEN} impl {DISPATCH}::ResultOf<{name}> for {} {{ type Element = {}; }}",
-            dtype.rust_name(),
-            op.result_element(*dtype).rust_name()
+            rust_type(*dtype),
+            rust_type(op.result_element(*dtype))
         );
     }
     for position in 0..op.arity() {
@@ -685,7 +700,7 @@ fn typed_value(keyword: &rxt_tf_spec::Keyword, value: &Value) -> Result<String, 
             format!("{DISPATCH}::Axes<1, {fits}>")
         }
         (_, Value::Bool(flag)) => format!("{DISPATCH}::Flag<{flag}>"),
-        (_, Value::Type(dtype)) => dtype.rust_name().to_owned(),
+        (_, Value::Type(dtype)) => rust_type(*dtype),
         _ => {
             return Err(format!(
                 "{}: no fixed typed value for {value:?}",

@@ -7,7 +7,8 @@
 //!   compile time; `#[inference]` checks an inference function's signature
 //!   and target and runs its body as one TensorFlow call ([`fusion`]).
 //! - [`Tensor<T, R>`](Tensor) is the tensor type: element type `T` (`f32`,
-//!   `f64`, `i32`, `i64`, `bool`) and rank `R` (0 to 5) are part of the type,
+//!   `f64`, [`bf16`], [`f16`], `i32`, `i64`, `bool`) and rank `R` (0 to 5)
+//!   are part of the type,
 //!   with aliases such as [`TensorF32Cpu2D`] and [`TensorI64Cpu1D`]; tensors
 //!   cross the Python boundary as EagerTensors.
 //! - [`Function`] calls a TensorFlow function (a Keras model, a
@@ -23,8 +24,8 @@ pub use rxt_tf_runtime::tensor::aliases::*;
 #[doc(hidden)]
 pub use rxt_tf_runtime::tensor::Rank;
 pub use rxt_tf_runtime::{
-    fusion, ops, Argument, Arguments, CallGraph, Element, Error, Float, Function, Numeric,
-    PassThrough, Result, Returns, Tensor,
+    bf16, f16, fusion, ops, Argument, Arguments, CallGraph, Element, Error, Float, Function,
+    Numeric, PassThrough, Result, Returns, Tensor,
 };
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:

@@ -401,7 +401,7 @@ macro_rules! every_alias {
 #[test]
 fn every_alias_refuses_wrong_ranks_types_and_non_tensors() {
     with_python(|py| {
-        let tested = every_alias!(py, f32, f64, i32, i64, bool);
+        let tested = every_alias!(py, f32, f64, rxt_tf::bf16, rxt_tf::f16, i32, i64, bool);
         assert_eq!(
             tested,
             rxt_tf::__private::DType::ALL,

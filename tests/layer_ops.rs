@@ -3,7 +3,7 @@
 //! `reduce_std`, `reduce_logsumexp`, `l2_normalize`; convolutions and
 //! pools, with both paddings, strides and dilations; einsum of one and
 //! two operands; tensordot; fused_batch_norm; band_part) against eager
-//! TensorFlow, bit for bit, at both float types and every rank they take,
+//! TensorFlow, bit for bit, at float32 and float64 and every rank they take,
 //! with NaN, ±inf, −0.0 and empty tensors. `make test` runs it per op and
 //! again with every op fused (`RXT_TF_TEST_FUSED=1`).
 

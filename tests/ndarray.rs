@@ -5,7 +5,9 @@ mod common;
 use common::{eval_with, with_python};
 use ndarray::{array, Array1, Array2, ShapeBuilder};
 use pyo3::prelude::*;
-use rxt_tf::{tf, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D};
+use rxt_tf::{
+    bf16, f16, tf, TensorBf16Cpu2D, TensorF16Cpu1D, TensorF32Cpu1D, TensorF32Cpu2D, TensorI64Cpu1D,
+};
 
 #[test]
 fn arrays_round_trip_in_any_layout() {
@@ -37,6 +39,14 @@ fn arrays_round_trip_in_any_layout() {
         assert_eq!(k, array![1_i64, 1, 1]);
         let back = TensorI64Cpu1D::from_array(py, k.view()).expect("i64 in");
         assert_eq!(back.to_vec().expect("i64 out"), vec![1, 1, 1]);
+        // The half types: bits kept both ways, a transposed view copied.
+        let halves = f.mapv(bf16::from_f32);
+        let t = TensorBf16Cpu2D::from_array(py, halves.t()).expect("bf16 in");
+        assert_eq!(t.to_array().expect("bf16 out"), halves.t().to_owned());
+        let edges = Array1::from(vec![f16::MIN_POSITIVE_SUBNORMAL, f16::NAN, f16::MAX]);
+        let t = TensorF16Cpu1D::from_array(py, edges.view()).expect("f16 in");
+        let bits = |a: &Array1<f16>| a.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&t.to_array().expect("f16 out")), bits(&edges));
     });
 }
 

@@ -44,8 +44,9 @@ def ranks(low: int, high: int) -> str:
     return f"ranks {low}\N{EN DASH}{high}"
 
 
-NUMBERS = "float32, float64, int32 or int64"
-EVERY_TYPE = "float32, float64, int32, int64 or bool"
+NUMBERS = "float32, float64, bfloat16, float16, int32 or int64"
+FLOATS = "float32, float64, bfloat16 or float16"
+EVERY_TYPE = "float32, float64, bfloat16, float16, int32, int64 or bool"
 TENSORS_ONLY = (
     "operands must be rxt-tf tensors (rxt_tf_plugin.types markers such as TensorF32Cpu2D), got"
 )

@@ -48,6 +48,10 @@ T0, T1, T2, T3, T4, T5 = (tensor("f32", rank) for rank in range(6))
 """float32 tensors of ranks 0 to 5."""
 D0, D1, D2, D3, D4, D5 = (tensor("f64", rank) for rank in range(6))
 """float64 tensors of ranks 0 to 5."""
+BF0, BF1, BF2, BF3, BF4, BF5 = (tensor("bf16", rank) for rank in range(6))
+"""bfloat16 tensors of ranks 0 to 5."""
+H0, H1, H2, H3, H4, H5 = (tensor("f16", rank) for rank in range(6))
+"""float16 tensors of ranks 0 to 5."""
 I32_0, I32_1, I32_2, I32_3, I32_4, I32_5 = (tensor("i32", rank) for rank in range(6))
 """int32 tensors of ranks 0 to 5."""
 I64_0, I64, I64_2, I64_3, I64_4, I64_5 = (tensor("i64", rank) for rank in range(6))
@@ -60,6 +64,8 @@ SHORT = {
     for short, prefix in (
         ("f32", "T"),
         ("f64", "D"),
+        ("bf16", "BF"),
+        ("f16", "H"),
         ("i32", "I32_"),
         ("i64", "I64_"),
         ("bool", "B"),

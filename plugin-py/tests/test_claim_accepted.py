@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from claims import claim, describe, false, true
+from half_claims import HALVES
 from layer_claims import LAYERS
 from rextio.plugins.api import Claimed, ClaimExpr
 from sites import (
@@ -206,7 +207,7 @@ SOFTMAX = rule_id("softmax")
 
 ACCEPTED = [
     # (site, rule id, result type)
-    # matmul: ranks 2 to 4 each (batch dimensions broadcast), float32, float64, int32 or int64.
+    # matmul: ranks 2 to 5 each (batch dimensions broadcast), every number type.
     (call("tensorflow.matmul", T2, T2), MATMUL, T2),
     (call("tensorflow.linalg.matmul", T2, T2), MATMUL, T2),
     (call("tensorflow.matmul", T3, T2), MATMUL, T3),
@@ -493,6 +494,7 @@ ACCEPTED = [
         D3,
     ),
     *LAYERS,
+    *HALVES,
     # sort: the tensor's type; argsort: int32 of its rank.
     (call("tensorflow.sort", T3), rule_id("sort"), T3),
     (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), rule_id("sort"), I64_4),

@@ -12,6 +12,7 @@ from claims import (
     AXES_TEXT,
     EVERY_TYPE,
     FLOAT_BESIDE_INT,
+    FLOATS,
     NUMBERS,
     ONE_AXIS_TEXT,
     TENSORS_ONLY,
@@ -219,7 +220,7 @@ REJECTED = [
     (
         call("tensorflow.nn.softmax", T0),
         "RXTP-RXTTF-034",
-        f"float32 or float64 at {ranks(1, 5)}, got float32 rank-0",
+        f"{FLOATS} at {ranks(1, 5)}, got float32 rank-0",
     ),
     (
         call("tensorflow.argmax", I32_0, keywords=(kw("axis", 0),)),
@@ -235,7 +236,7 @@ REJECTED = [
     (
         call("tensorflow.exp", I32_3),
         "RXTP-RXTTF-012",
-        f"needs operands of float32 or float64 at {ranks(0, 5)}, got int32 rank-3",
+        f"needs operands of {FLOATS} at {ranks(0, 5)}, got int32 rank-3",
     ),
     (call("tensorflow.nn.sigmoid", I64), "RXTP-RXTTF-005", "got int64 rank-1"),
     (call("tensorflow.nn.softmax", I32_2), "RXTP-RXTTF-034", "got int32 rank-2"),
@@ -263,9 +264,10 @@ REJECTED = [
     (call("tensorflow.squeeze", T3), "RXTP-RXTTF-073", "needs the literal keyword `axis`"),
     # cast to an element type rxt-tf does not have.
     (
-        call("tensorflow.cast", T2, lit("float16")),
+        call("tensorflow.cast", T2, lit("uint8")),
         "RXTP-RXTTF-070",
-        "supports only `dtype` as a dtype name, 'float32', 'float64', 'int32', 'int64' or 'bool'",
+        "supports only `dtype` as a dtype name, 'float32', 'float64', 'bfloat16', 'float16', "
+        "'int32', 'int64' or 'bool'",
     ),
     # Ops outside their kernels' element types.
     (call("tensorflow.round", I32_2), "RXTP-RXTTF-051", "got int32 rank-2"),
@@ -659,7 +661,7 @@ REJECTED = [
     (call("tensorflow.matmul", T2, "int"), "RXTP-RXTTF-010", f"{TENSORS_ONLY} ({T2}, int)"),
     (call("tensorflow.matmul", T2, "float"), "RXTP-RXTTF-010", f"{TENSORS_ONLY} ({T2}, float)"),
     (
-        call("tensorflow.nn.relu", "rxt-tf/tensor-f16-cpu-2d"),
+        call("tensorflow.nn.relu", "rxt-tf/tensor-u8-cpu-2d"),
         "RXTP-RXTTF-010",
         TENSORS_ONLY,
     ),

@@ -85,6 +85,8 @@ def test_rextio_loads_the_plugin(version: str) -> None:
         for short, infix in (
             ("f32", "F32"),
             ("f64", "F64"),
+            ("bf16", "Bf16"),
+            ("f16", "F16"),
             ("i32", "I32"),
             ("i64", "I64"),
             ("bool", "Bool"),
@@ -149,11 +151,13 @@ def test_markers_import_nothing() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert types.TensorF32Cpu2D.__module__ == "rxt_tf_plugin.types"
-    assert len(types.__all__) == 30
+    assert len(types.__all__) == 42
     assert types.__all__ == sorted(types.__all__)
     for name in (
         "TensorF32Cpu0D",
         "TensorF64Cpu2D",
+        "TensorBf16Cpu3D",
+        "TensorF16Cpu0D",
         "TensorI32Cpu3D",
         "TensorI64Cpu1D",
         "TensorBoolCpu4D",

@@ -175,6 +175,30 @@ pub enum Error {
         /// What was too large, or not representable.
         what: &'static str,
     },
+    /// The litert backend cannot be used in this environment: the
+    /// `ai-edge-litert` package is missing or of another version, or its
+    /// `libLiteRt.so` cannot be loaded. Raised as `RuntimeError`.
+    LitertUnavailable {
+        /// Why, naming the package to install.
+        reason: String,
+    },
+    /// A LiteRT C API call returned an error status. Raised as
+    /// `RuntimeError`.
+    Litert {
+        /// The call (`LiteRtCreateCompiledModel`, …).
+        call: &'static str,
+        /// Its `LiteRtStatus` code.
+        status: i32,
+        /// What was being done.
+        context: String,
+    },
+    /// The litert backend cannot take a model or a call (an element type
+    /// it does not run, a tensor LiteRT cannot use in place, a conversion
+    /// TensorFlow's converter refused). Raised as `RuntimeError`.
+    LitertRefused {
+        /// What, and why.
+        what: String,
+    },
     /// A TensorFlow op returned an error status.
     Op {
         /// The op, as rxt-tf names it (e.g. `matmul`).
@@ -225,6 +249,9 @@ impl fmt::Display for Error {
             Error::Internal { op, defect } => write!(f, "rxt-tf: {op}: internal error (a defect of rxt-tf, not of the input): {defect}"),
             Error::Limit { op, what } => write!(f, "rxt-tf: {op}: {what} is beyond what TensorFlow's C API takes"),
             Error::Op { message, op, .. } => write!(f, "rxt-tf: {op} failed: {message}"),
+            Error::LitertRefused { what } => write!(f, "rxt-tf: litert: {what}"),
+            Error::LitertUnavailable { reason } => write!(f, "rxt-tf: the litert backend is unavailable: {reason}"),
+            Error::Litert { call, status, context } => write!(f, "rxt-tf: litert: {context}: {call} failed with {} ({status})", litert_status_name(*status)),
         }
     }
 }
@@ -308,7 +335,34 @@ impl Error {
                 | Error::MissingImage { .. }
                 | Error::MissingSymbol { .. }
                 | Error::ForeignSymbol { .. }
+                | Error::LitertUnavailable { .. }
         )
+    }
+}
+
+/// The name of a `LiteRtStatus` code, for messages (`LiteRtGetStatusString`
+/// is not exported by `libLiteRt.so`).
+fn litert_status_name(status: i32) -> &'static str {
+    match status {
+        0 => "Ok",
+        1 => "InvalidArgument",
+        2 => "MemoryAllocationFailure",
+        3 => "RuntimeFailure",
+        4 => "MissingInputTensor",
+        5 => "Unsupported",
+        6 => "NotFound",
+        7 => "TimeoutExpired",
+        8 => "WrongVersion",
+        9 => "Unknown",
+        10 => "AlreadyExists",
+        100 => "Cancelled",
+        500 => "FileIO",
+        501 => "InvalidFlatbuffer",
+        502 => "DynamicLoading",
+        503 => "Serialization",
+        504 => "Compilation",
+        1000 => "IndexOOB",
+        _ => "an unnamed status",
     }
 }
 
@@ -339,6 +393,9 @@ impl From<Error> for PyErr {
             | Error::MissingImage { .. }
             | Error::MissingSymbol { .. }
             | Error::ForeignSymbol { .. }
+            | Error::LitertUnavailable { .. }
+            | Error::LitertRefused { .. }
+            | Error::Litert { .. }
             | Error::Python { .. } => PyRuntimeError::new_err(message),
         }
     }

@@ -11,7 +11,9 @@
 //! call as one TensorFlow node: planned, its inputs found, cast and
 //! checked, built into a sink), `fused` (the sinks: a fused scope's
 //! recording, run as one TensorFlow function (see [`fusion`]), and an op
-//! run at once; one emitter runs both), `function` (calling TensorFlow
+//! run at once; one emitter runs both), `litert` (LiteRT's C API, loaded
+//! from Python's environment: converted models compiled and run on
+//! tensors' own buffers), `function` (calling TensorFlow
 //! functions: [`Function`]), and the [`ops`] (typed dispatch, its rules,
 //! and the record-or-run dispatcher). Use it through the `rxt-tf` crate.
 
@@ -21,6 +23,8 @@ mod error;
 mod function;
 mod fused;
 mod gil;
+#[doc(hidden)]
+pub mod litert;
 pub mod ops;
 mod private;
 mod python;
@@ -37,6 +41,9 @@ pub use function::{Argument, Arguments, CallGraph, Function, Returns};
 pub mod fusion {
     pub use crate::fused::{enabled, stats, Scope, Stats, TRACE_CAPACITY};
 }
+/// The half-precision element types, `half`'s: `bf16` (`bfloat16`) and
+/// `f16` (`float16`), of the `TensorBf16Cpu*D` / `TensorF16Cpu*D` aliases.
+pub use half::{bf16, f16};
 pub use ops::{Float, Numeric};
 pub use tensor::aliases::*;
 pub use tensor::{Element, Tensor};

@@ -1,6 +1,7 @@
 //! What `tf!`, `#[inference]` and the tests reach through
 //! `rxt_tf::__private`. Not public API: outside semver.
 
+pub use half::{bf16, f16};
 pub use rxt_tf_spec::{DType, Value};
 
 pub use crate::binding::checks;
@@ -8,6 +9,7 @@ pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::wheel::Wheel;
 pub use crate::gil::RELEASE_WORK;
+pub use crate::litert;
 pub use crate::ops::dispatch::{
     execute, execute_given, interned, AsOperand, Axes, Contracted, ContractedTo, Count, Dims,
     Equation, Flag, FloatLiteral, IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs,

@@ -111,13 +111,16 @@ mod tests {
     fn messages_name_types_and_ranks() {
         assert_eq!(
             ops::MATMUL.operands_text(),
-            "float32, float64, int32 or int64 at ranks 2–5"
+            "float32, float64, bfloat16, float16, int32 or int64 at ranks 2–5"
         );
         assert_eq!(
             ops::BIAS_ADD.operands_text(),
-            "float32, float64, int32 or int64 at ranks 2–5 × rank 1"
+            "float32, float64, bfloat16, float16, int32 or int64 at ranks 2–5 × rank 1"
         );
-        assert_eq!(ops::EXP.operands_text(), "float32 or float64 at ranks 0–5");
+        assert_eq!(
+            ops::EXP.operands_text(),
+            "float32, float64, bfloat16 or float16 at ranks 0–5"
+        );
         assert_eq!(by_operator("-", 1).map(|op| op.name), Some("neg"));
         assert_eq!(by_operator("-", 2).map(|op| op.name), Some("sub"));
     }

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
 use rxt_tf::__private::DType;
-use rxt_tf::Element;
+use rxt_tf::{bf16, f16, Element};
 
 use crate::table::Op;
 
@@ -12,6 +12,8 @@ use crate::table::Op;
 pub(crate) enum Values {
     F32(Vec<f32>),
     F64(Vec<f64>),
+    BF16(Vec<bf16>),
+    F16(Vec<f16>),
     I32(Vec<i32>),
     I64(Vec<i64>),
     Bool(Vec<bool>),
@@ -35,7 +37,7 @@ macro_rules! host {
     )+};
 }
 
-host!(f32: F32, f64: F64, i32: I32, i64: I64, bool: Bool);
+host!(f32: F32, f64: F64, bf16: BF16, f16: F16, i32: I32, i64: I64, bool: Bool);
 
 /// A tensor's shape and elements.
 #[derive(Clone, Debug)]
@@ -49,6 +51,8 @@ impl Input {
         match self.values {
             Values::F32(_) => DType::F32,
             Values::F64(_) => DType::F64,
+            Values::BF16(_) => DType::BF16,
+            Values::F16(_) => DType::F16,
             Values::I32(_) => DType::I32,
             Values::I64(_) => DType::I64,
             Values::Bool(_) => DType::Bool,
@@ -64,6 +68,8 @@ impl Input {
         let number = match &self.values {
             Values::F32(v) => f64::from(v[0]).into_bound_py_any(py),
             Values::F64(v) => v[0].into_bound_py_any(py),
+            Values::BF16(v) => f64::from(v[0]).into_bound_py_any(py),
+            Values::F16(v) => f64::from(v[0]).into_bound_py_any(py),
             Values::I32(v) => v[0].into_bound_py_any(py),
             Values::I64(v) => v[0].into_bound_py_any(py),
             Values::Bool(v) => v[0].into_bound_py_any(py),

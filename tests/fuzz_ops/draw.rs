@@ -1,6 +1,7 @@
 //! Drawing cases: values, shapes, and every form of an op.
 
 use rxt_tf::__private::DType;
+use rxt_tf::{bf16, f16};
 
 use crate::cases::{Case, Input, Keywords, Operand, Values};
 use crate::common::Rng;
@@ -125,6 +126,23 @@ pub(crate) fn f64_value(rng: &mut Rng) -> f64 {
     }
 }
 
+/// A bfloat16: a float32 drawing rounded (its edges overflow, flush or
+/// tie), or any bits.
+pub(crate) fn bf16_value(rng: &mut Rng) -> bf16 {
+    match rng.below(20) {
+        0..=18 => bf16::from_f32(f32_value(rng)),
+        _ => bf16::from_bits(rng.next() as u16),
+    }
+}
+
+/// A float16, as [`bf16_value`] (float32's edges past 65504 are infinite).
+pub(crate) fn f16_value(rng: &mut Rng) -> f16 {
+    match rng.below(20) {
+        0..=18 => f16::from_f32(f32_value(rng)),
+        _ => f16::from_bits(rng.next() as u16),
+    }
+}
+
 pub(crate) fn i32_value(rng: &mut Rng) -> i32 {
     match rng.below(20) {
         0..=13 => rng.below(21) as i32 - 10,
@@ -146,6 +164,8 @@ pub(crate) fn values(rng: &mut Rng, dtype: DType, count: usize) -> Values {
     match dtype {
         DType::F32 => Values::F32((0..count).map(|_| f32_value(rng)).collect()),
         DType::F64 => Values::F64((0..count).map(|_| f64_value(rng)).collect()),
+        DType::BF16 => Values::BF16((0..count).map(|_| bf16_value(rng)).collect()),
+        DType::F16 => Values::F16((0..count).map(|_| f16_value(rng)).collect()),
         DType::I32 => Values::I32((0..count).map(|_| i32_value(rng)).collect()),
         DType::I64 => Values::I64((0..count).map(|_| i64_value(rng)).collect()),
         DType::Bool => Values::Bool((0..count).map(|_| rng.chance(50)).collect()),
@@ -300,6 +320,14 @@ pub(crate) fn avoid_signed_zero_scalars(case: &mut Case) {
             Operand::Scalar(input) => match &mut input.values {
                 Values::F32(v) => v.iter_mut().filter(|x| **x == 0.0).for_each(|x| *x = 0.0),
                 Values::F64(v) => v.iter_mut().filter(|x| **x == 0.0).for_each(|x| *x = 0.0),
+                Values::BF16(v) => v
+                    .iter_mut()
+                    .filter(|x| x.to_f32() == 0.0)
+                    .for_each(|x| *x = bf16::ZERO),
+                Values::F16(v) => v
+                    .iter_mut()
+                    .filter(|x| x.to_f32() == 0.0)
+                    .for_each(|x| *x = f16::ZERO),
                 _ => {}
             },
             Operand::Float(v) if *v == 0.0 => *v = 0.0,

@@ -15,6 +15,8 @@ pub(crate) fn numpy_type(dtype: DType) -> &'static str {
     match dtype {
         DType::F32 => "np.float32",
         DType::F64 => "np.float64",
+        DType::BF16 => "tf.bfloat16.as_numpy_dtype",
+        DType::F16 => "np.float16",
         DType::I32 => "np.int32",
         DType::I64 => "np.int64",
         DType::Bool => "np.bool_",
@@ -155,7 +157,7 @@ pub(crate) fn eager_call<'py>(
         }
         Keywords::Constant(value) => {
             let value = match case.dtype {
-                DType::F32 | DType::F64 => value.into_bound_py_any(py),
+                DType::F32 | DType::F64 | DType::BF16 | DType::F16 => value.into_bound_py_any(py),
                 DType::I32 | DType::I64 => (*value as i64).into_bound_py_any(py),
                 DType::Bool => (*value != 0.0).into_bound_py_any(py),
             };

@@ -2,6 +2,7 @@
 //! `batch_normalization`.
 
 use rxt_tf::__private::DType;
+use rxt_tf::{bf16, f16};
 
 use crate::cases::{Keywords, Operand, Values};
 use crate::common::Rng;
@@ -234,6 +235,12 @@ pub(crate) fn batch_norm_operands(
             match &mut variance.values {
                 Values::F32(v) => v.iter_mut().for_each(|x| *x = x.abs()),
                 Values::F64(v) => v.iter_mut().for_each(|x| *x = x.abs()),
+                Values::BF16(v) => v
+                    .iter_mut()
+                    .for_each(|x| *x = bf16::from_f32(x.to_f32().abs())),
+                Values::F16(v) => v
+                    .iter_mut()
+                    .for_each(|x| *x = f16::from_f32(x.to_f32().abs())),
                 _ => unreachable!("a float variance"),
             }
         }

@@ -58,7 +58,7 @@
 //! the wrong way round). Dimensions are 0–4; values include NaN, ±inf, −0.0,
 //! subnormals, extremes, random bit patterns and integer edges.
 //!
-//! The layers, on float32 and float64: `conv2d`, `depthwise_conv2d` and
+//! The layers, on the float types their kernels take: `conv2d`, `depthwise_conv2d` and
 //! `conv1d` of NHWC images or NWC sequences (batches and channels 0–4,
 //! spatial dimensions 0–5) by filters of sizes 1–3, of the image's input
 //! depth (now and then not: raising, or a grouped convolution for a

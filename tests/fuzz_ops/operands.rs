@@ -2,6 +2,7 @@
 //! squeeze and the ops that move and make data.
 
 use rxt_tf::__private::DType;
+use rxt_tf::{bf16, f16};
 
 use crate::cases::{Input, Keywords, Operand, Values};
 use crate::common::Rng;
@@ -470,6 +471,8 @@ pub(crate) fn sort_operands(rng: &mut Rng, dtype: DType, rank: usize) -> (Vec<Op
         match &mut x.values {
             Values::F32(v) => ties(rng, v, &EDGES.map(|edge| edge as f32)),
             Values::F64(v) => ties(rng, v, &EDGES),
+            Values::BF16(v) => ties(rng, v, &EDGES.map(bf16::from_f64)),
+            Values::F16(v) => ties(rng, v, &EDGES.map(f16::from_f64)),
             Values::I32(v) => ties(rng, v, &[i32::MIN, i32::MAX, 0, -1]),
             Values::I64(v) => ties(rng, v, &[i64::MIN, i64::MAX, 0, -1]),
             Values::Bool(_) => {}
@@ -555,7 +558,7 @@ pub(crate) fn one_hot_operands(
 /// [`avoid_signed_zero_scalars`]).
 pub(crate) fn pad_constant(rng: &mut Rng, dtype: DType) -> f64 {
     match dtype {
-        DType::F32 | DType::F64 => rng.pick(&[
+        DType::F32 | DType::F64 | DType::BF16 | DType::F16 => rng.pick(&[
             0.0,
             1.5,
             -2.5,
@@ -614,6 +617,8 @@ pub(crate) fn scalar_input(dtype: DType, value: f64) -> Input {
     let values = match dtype {
         DType::F32 => Values::F32(vec![value as f32]),
         DType::F64 => Values::F64(vec![value]),
+        DType::BF16 => Values::BF16(vec![bf16::from_f64(value)]),
+        DType::F16 => Values::F16(vec![f16::from_f64(value)]),
         DType::I32 => Values::I32(vec![value as i32]),
         DType::I64 => Values::I64(vec![value as i64]),
         DType::Bool => Values::Bool(vec![value != 0.0]),

@@ -22,7 +22,7 @@ macro_rules! run_family {
         })
     }};
     (Binary, $py:ident, $case:ident, $f:ident, $types:tt) => {
-        binary!($py, $case, $f, $types, literals [f32, f64, i32, i64] [f32, f64])
+        binary!($py, $case, $f, $types, literals [f32, f64, bf16, f16, i32, i64] [f32, f64, bf16, f16])
     };
     (Logical, $py:ident, $case:ident, $f:ident, $types:tt) => {
         binary!($py, $case, $f, $types)
@@ -113,7 +113,7 @@ macro_rules! run_family {
     (Cast, $py:ident, $case:ident, $f:ident, $types:tt) => {{
         let Keywords::To(to) = $case.keywords else { unreachable!() };
         with_tensor!($py, $case.tensor(0), $types, [0, 1, 2, 3, 4, 5], |x: T, R| {
-            with_type!(to, [f32, f64, i32, i64, bool], |U| {
+            with_type!(to, [f32, f64, bf16, f16, i32, i64, bool], |U| {
                 finish!($py, ops::$f::<U, _>(&x), x)
             })
         })
@@ -139,7 +139,7 @@ macro_rules! run_family {
         })
     }};
     (Select, $py:ident, $case:ident, $f:ident, $types:tt) => {
-        select!($py, $case, $f, $types, [f32, f64, i32, i64], [f32, f64])
+        select!($py, $case, $f, $types, [f32, f64, bf16, f16, i32, i64], [f32, f64, bf16, f16])
     };
     (BroadcastTo, $py:ident, $case:ident, $f:ident, $types:tt) => {
         run_family!(Reshape, $py, $case, $f, $types)
@@ -398,7 +398,7 @@ macro_rules! run_family {
             };
         }
         if $case.dtype.is_float() {
-            clip!(floats, [f32, f64])
+            clip!(floats, [f32, f64, bf16, f16])
         } else {
             clip!(ints, [i32, i64])
         }

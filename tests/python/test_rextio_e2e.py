@@ -90,6 +90,8 @@ NATIVE_RULES = {
     "id_counts": [rule_id("reduce_sum"), rule_id("abs")],
     "id_ratios": [rule_id("reduce_sum"), rule_id("div", "binop")],
     "ids_as_floats": [rule_id("cast"), rule_id("mul", "binop")],
+    "half_scaled": [rule_id("relu"), rule_id("mul", "binop"), rule_id("add", "binop"),
+                    rule_id("reduce_sum"), rule_id("cast")],
     "id_totals": [rule_id("reduce_sum"), rule_id("add", "binop"),
                   rule_id("mul", "binop"), rule_id("sub", "binop"),
                   rule_id("reduce_max")],

@@ -42,7 +42,7 @@ pub(crate) fn types_section() -> String {
     format!("{}{}", bullet(&markers), bullet(&ops))
 }
 
-/// `` `tf.matmul` takes float32, float64, int32 or int64 at ranks 2–4 ``.
+/// `` `tf.matmul` takes float32, float64, bfloat16, float16, int32 or int64 at ranks 2–5 ``.
 fn example(op: &Op) -> String {
     let target = op
         .python

@@ -76,7 +76,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
 
 
-_FLOAT_TYPES = {"float32": "f32", "float64": "f64"}
+_FLOAT_TYPES = {
+    "float32": "f32",
+    "float64": "f64",
+    "bfloat16": f"::{CRATE}::bf16",
+    "float16": f"::{CRATE}::f16",
+}
 """The Rust type of each float element type a float operand takes."""
 
 _F32_OVERFLOW = 3.4028235677973366e38
@@ -92,7 +97,8 @@ def _scalar(rendered: str, element: str) -> str:
     converts it to the tensor's type); any other float expression
     (``scale``, ``1.0 / (d as f64).sqrt()``) becomes a run-time ``Scalar`` of
     the element type, rounded from the Python float as TensorFlow converts
-    it (to the nearest float32, infinite beyond its range).
+    it (to the nearest float32, infinite beyond its range; the half types
+    through it, by ``Scalar::from_f64``).
     """
     rust = _FLOAT_TYPES.get(element)
     if rust is None:
@@ -105,13 +111,17 @@ def _scalar(rendered: str, element: str) -> str:
             return f"({text})" if text.startswith("-") else text
         # Eager TensorFlow converts it to an infinite float32.
         text = "-inf" if text.startswith("-") else "inf"
+    path = rust if rust.startswith("::") else f"::core::{rust}"
     non_finite = {
-        "inf": f"::core::{rust}::INFINITY",
-        "-inf": f"::core::{rust}::NEG_INFINITY",
-        "nan": f"::core::{rust}::NAN",
+        "inf": f"{path}::INFINITY",
+        "-inf": f"{path}::NEG_INFINITY",
+        "nan": f"{path}::NAN",
     }
-    value = non_finite.get(text, f"(({text}) as {rust})")
-    return f"::{CRATE}::ops::Scalar({value})"
+    if text in non_finite:
+        return f"::{CRATE}::ops::Scalar({non_finite[text]})"
+    if rust.startswith("::"):
+        return f"::{CRATE}::ops::Scalar::<{rust}>::from_f64({text})"
+    return f"::{CRATE}::ops::Scalar((({text}) as {rust}))"
 
 
 def _rendered(verdict: Verdict, index: int, operand: str) -> str:

@@ -57,6 +57,54 @@ class TensorF64Cpu5D:
     """A float64 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f64-cpu-5d``)."""
 
 
+class TensorBf16Cpu0D:
+    """A bfloat16 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-0d``)."""
+
+
+class TensorBf16Cpu1D:
+    """A bfloat16 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-1d``)."""
+
+
+class TensorBf16Cpu2D:
+    """A bfloat16 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-2d``)."""
+
+
+class TensorBf16Cpu3D:
+    """A bfloat16 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-3d``)."""
+
+
+class TensorBf16Cpu4D:
+    """A bfloat16 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-4d``)."""
+
+
+class TensorBf16Cpu5D:
+    """A bfloat16 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-bf16-cpu-5d``)."""
+
+
+class TensorF16Cpu0D:
+    """A float16 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-0d``)."""
+
+
+class TensorF16Cpu1D:
+    """A float16 rank-1 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-1d``)."""
+
+
+class TensorF16Cpu2D:
+    """A float16 rank-2 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-2d``)."""
+
+
+class TensorF16Cpu3D:
+    """A float16 rank-3 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-3d``)."""
+
+
+class TensorF16Cpu4D:
+    """A float16 rank-4 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-4d``)."""
+
+
+class TensorF16Cpu5D:
+    """A float16 rank-5 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-f16-cpu-5d``)."""
+
+
 class TensorI32Cpu0D:
     """An int32 rank-0 tensor on ``CPU:0`` (plugin type ``rxt-tf/tensor-i32-cpu-0d``)."""
 
@@ -130,12 +178,24 @@ class TensorBoolCpu5D:
 
 
 __all__ = [
+    "TensorBf16Cpu0D",
+    "TensorBf16Cpu1D",
+    "TensorBf16Cpu2D",
+    "TensorBf16Cpu3D",
+    "TensorBf16Cpu4D",
+    "TensorBf16Cpu5D",
     "TensorBoolCpu0D",
     "TensorBoolCpu1D",
     "TensorBoolCpu2D",
     "TensorBoolCpu3D",
     "TensorBoolCpu4D",
     "TensorBoolCpu5D",
+    "TensorF16Cpu0D",
+    "TensorF16Cpu1D",
+    "TensorF16Cpu2D",
+    "TensorF16Cpu3D",
+    "TensorF16Cpu4D",
+    "TensorF16Cpu5D",
     "TensorF32Cpu0D",
     "TensorF32Cpu1D",
     "TensorF32Cpu2D",

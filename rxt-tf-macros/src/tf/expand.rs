@@ -337,7 +337,11 @@ fn typed_value(
         (_, Value::Ints(list)) => axes(list),
         (_, Value::Type(dtype)) => {
             let name = Ident::new(dtype.rust_name(), Span::call_site());
-            quote!(::core::primitive::#name)
+            if dtype.is_primitive() {
+                quote!(::core::primitive::#name)
+            } else {
+                quote!(#private::#name)
+            }
         }
         // The spec types no other values (checked by its tests).
         _ => quote!(()),

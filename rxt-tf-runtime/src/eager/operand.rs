@@ -9,7 +9,7 @@ use crate::eager::call::{Call, Operand};
 use crate::eager::malformed;
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
-use crate::safe::host::{self, ScalarBits};
+use crate::safe::host::{self, Number, ScalarBits};
 
 /// The handle of a scalar or literal operand of `call` (a cached constant),
 /// or `None` for a tensor.
@@ -18,24 +18,28 @@ pub(crate) fn operand_handle(
     call: &Call,
     input: &Operand<'_>,
 ) -> Result<Option<Arc<OwnedHandle>>> {
-    let (dtype, number) = match *input {
+    let (dtype, number, convert): (_, _, Convert) = match *input {
         Operand::Tensor(..) => return Ok(None),
-        Operand::Scalar(dtype, number) => (dtype, number),
-        Operand::Literal(number) => (call.operand_element, number),
+        Operand::Scalar(dtype, number) => (dtype, number, ScalarBits::typed),
+        Operand::Literal(number) => (call.operand_element, number, ScalarBits::new),
         Operand::Dims(dims) => return dims_handle(context, call, dims, false).map(Some),
         Operand::Pairs(pairs) => {
             return dims_handle(context, call, pairs.as_flattened(), true).map(Some);
         }
         Operand::List(..) => return Ok(None),
     };
-    let mut bits = ScalarBits::new(call.row.name, number, dtype)?;
+    let mut bits = convert(call.row.name, number, dtype)?;
     if call.promotes() {
         // Checked as the operand's type (a literal must fit it), made as the
         // kernel's: the value a cast of it would give.
-        bits = ScalarBits::new(call.row.name, number, call.element)?;
+        bits = convert(call.row.name, number, call.element)?;
     }
     context.scalar(bits).map(Some)
 }
+
+/// How a scalar operand's value becomes its bits: a literal as TensorFlow
+/// converts a Python number, a typed value as `tf.cast` does.
+type Convert = fn(&'static str, Number, rxt_tf_spec::DType) -> Result<ScalarBits>;
 
 /// A list of integers known at run time as an int64 tensor, made for this
 /// call (its values change from call to call: not cached): rank 1, or of

@@ -3,6 +3,7 @@
 //! run as one `StatefulPartitionedCall` of its definition, with its
 //! captured inputs (the variables' handles) passed by handle.
 
+mod litert_call;
 mod python_call;
 mod resolve;
 
@@ -73,6 +74,8 @@ pub(crate) struct Callee {
     /// of known rank.
     joins_trace: bool,
     context: Arc<BoundContext>,
+    /// Its LiteRT model and compiled models, for calls in a litert scope.
+    litert: litert_call::LitertState,
 }
 
 /// One concrete function of what a Python object calls, and which of the
@@ -189,6 +192,29 @@ impl Function {
         callee.context.ensure_synchronous()?;
         if callee.trainable {
             ensure_not_recording(&callee.context)?;
+        }
+        if crate::fused::litert_active() {
+            let arguments: Vec<(&Untyped, TensorKind)> =
+                tensors().map(|(tensor, kind)| (*tensor, *kind)).collect();
+            match litert_call::call(callee, &arguments, &kinds)? {
+                litert_call::Outcome::Ran(cores) => {
+                    return Out::from_cores(cores)
+                        .ok_or_else(|| Error::internal(CALL, RESULT_COUNT));
+                }
+                litert_call::Outcome::Fallback(reason) if crate::litert::strict() => {
+                    return Err(Error::Function {
+                        message: format!(
+                            "litert: the call cannot run through LiteRT ({reason}); \
+                             RXT_TF_LITERT_STRICT is set, so it does not fall back to TensorFlow"
+                        ),
+                    });
+                }
+                litert_call::Outcome::Fallback(_) => {
+                    crate::litert::COUNTERS
+                        .fallbacks
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
         }
         match kinds[..] {
             // In a fusing scope, a call that may join the trace is one node.

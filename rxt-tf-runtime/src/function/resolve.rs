@@ -190,6 +190,7 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         captured,
         trainable,
         context,
+        litert: Default::default(),
     })
 }
 

@@ -70,6 +70,14 @@ pub struct Stats {
     /// eviction could not remove (their cached kernels stay): nonzero only
     /// if TensorFlow names them differently.
     pub wrappers_kept: u64,
+    /// `Function` calls of a litert scope run through LiteRT.
+    pub litert_calls: u64,
+    /// `Function` calls of a litert scope run on TensorFlow instead: their
+    /// conversion or compilation failed (`RXT_TF_LITERT_STRICT=1` makes
+    /// that an error).
+    pub litert_fallbacks: u64,
+    /// LiteRT models compiled (one per function and input shapes, cached).
+    pub litert_compiles: u64,
 }
 
 /// Counts a fused call run again op by op.
@@ -93,6 +101,9 @@ pub fn stats() -> Stats {
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
         wrappers_kept: WRAPPERS_KEPT.load(Ordering::Relaxed),
+        litert_calls: crate::litert::COUNTERS.calls.load(Ordering::Relaxed),
+        litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
+        litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
     }
 }
 

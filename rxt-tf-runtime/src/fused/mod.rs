@@ -51,6 +51,33 @@ enum Mode {
     Fused,
     /// A scope that asked for per-op execution.
     PerOp,
+    /// A litert scope: `Function` calls run through LiteRT; ops are
+    /// recorded and run fused on TensorFlow (as in `Fused`) until fused
+    /// traces convert.
+    Litert,
+}
+
+impl Mode {
+    /// Whether ops are recorded into the thread's batch.
+    fn fuses(self) -> bool {
+        match self {
+            Mode::Fused => true,
+            Mode::Litert => enabled(),
+            Mode::Outside | Mode::PerOp => false,
+        }
+    }
+}
+
+/// Whether this thread's newest scope is a litert scope
+/// ([`Scope::litert`]).
+pub(crate) fn litert_active() -> bool {
+    STATE
+        .try_with(|state| {
+            state
+                .try_borrow()
+                .is_ok_and(|state| state.mode() == Mode::Litert)
+        })
+        .unwrap_or(false)
 }
 
 struct ThreadState {
@@ -127,6 +154,20 @@ impl Scope {
         Scope::enter(Mode::PerOp)
     }
 
+    /// A litert scope: [`Function`](crate::Function) calls made in it run
+    /// through LiteRT (the opt-in backend: converted once by TensorFlow's
+    /// TFLite converter, compiled per input shape for the CPU, needs the
+    /// `ai-edge-litert` 2.3.0 package), falling back to TensorFlow where
+    /// conversion fails ([`stats`] counts it; `RXT_TF_LITERT_STRICT=1`
+    /// makes it an error). Results are within LiteRT's float tolerance of
+    /// TensorFlow's, not bitwise. A function's variables are read when it
+    /// is converted (its first litert call): later assignments are not
+    /// seen by its litert calls. `tf!` ops in it are fused on TensorFlow,
+    /// as in [`Scope::fused`]. Nests like the other scopes.
+    pub fn litert() -> Scope {
+        Scope::enter(Mode::Litert)
+    }
+
     /// `fused()` when `fuse`, else `per_op()`.
     pub fn new(fuse: bool) -> Scope {
         if fuse {
@@ -173,7 +214,7 @@ fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<batch
             let mut state = state.try_borrow_mut().ok()?;
             let before = state.mode();
             change(&mut state.scopes);
-            (before == Mode::Fused && state.mode() != Mode::Fused)
+            (before.fuses() && !state.mode().fuses())
                 .then(|| state.batch.take())
                 .flatten()
         })
@@ -244,7 +285,7 @@ fn in_thread_batch(
     let mut batch = STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
-            (state.mode() == Mode::Fused).then(|| state.batch.take())
+            state.mode().fuses().then(|| state.batch.take())
         })
         .ok()
         .flatten()?;

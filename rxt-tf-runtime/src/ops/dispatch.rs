@@ -25,8 +25,8 @@ pub trait OpRow {
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Op}` does not take `{Self}` tensors",
     label = "element type `{Self}` not accepted here",
-    note = "the README's op table lists each op's element types; TensorFlow has no CPU kernel \
-            of this op for `{Self}`"
+    note = "the op reference lists each op's element types: those TensorFlow's CPU kernels of \
+            this op take and rxt-tf runs as eager does (a row's doc says why a type is left out)"
 )]
 pub trait ElementOf<Op> {
     /// [`Accepted`], once `Self` is accepted (see [`OperandOf::Checked`]).
@@ -508,6 +508,17 @@ where
 /// scalar constant: `tf!(x * Scalar(scale))`, `tf!(ids + Scalar(offset))`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scalar<T>(pub T);
+
+impl<T: super::rules::FromFloatLiteral> Scalar<T> {
+    /// `value` as a scalar of the float type `T`, converted as TensorFlow
+    /// converts a Python float to a `T` tensor: float64 exactly, the others
+    /// through the nearest float32 (bfloat16 flushing a subnormal one to
+    /// zero), so `tf!(x * Scalar::from_f64(scale))` is Python's `x * scale`
+    /// (as a literal `tf!(x * 0.1)` is).
+    pub fn from_f64(value: f64) -> Scalar<T> {
+        Scalar(T::from_python_float(value))
+    }
+}
 
 impl<T: Element> AsOperand for Scalar<T> {
     type Operand = Scalar<T>;

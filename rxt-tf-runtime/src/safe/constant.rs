@@ -5,7 +5,7 @@ use rxt_tf_spec::{DType, Value};
 
 use crate::error::{Error, Result};
 use crate::safe::handle::OwnedHandle;
-use crate::safe::host;
+use crate::safe::host::{self, Number, ScalarBits};
 use crate::sys::Api;
 
 /// The most elements a constant input may have (axes, a permutation: one
@@ -36,10 +36,12 @@ impl ConstantKey {
         // A number scalar of a float or bool type (`one_hot`'s `on_value`,
         // `pad`'s `constant_values`), as that type.
         match (value, dtype) {
-            (Value::Float(float), DType::F32) => key.push(&(*float as f32).to_ne_bytes()),
-            (Value::Float(float), DType::F64) => key.push(&float.to_ne_bytes()),
-            (Value::Int(int), DType::F32) => key.push(&((*int as f64) as f32).to_ne_bytes()),
-            (Value::Int(int), DType::F64) => key.push(&(*int as f64).to_ne_bytes()),
+            (Value::Float(float), dtype) if dtype.is_float() => {
+                key.push(ScalarBits::new(op, Number::Float(*float), dtype)?.bytes());
+            }
+            (Value::Int(int), dtype) if dtype.is_float() => {
+                key.push(ScalarBits::new(op, Number::Int(*int), dtype)?.bytes());
+            }
             (Value::Int(int @ (0 | 1)), DType::Bool) => key.push(&[u8::from(*int == 1)]),
             (Value::Float(float), DType::Bool) if *float == 0.0 || *float == 1.0 => {
                 key.push(&[u8::from(*float == 1.0)]);

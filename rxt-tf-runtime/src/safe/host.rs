@@ -114,6 +114,23 @@ impl ScalarBits {
     /// Python number: an error when it does not fit (a float for an integer
     /// type, an integer out of range, a number for a bool).
     pub(crate) fn new(op: &'static str, number: Number, dtype: DType) -> Result<ScalarBits> {
+        ScalarBits::converted(op, number, dtype, Rounding::PythonFloat)
+    }
+
+    /// A typed value (a `Scalar`'s, a composite's constant) as a `dtype`
+    /// scalar, as `tf.cast` converts it: floats round to the nearest
+    /// without flushing a subnormal (a half value already of `dtype` keeps
+    /// its bits); otherwise as [`ScalarBits::new`].
+    pub(crate) fn typed(op: &'static str, number: Number, dtype: DType) -> Result<ScalarBits> {
+        ScalarBits::converted(op, number, dtype, Rounding::Cast)
+    }
+
+    fn converted(
+        op: &'static str,
+        number: Number,
+        dtype: DType,
+        rounding: Rounding,
+    ) -> Result<ScalarBits> {
         let mut bits = [0_u8; 8];
         let misfit = || Error::Data {
             op,
@@ -122,24 +139,15 @@ impl ScalarBits {
                 dtype.name()
             ),
         };
-        // By kind and width, so an element type needs no arm of its own.
+        // Floats as TensorFlow converts them, integers by width.
         let wide = dtype.size() == 8;
         match number {
             Number::Float(float) if dtype.is_float() => {
-                if wide {
-                    bits.copy_from_slice(&float.to_ne_bytes());
-                } else {
-                    bits[..4].copy_from_slice(&(float as f32).to_ne_bytes());
-                }
+                float_bits(op, float, dtype, rounding, &mut bits)?;
             }
+            // Through a double, as Python's int becomes a float first.
             Number::Int(int) if dtype.is_float() => {
-                if wide {
-                    bits.copy_from_slice(&(int as f64).to_ne_bytes());
-                } else {
-                    // Through a double, as Python's int becomes a float
-                    // first: rounding twice, as eager does.
-                    bits[..4].copy_from_slice(&((int as f64) as f32).to_ne_bytes());
-                }
+                float_bits(op, int as f64, dtype, rounding, &mut bits)?;
             }
             Number::Int(int) if dtype != DType::Bool => {
                 if wide {
@@ -158,5 +166,81 @@ impl ScalarBits {
     /// The scalar's bytes, as its tensor holds them.
     pub(crate) fn bytes(&self) -> &[u8] {
         &self.bits[..self.dtype.size()]
+    }
+}
+
+/// How a float becomes a narrower float type.
+#[derive(Clone, Copy)]
+enum Rounding {
+    /// As TensorFlow converts a Python float ([`python_float`]).
+    PythonFloat,
+    /// As the `Cast` kernel rounds: through float32 to the nearest, a
+    /// bfloat16 subnormal kept.
+    Cast,
+}
+
+/// `value`'s bits as a `dtype` float, rounded as `rounding` says; an error
+/// for a type that is not a float (callers check).
+fn float_bits(
+    op: &'static str,
+    value: f64,
+    dtype: DType,
+    rounding: Rounding,
+    bits: &mut [u8; 8],
+) -> Result<()> {
+    let single = python_float::to_f32(value);
+    match (dtype, rounding) {
+        (DType::F64, _) => bits.copy_from_slice(&value.to_ne_bytes()),
+        (DType::F32, _) => bits[..4].copy_from_slice(&single.to_ne_bytes()),
+        (DType::BF16, Rounding::PythonFloat) => {
+            bits[..2].copy_from_slice(&python_float::to_bf16(value).to_ne_bytes());
+        }
+        (DType::BF16, Rounding::Cast) => {
+            bits[..2].copy_from_slice(&half::bf16::from_f32(single).to_ne_bytes());
+        }
+        (DType::F16, _) => bits[..2].copy_from_slice(&python_float::to_f16(value).to_ne_bytes()),
+        (DType::I32 | DType::I64 | DType::Bool, _) => {
+            return Err(Error::Data {
+                op,
+                message: format!("{value} cannot become a {} value", dtype.name()),
+            })
+        }
+    }
+    Ok(())
+}
+
+/// A Python float as TensorFlow converts it to a tensor of each float
+/// type: float64 exactly; the others through the nearest float32 (rounding
+/// twice; infinite past its range); bfloat16 flushing a subnormal float32
+/// to a zero of its sign (measured on the wheel: `tf.constant(3e-39,
+/// tf.bfloat16)` is 0, though `tf.cast` of the float32 keeps the
+/// subnormal).
+pub(crate) mod python_float {
+    use half::{bf16, f16};
+
+    /// To float32: the nearest.
+    #[allow(clippy::cast_possible_truncation)]
+    pub(crate) fn to_f32(value: f64) -> f32 {
+        value as f32
+    }
+
+    /// To float64: itself.
+    pub(crate) fn to_f64(value: f64) -> f64 {
+        value
+    }
+
+    /// To bfloat16: through float32, a subnormal one flushed to zero.
+    pub(crate) fn to_bf16(value: f64) -> bf16 {
+        let single = to_f32(value);
+        if single.is_subnormal() {
+            bf16::from_f32(0.0_f32.copysign(single))
+        } else {
+            bf16::from_f32(single)
+        }
+    }
+
+    /// To float16: through float32.
+    pub(crate) fn to_f16(value: f64) -> f16 {
+        f16::from_f32(to_f32(value))
     }
 }

@@ -1,4 +1,5 @@
-//! One already-loaded wheel image, opened with `RTLD_NOLOAD`, and symbol
+//! One shared library image: a wheel image already loaded, opened with
+//! `RTLD_NOLOAD`, or a library rxt-tf loads itself (LiteRT's); symbol
 //! resolution with `dladdr` proof of the owning image.
 
 use std::ffi::{c_void, CStr, CString};
@@ -51,6 +52,33 @@ impl Image {
         }
     }
 
+    /// Loads the image at `path` (or finds it loaded): `RTLD_NOW |
+    /// RTLD_LOCAL | RTLD_NODELETE`, its symbols kept out of the global
+    /// namespace and never unmapped (a C++ library that ran code must not
+    /// be). For libraries rxt-tf itself brings in (LiteRT's), never
+    /// TensorFlow's.
+    pub fn load(path: &Path) -> Result<Image> {
+        let missing = |reason: String| Error::LitertUnavailable {
+            reason: format!("cannot load {}: {reason}", path.display()),
+        };
+        let canonical = path
+            .canonicalize()
+            .map_err(|err| missing(format!("cannot resolve the path: {err}")))?;
+        let c_path = CString::new(canonical.as_os_str().as_bytes())
+            .map_err(|_| missing(String::from("the path contains a NUL byte")))?;
+        let flags = libc::RTLD_NOW | libc::RTLD_LOCAL | libc::RTLD_NODELETE;
+        // SAFETY: `c_path` is a valid NUL-terminated string; loading runs the
+        // library's initialisers, which is what using it requires.
+        let handle = unsafe { libc::dlopen(c_path.as_ptr(), flags) };
+        match NonNull::new(handle) {
+            Some(handle) => Ok(Image {
+                handle,
+                path: canonical,
+            }),
+            None => Err(missing(last_dl_error())),
+        }
+    }
+
     /// The canonical path of this image.
     pub fn path(&self) -> &Path {
         &self.path
@@ -85,7 +113,8 @@ impl Image {
 impl Drop for Image {
     fn drop(&mut self) {
         // SAFETY: the handle came from a successful `dlopen` and is closed
-        // once; the image stays mapped because the process loaded it first.
+        // once; the image stays mapped: the process loaded it first (a wheel
+        // image) or it was loaded with `RTLD_NODELETE` (`Image::load`).
         unsafe { libc::dlclose(self.handle.as_ptr()) };
     }
 }

@@ -45,7 +45,8 @@ macro_rules! number {
             const DTYPE: DType = DType::$dtype;
 
             fn bytes(data: &[Self]) -> &[u8] {
-                // SAFETY: a number type has no padding, so all the slice's
+                // SAFETY: a number type has no padding (the half types are
+                // `#[repr(transparent)]` over `u16`), so all the slice's
                 // bytes are initialised; `u8` has no alignment requirement.
                 unsafe {
                     std::slice::from_raw_parts(
@@ -59,7 +60,8 @@ macro_rules! number {
                 let mut values: Vec<$rust> = vec![<$rust>::default(); count];
                 // SAFETY: the vector's `count` initialised elements are
                 // `size_of_val` bytes with no padding, and every bit pattern
-                // is a valid value of a number type.
+                // is a valid value of a number type (the half types wrap a
+                // `u16`, `#[repr(transparent)]`).
                 let bytes = unsafe {
                     std::slice::from_raw_parts_mut(
                         values.as_mut_ptr().cast::<u8>(),

@@ -21,7 +21,7 @@ impl Op {
     }
 
     /// The operands of the row as a phrase: `two CPU tensors of one of
-    /// float32 or float64 at ranks 0–4`, `one CPU tensor of … and one CPU
+    /// float32, float64, bfloat16 or float16 at ranks 0–5`, `one CPU tensor of … and one CPU
     /// tensor of its element type at rank 1`.
     pub fn operands_sentence(&self) -> String {
         let mut groups: Vec<(Role, (u8, u8), usize)> = Vec::new();
@@ -254,7 +254,7 @@ mod tests {
         let text = crate::ops::MATMUL.constraint(&crate::ops::MATMUL.python[0]);
         assert!(
             text.starts_with(
-                "two CPU tensors of one of float32, float64, int32 or int64 at ranks 2–5"
+                "two CPU tensors of one of float32, float64, bfloat16, float16, int32 or int64 at ranks 2–5"
             ),
             "{text}"
         );

@@ -7,6 +7,10 @@ pub enum DType {
     F32,
     /// `float64` (`TF_DOUBLE`).
     F64,
+    /// `bfloat16` (`TF_BFLOAT16`): Rust's `half::bf16`.
+    BF16,
+    /// `float16` (`TF_HALF`): Rust's `half::f16`.
+    F16,
     /// `int32` (`TF_INT32`).
     I32,
     /// `int64` (`TF_INT64`).
@@ -22,6 +26,8 @@ impl DType {
         match self {
             DType::F32 => 1,
             DType::F64 => 2,
+            DType::BF16 => 14,
+            DType::F16 => 19,
             DType::I32 => 3,
             DType::I64 => 9,
             DType::Bool => 10,
@@ -34,6 +40,8 @@ impl DType {
         match code {
             1 => Some(DType::F32),
             2 => Some(DType::F64),
+            14 => Some(DType::BF16),
+            19 => Some(DType::F16),
             3 => Some(DType::I32),
             9 => Some(DType::I64),
             10 => Some(DType::Bool),
@@ -46,17 +54,22 @@ impl DType {
         match self {
             DType::F32 => "float32",
             DType::F64 => "float64",
+            DType::BF16 => "bfloat16",
+            DType::F16 => "float16",
             DType::I32 => "int32",
             DType::I64 => "int64",
             DType::Bool => "bool",
         }
     }
 
-    /// The Rust type of its elements (`f32`, `i32`, `i64`).
+    /// The Rust type of its elements (`f32`, `i32`, `bf16`), as users
+    /// write it: the half types are `half`'s, re-exported by rxt-tf.
     pub const fn rust_name(self) -> &'static str {
         match self {
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::BF16 => "bf16",
+            DType::F16 => "f16",
             DType::I32 => "i32",
             DType::I64 => "i64",
             DType::Bool => "bool",
@@ -76,6 +89,8 @@ impl DType {
         match self {
             DType::F32 => "F32",
             DType::F64 => "F64",
+            DType::BF16 => "Bf16",
+            DType::F16 => "F16",
             DType::I32 => "I32",
             DType::I64 => "I64",
             DType::Bool => "Bool",
@@ -88,6 +103,7 @@ impl DType {
         match self {
             DType::F32 | DType::I32 => 4,
             DType::F64 | DType::I64 => 8,
+            DType::BF16 | DType::F16 => 2,
             DType::Bool => 1,
         }
     }
@@ -95,14 +111,28 @@ impl DType {
     /// Whether it is a floating-point type.
     #[inline]
     pub const fn is_float(self) -> bool {
-        matches!(self, DType::F32 | DType::F64)
+        matches!(self, DType::F32 | DType::F64 | DType::BF16 | DType::F16)
+    }
+
+    /// Whether Rust has it as a primitive type (`f32`, `bool`, …; not the
+    /// half types, which are library types).
+    #[inline]
+    pub const fn is_primitive(self) -> bool {
+        !matches!(self, DType::BF16 | DType::F16)
     }
 }
 
 impl DType {
     /// Every element type of rxt-tf, in the order tables list them.
-    pub const ALL: &'static [DType] =
-        &[DType::F32, DType::F64, DType::I32, DType::I64, DType::Bool];
+    pub const ALL: &'static [DType] = &[
+        DType::F32,
+        DType::F64,
+        DType::BF16,
+        DType::F16,
+        DType::I32,
+        DType::I64,
+        DType::Bool,
+    ];
 }
 
 /// The largest rank of an rxt-tf tensor (ranks are `0..=MAX_RANK`).

@@ -149,7 +149,7 @@ impl Steps {
             Steps::Gelu => Some("`Mul`, `Neg`, `Erfc` (approximate: `Pow`, `AddV2`, `Tanh`)"),
             Steps::Silu => Some("`Mul`, `Sigmoid`"),
             Steps::HardSigmoid => Some("`AddV2`, `Relu6`, `RealDiv`"),
-            Steps::Moments => Some("`Mean`, `SquaredDifference` (`Squeeze`)"),
+            Steps::Moments => Some("`Mean`, `SquaredDifference` (`Squeeze`; float16 through `Cast` to float32 and back)"),
             Steps::Variance => Some("`Mean`, `Sub`, `Square`"),
             Steps::Std => Some("`Mean`, `Sub`, `Square`, `Sqrt`"),
             Steps::LogSumExp => {

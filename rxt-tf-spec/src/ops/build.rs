@@ -10,10 +10,17 @@ use crate::model::{
 };
 
 /// Float element types: the ops whose CPU kernels are float-only.
-pub const FLOATS: &[DType] = &[DType::F32, DType::F64];
+pub const FLOATS: &[DType] = &[DType::F32, DType::F64, DType::BF16, DType::F16];
 
 /// Numeric element types: the ops whose CPU kernels also take integers.
-pub const NUMBERS: &[DType] = &[DType::F32, DType::F64, DType::I32, DType::I64];
+pub const NUMBERS: &[DType] = &[
+    DType::F32,
+    DType::F64,
+    DType::BF16,
+    DType::F16,
+    DType::I32,
+    DType::I64,
+];
 
 /// Bool only: the logical ops.
 pub const BOOLS: &[DType] = &[DType::Bool];

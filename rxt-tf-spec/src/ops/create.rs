@@ -1,7 +1,7 @@
 //! Ops that make a new tensor from sizes or values: `fill`, `zeros`,
 //! `ones`, `range`, `eye`, `one_hot`, and `zeros_like` / `ones_like`.
 
-use super::build::{calls, elementwise, BINARY_INPUTS, NUMBERS, T, UNARY_INPUTS};
+use super::build::{calls, elementwise, BINARY_INPUTS, T, UNARY_INPUTS};
 use crate::model::{
     Attr, AttrValue, Becomes, DType, Input, Keyword, Op, PythonRule, Rule, Steps, Value, ValueKind,
     Work,
@@ -215,14 +215,16 @@ pub const ONES: Op = Op {
 };
 
 /// `range(start, limit, delta)`: `start, start + delta, …` below `limit`,
-/// as `tf.range`.
+/// as `tf.range`. Not the half types: `tf.range` converts a Python float
+/// beside them to float32 and ranges in float32, where a `tf!` literal
+/// takes its operands' type (`Range` has half kernels; cast a range).
 pub const RANGE: Op = Op {
     name: "range",
     operator: None,
     summary: "the numbers from `start` up to `limit` by `delta` (`tf.range`)",
     tf_op: c"Range",
     rule: Rule::Sequence,
-    dtypes: NUMBERS,
+    dtypes: &[DType::F32, DType::F64, DType::I32, DType::I64],
     keywords: &[],
     attrs: &[Attr {
         name: c"Tidx",

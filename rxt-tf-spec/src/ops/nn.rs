@@ -713,7 +713,8 @@ pub const FUSED_BATCH_NORM: Op = Op {
               (`FusedBatchNormV3`)",
     tf_op: c"FusedBatchNormV3",
     rule: Rule::FusedNormalize,
-    // The CPU kernel takes float32 (and the half types), not float64.
+    // The CPU kernel takes float32, not float64; its half-type forms keep
+    // float32 statistics, which this row types as the image: float32 only.
     dtypes: &[DType::F32],
     keywords: &[Keyword {
         name: "epsilon",

@@ -71,14 +71,14 @@ const POOL3D_DETAIL: &str = " (NDHWC); ksize and strides a positive int literal 
                              of one or three, padding 'SAME' or 'VALID'";
 
 /// `max_pool3d(x, ksize = k | [kd, kh, kw], strides = …, padding = …)` on
-/// an NDHWC volume, as `tf.nn.max_pool3d` (float32: the CPU kernel takes
-/// no float64).
+/// an NDHWC volume, as `tf.nn.max_pool3d` (float32 and bfloat16: the CPU
+/// kernel takes no float64 or float16).
 pub const MAX_POOL3D: Op = Op {
     name: "max_pool3d",
     summary: "the maximum of each window of an NDHWC volume",
     tf_op: c"MaxPool3D",
     rule: Rule::Pool { rank: 5 },
-    dtypes: &[DType::F32],
+    dtypes: &[DType::F32, DType::BF16],
     keywords: &POOL3D_KEYWORDS,
     attrs: &[T, NDHWC],
     python: &[PythonRule {
@@ -94,7 +94,8 @@ pub const MAX_POOL3D: Op = Op {
 };
 
 /// `avg_pool3d(x, ksize = …, strides = …, padding = …)`, as
-/// `tf.nn.avg_pool3d` (float32: no CPU kernel for float64).
+/// `tf.nn.avg_pool3d` (float32 and bfloat16: no CPU kernel for float64
+/// or float16).
 pub const AVG_POOL3D: Op = Op {
     name: "avg_pool3d",
     summary: "the mean of each window of an NDHWC volume",

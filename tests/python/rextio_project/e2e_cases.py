@@ -69,6 +69,10 @@ CASES = {
     # floats by value, and 0.0 == -0.0, so after `scalars` converted 0.0 its
     # `tf.truediv(y, -0.0)` divides by +0.0 (rxt-tf keeps -0.0, as a fresh
     # process's eager does).
+    "half_scaled": [
+        (tf.cast(tensor(3, 5), tf.bfloat16), 1.5),
+        (tf.cast(tensor(2, 4), tf.bfloat16), 3e-39),
+    ],
     "rescaled_grid": [(tensor(2, 3), 4.0), (tensor(2, 3), 0.0), (special[:2, :3], 1e-40)],
     "plus_identity": [(tensor(3, 3),), (special[:, :3],)],
     "dense_sequence": [(seq, w_seq), (tensor(1, 0, 8), w_seq)],

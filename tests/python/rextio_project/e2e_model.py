@@ -3,6 +3,7 @@
 import tensorflow as tf
 
 from rxt_tf_plugin.types import (
+    TensorBf16Cpu2D,
     TensorF32Cpu1D,
     TensorF32Cpu2D,
     TensorF32Cpu3D,
@@ -171,6 +172,13 @@ def id_counts(ids: TensorI32Cpu2D) -> TensorI32Cpu1D:
 def id_ratios(ids: TensorI32Cpu2D) -> TensorF64Cpu1D:
     # Integer division is true division in float64, as tf.divide does it.
     return tf.reduce_sum(ids, axis=1) / 4
+
+
+def half_scaled(x: TensorBf16Cpu2D, scale: float) -> TensorF32Cpu1D:
+    # bfloat16 activations, as Keras's mixed_bfloat16 policy gives them: the
+    # float operands convert as TensorFlow converts a Python float.
+    h = tf.nn.relu(x * scale + 0.5)
+    return tf.reduce_sum(tf.cast(h, dtype="float32"), axis=1)
 
 
 def ids_as_floats(ids: TensorI32Cpu2D) -> TensorF32Cpu2D:

@@ -3,7 +3,7 @@
 //! and `fused_batch_norm`'s one kernel of six outputs.
 
 use rxt_tf_spec::ops::{
-    ADD, EXP, IS_FINITE, LOG, MAXIMUM, MUL, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SQRT,
+    ADD, CAST, EXP, IS_FINITE, LOG, MAXIMUM, MUL, REDUCE_MAX, REDUCE_MEAN, REDUCE_SUM, RSQRT, SQRT,
     SQUARE, SQUARED_DIFFERENCE, SQUEEZE, SUB, WHERE,
 };
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
@@ -74,27 +74,57 @@ fn squeezed(
 }
 
 /// `tf.nn.moments(x, axes, keepdims)`: `mean = reduce_mean(x, axes, True)`,
-/// `variance = reduce_mean(squared_difference(x, mean), axes, True)`, both
+/// `variance = reduce_mean(squared_difference(x, mean), axes, True)`,
 /// squeezed unless `keepdims` (`tf.nn.moments`' `stop_gradient`, an
-/// identity here, is left out).
+/// identity in inference, is left out). A float16 `x` is computed in
+/// float32 and both results cast back, as `tf.nn.moments` does (float16's
+/// range is too narrow for its statistics; bfloat16 stays as it is).
 pub(super) fn moments<O: Outputs>(
     row: &'static Op,
     inputs: &[Operand<'_>],
     keywords: &[Value],
 ) -> Result<O> {
-    let (x, kind) = tensor_operand(row, inputs)?;
+    let (x, given) = tensor_operand(row, inputs)?;
     let (axes, keepdims, count) = axes_and_keepdims(row, keywords)?;
+    let widened = match given.dtype {
+        DType::F16 => Some(cast(row, x, given, DType::F32)?),
+        _ => None,
+    };
+    let (x, kind) = match &widened {
+        Some(wide) => {
+            let kind = TensorKind {
+                dtype: DType::F32,
+                ..given
+            };
+            (Operand::Tensor(wide, kind), kind)
+        }
+        None => (x, given),
+    };
     let mean = reduce(step(row, &REDUCE_MEAN), x, axes, true, kind, count)?;
     let pair = [x, Operand::Tensor(&mean, kind)];
     let deviations = run_row(step(row, &SQUARED_DIFFERENCE), &pair, &[], kind)?;
     let deviations = Operand::Tensor(&deviations, kind);
     let variance = reduce(step(row, &REDUCE_MEAN), deviations, axes, true, kind, count)?;
-    if keepdims {
+    let (mean, variance) = if keepdims {
+        (mean, variance)
+    } else {
+        (
+            squeezed(row, &mean, axes, kind, count)?,
+            squeezed(row, &variance, axes, kind, count)?,
+        )
+    };
+    if kind.dtype == given.dtype {
         return O::from_cores(row, vec![mean, variance]);
     }
-    let mean = squeezed(row, &mean, axes, kind, count)?;
-    let variance = squeezed(row, &variance, axes, kind, count)?;
-    O::from_cores(row, vec![mean, variance])
+    let result = reduced(kind, count, keepdims);
+    let narrow = |t: &Untyped| cast(row, Operand::Tensor(t, result), result, given.dtype);
+    O::from_cores(row, vec![narrow(&mean)?, narrow(&variance)?])
+}
+
+/// `x` (of `kind`) converted to `dtype`, as `math_ops.cast`.
+fn cast(row: &'static Op, x: Operand<'_>, kind: TensorKind, dtype: DType) -> Result<Untyped> {
+    let result = TensorKind { dtype, ..kind };
+    run_row(step(row, &CAST), &[x], &[Value::Type(dtype)], result)
 }
 
 /// `tf.math.reduce_variance`: `reduce_mean(square(x - reduce_mean(x, axis,

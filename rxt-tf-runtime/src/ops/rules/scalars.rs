@@ -116,4 +116,9 @@ pub trait FromIntLiteral: Element {}
     label = "the literal's type would be `{Self}`",
     note = "write an integer literal, or cast the tensor to a float type first"
 )]
-pub trait FromFloatLiteral: Element {}
+pub trait FromFloatLiteral: Element {
+    /// `value` as TensorFlow converts a Python float to a tensor of this
+    /// type (see [`Scalar::from_f64`](crate::ops::Scalar::from_f64)).
+    #[doc(hidden)]
+    fn from_python_float(value: f64) -> Self;
+}

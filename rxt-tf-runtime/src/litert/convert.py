@@ -1,0 +1,31 @@
+"""TensorFlow's TFLite converter, as rxt-tf's litert backend calls it: a
+concrete function to a flatbuffer of builtin ops, float32, no quantization,
+no select-TF ops. The function's variables are frozen into constants (the
+converter's path without a saved model, which keeps no resource ops)."""
+
+import warnings
+
+import tensorflow as tf
+
+
+def convert(function):
+    """The TFLite flatbuffer of ``function`` (a concrete function), as bytes.
+
+    Refuses a graph with a tensor of unknown rank or of a rank above 8:
+    LiteRT's layouts hold 8 sizes and it does not check.
+    """
+    for op in function.graph.get_operations():
+        for output in op.outputs:
+            rank = output.shape.rank
+            if rank is None or rank > 8:
+                raise ValueError(
+                    f"{op.type} gives a tensor of rank {rank}: LiteRT takes ranks up to 8"
+                )
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([function])
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
+    converter.optimizations = []
+    with warnings.catch_warnings():
+        # "Please consider providing the trackable_obj argument": the frozen
+        # path is the one wanted here.
+        warnings.simplefilter("ignore")
+        return bytes(converter.convert())

@@ -1,0 +1,52 @@
+//! Converting a TensorFlow function to a LiteRT model with TensorFlow's own
+//! TFLite converter (`convert.py`), in the process's Python.
+
+use std::ffi::CString;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use super::model::Model;
+use crate::error::{Error, Result};
+
+/// The converter's Python source.
+const CONVERTER: &str = include_str!("convert.py");
+
+/// Converts `function` (a concrete function: builtin ops, float32, its
+/// variables frozen) and loads the result into LiteRT.
+pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
+    let bytes = flatbuffer(function).map_err(|err| Error::LitertRefused {
+        what: format!("TensorFlow's TFLite converter refused the function: {err}"),
+    })?;
+    Model::from_bytes(bytes)
+}
+
+/// The flatbuffer the converter makes of `function`.
+fn flatbuffer(function: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let py = function.py();
+    let module = converter(py)?;
+    let bytes = module.getattr("convert")?.call1((function,))?;
+    Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+}
+
+/// The converter module, made once (not left in `sys.modules`).
+fn converter(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static MODULE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let module = MODULE.get_or_try_init(py, || {
+        let code = CString::new(CONVERTER).map_err(|err| {
+            pyo3::exceptions::PyValueError::new_err(format!("converter source: {err}"))
+        })?;
+        let module = PyModule::from_code(
+            py,
+            &code,
+            c"rxt_tf_litert_convert.py",
+            c"rxt_tf_litert_convert",
+        )?;
+        py.import("sys")?
+            .getattr("modules")?
+            .call_method1("pop", ("rxt_tf_litert_convert", py.None()))?;
+        Ok::<_, PyErr>(module.into_any().unbind())
+    })?;
+    Ok(module.bind(py))
+}

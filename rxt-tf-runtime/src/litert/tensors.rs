@@ -1,0 +1,209 @@
+//! TensorFlow tensors as LiteRT's host memory: an input's CPU buffer is
+//! given to LiteRT in place (copied once into aligned memory only if it is
+//! not 64-byte aligned), and each output is a new TensorFlow tensor that
+//! LiteRT writes in place.
+
+use std::alloc::Layout;
+use std::sync::Arc;
+
+use rxt_tf_spec::{DType, TensorKind};
+
+use super::model::{byte_size, Compiled, HostTensor};
+use super::sys::HOST_ALIGNMENT;
+use crate::error::{Error, Result};
+use crate::safe::handle::{null_handle, null_pointer, OwnedHandle};
+use crate::safe::status::Status;
+use crate::sys::{Api, TF_Tensor};
+use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType, Untyped};
+
+/// What errors name.
+const STEP: &str = "litert call";
+
+/// A resolved host tensor of TensorFlow, released on drop.
+struct Resolved {
+    api: &'static Api,
+    tensor: *mut TF_Tensor,
+}
+
+impl Drop for Resolved {
+    fn drop(&mut self) {
+        // SAFETY: the tensor came from `TFE_TensorHandleResolve` or
+        // `TF_AllocateTensor` and is released once.
+        unsafe { (self.api.TF_DeleteTensor)(self.tensor) };
+    }
+}
+
+/// 64-byte aligned bytes, for an input TensorFlow did not align.
+struct Aligned {
+    data: *mut u8,
+    layout: Layout,
+}
+
+impl Aligned {
+    fn copy_of(bytes: &[u8]) -> Result<Aligned> {
+        let layout = Layout::from_size_align(bytes.len().max(1), HOST_ALIGNMENT)
+            .map_err(|_| Error::limit(STEP, "a tensor's size"))?;
+        // SAFETY: the layout's size is non-zero.
+        let data = unsafe { std::alloc::alloc(layout) };
+        if data.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        // SAFETY: `data` holds at least `bytes.len()` bytes and is fresh.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), data, bytes.len()) };
+        Ok(Aligned { data, layout })
+    }
+}
+
+impl Drop for Aligned {
+    fn drop(&mut self) {
+        // SAFETY: allocated with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.data, self.layout) };
+    }
+}
+
+/// Runs `compiled` on `inputs` (of the shapes it was compiled for) and
+/// returns its outputs as new tensors of `T` and rank `S`.
+pub fn run<T: Element, const R: usize, const S: usize>(
+    compiled: &mut Compiled,
+    inputs: &[&Tensor<T, R>],
+) -> Result<Vec<Tensor<T, S>>>
+where
+    Rank<R>: SupportedRank,
+    Rank<S>: SupportedRank,
+{
+    let given: Vec<(&Untyped, TensorKind)> = inputs
+        .iter()
+        .map(|tensor| (&tensor.core, kind(T::DTYPE, R)))
+        .collect();
+    let wanted = vec![kind(T::DTYPE, S); compiled.output_shapes().len()];
+    let outputs = run_untyped(compiled, &given, &wanted)?;
+    Ok(outputs.into_iter().map(Tensor::from_core).collect())
+}
+
+/// The kind of a `dtype` tensor of `rank` (ranks past `u8` are refused
+/// by the checks that read it).
+fn kind(dtype: DType, rank: usize) -> TensorKind {
+    TensorKind {
+        dtype,
+        rank: u8::try_from(rank).unwrap_or(u8::MAX),
+    }
+}
+
+/// Runs `compiled` on `inputs` (tensors of their kinds, of the compiled
+/// shapes), returning one tensor per output, of the `outputs` kinds.
+pub(crate) fn run_untyped(
+    compiled: &mut Compiled,
+    inputs: &[(&Untyped, TensorKind)],
+    outputs: &[TensorKind],
+) -> Result<Vec<Untyped>> {
+    let Some((first, _)) = inputs.first() else {
+        return Err(Error::FunctionArguments {
+            message: String::from("a litert call needs at least one input"),
+        });
+    };
+    let context = Arc::clone(&first.context);
+    let api = context.wheel().api();
+    let status = Status::new(api, STEP)?;
+    let mut kept: Vec<(Resolved, Option<Aligned>)> = Vec::new();
+    let mut host_inputs = Vec::new();
+    for (core, kind) in inputs {
+        let handle = core.handle()?;
+        if handle.dtype() != kind.dtype.code() {
+            return Err(Error::internal(STEP, "an input of another element type"));
+        }
+        let shape = core.shape(usize::from(kind.rank))?;
+        // SAFETY: the handle is live and computed; a CPU tensor resolves to
+        // its buffer, shared.
+        let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
+        status.check(STEP)?;
+        if tensor.is_null() {
+            return Err(null_pointer(STEP, "TFE_TensorHandleResolve"));
+        }
+        let resolved = Resolved { api, tensor };
+        // SAFETY: `tensor` is live.
+        let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
+        // SAFETY: `tensor` is live.
+        let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
+        let aligned = if (data as usize) % HOST_ALIGNMENT != 0 {
+            // SAFETY: the buffer holds `bytes` bytes while `resolved` lives.
+            Some(Aligned::copy_of(unsafe {
+                std::slice::from_raw_parts(data, bytes)
+            })?)
+        } else {
+            None
+        };
+        let data = aligned.as_ref().map_or(data, |a| a.data);
+        host_inputs.push(HostTensor {
+            dtype: kind.dtype,
+            shape,
+            data: data.cast(),
+            bytes,
+        });
+        kept.push((resolved, aligned));
+    }
+    let shapes = compiled.output_shapes().to_vec();
+    if shapes.len() != outputs.len() {
+        return Err(Error::FunctionShapes {
+            message: format!(
+                "the LiteRT model has {} outputs, the caller takes {}",
+                shapes.len(),
+                outputs.len()
+            ),
+        });
+    }
+    let mut made = Vec::new();
+    let mut host_outputs = Vec::new();
+    for (index, (shape, kind)) in shapes.into_iter().zip(outputs).enumerate() {
+        if shape.len() != usize::from(kind.rank) {
+            return Err(Error::FunctionShapes {
+                message: format!(
+                    "output {index}: the LiteRT model gives rank {}, the caller takes rank {}",
+                    shape.len(),
+                    kind.rank
+                ),
+            });
+        }
+        let tensor = allocate(api, kind.dtype, &shape)?;
+        // SAFETY: `tensor` is live.
+        let data = unsafe { (api.TF_TensorData)(tensor.tensor) };
+        // SAFETY: `tensor` is live.
+        let bytes = unsafe { (api.TF_TensorByteSize)(tensor.tensor) };
+        host_outputs.push(HostTensor {
+            dtype: kind.dtype,
+            shape,
+            data,
+            bytes,
+        });
+        made.push(tensor);
+    }
+    // SAFETY: every input's memory lives in `kept`, every output's in
+    // `made`, untouched by anything else until the call returns.
+    unsafe { compiled.run(&host_inputs, &host_outputs) }?;
+    drop(kept);
+    made.into_iter()
+        .map(|tensor| {
+            // SAFETY: `tensor` is live; the handle takes its own reference to
+            // the buffer.
+            let raw = unsafe { (api.TFE_NewTensorHandle)(tensor.tensor, status.as_ptr()) };
+            status.check(STEP)?;
+            // SAFETY: on success the new handle is ours to own.
+            let handle =
+                unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(STEP))?;
+            Ok(Untyped::ready(handle, Arc::clone(&context)))
+        })
+        .collect()
+}
+
+/// A new TensorFlow host tensor of `dtype` and `shape` (uninitialised
+/// contents, which LiteRT overwrites; TensorFlow's allocator aligns it).
+fn allocate(api: &'static Api, dtype: DType, shape: &[i64]) -> Result<Resolved> {
+    let bytes = byte_size(dtype, shape).ok_or_else(|| Error::limit(STEP, "an output's size"))?;
+    let rank = std::ffi::c_int::try_from(shape.len()).map_err(|_| Error::limit(STEP, "a rank"))?;
+    // SAFETY: `shape` holds `rank` sizes whose product times the element
+    // size is `bytes`.
+    let tensor = unsafe { (api.TF_AllocateTensor)(dtype.code(), shape.as_ptr(), rank, bytes) };
+    if tensor.is_null() {
+        return Err(null_pointer(STEP, "TF_AllocateTensor"));
+    }
+    Ok(Resolved { api, tensor })
+}
