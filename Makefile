@@ -109,7 +109,9 @@ lint-python: setup
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.
 ## Then the three example models (bench/models.py) and a Keras model called
-## through rxt_tf::Function (bench/functions.py). Each results file records
+## through rxt_tf::Function (bench/functions.py), real layers through
+## rxt_tf.function (bench/layers.py) and the litert backend beside LiteRT
+## called from Python and TensorFlow's floor (bench/litert.py). Each results file records
 ## the machine (bench/machine.py: CPU model, AVX-512 flags, whether oneDNN's
 ## custom ops are on), printed first.
 bench: example
@@ -120,3 +122,4 @@ bench: example
 	@$(ENV) python bench/models.py
 	@$(ENV) python bench/functions.py
 	@$(ENV) python bench/layers.py
+	@$(ENV) python bench/litert.py

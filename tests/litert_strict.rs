@@ -1,6 +1,6 @@
 //! The litert backend's switch `RXT_TF_LITERT_STRICT=1`: a `Function`
-//! call LiteRT cannot take is an error naming the reason instead of a
-//! fallback to TensorFlow. Its own test binary: it sets the variable, which
+//! call or a fused trace LiteRT cannot take is an error naming the reason
+//! instead of a fallback to TensorFlow. Its own test binary: it sets the variable, which
 //! no other test may read meanwhile.
 
 mod common;
@@ -31,5 +31,21 @@ v = tf.constant([0.5, -1.25, 3.0], tf.float64)
             message.contains("runs no float64 tensors") && message.contains("RXT_TF_LITERT_STRICT"),
             "{message}"
         );
+        // A fused trace of float64 ops: every result it gives fails.
+        std::env::set_var("RXT_TF_LITERT_STRICT", "1");
+        let (doubled, negated) = (rxt_tf::tf!(v * 2.0), rxt_tf::tf!(neg(v)));
+        let results = (
+            doubled.and_then(|t| t.to_vec()),
+            negated.and_then(|t| t.to_vec()),
+        );
+        std::env::remove_var("RXT_TF_LITERT_STRICT");
+        for result in [results.0, results.1] {
+            let message = result.expect_err("strict").to_string();
+            assert!(
+                message.starts_with("rxt-tf: litert: the call cannot run through LiteRT")
+                    && message.contains("runs no float64 tensors"),
+                "{message}"
+            );
+        }
     });
 }

@@ -46,22 +46,24 @@ impl Function {
     /// Wraps `tf_function`, whose Python function takes `parameters`
     /// (`rxt_tf._trace.parameters`); `tracer` is `rxt_tf._trace.trace`;
     /// at most `capacity` keys are kept; `exact` runs each call as the
-    /// `tf.function` does (bit for bit), else inlined (faster).
+    /// `tf.function` does (bit for bit), else inlined (faster);
+    /// `backend="litert"` runs it through LiteRT.
     #[new]
-    #[pyo3(signature = (tf_function, parameters, tracer, capacity, exact))]
+    #[pyo3(signature = (tf_function, parameters, tracer, capacity, exact, backend = "tensorflow"))]
     fn new(
         tf_function: Py<PyAny>,
         parameters: &Bound<'_, PyAny>,
         tracer: Py<PyAny>,
         capacity: usize,
         exact: bool,
+        backend: &str,
     ) -> PyResult<Self> {
         Ok(Function {
             tf_function,
             parameters: Parameters::from_python(parameters)?,
             tracer,
             cache: Mutex::new(Lru::new(capacity)),
-            graph: crate::call_graph(exact),
+            graph: crate::call_graph(exact, backend)?,
         })
     }
 
@@ -118,6 +120,12 @@ impl Function {
     #[getter]
     fn exact(&self) -> bool {
         self.graph == CallGraph::AsTfFunction
+    }
+
+    /// The backend calls run on: `"tensorflow"` or `"litert"`.
+    #[getter]
+    fn backend(&self) -> &'static str {
+        crate::backend_name(self.graph)
     }
 
     /// The number of keys in its cache.

@@ -16,12 +16,24 @@ mod stats;
 
 use pyo3::prelude::*;
 
-/// How a call runs its graph: as the `tf.function` does when `exact`.
-fn call_graph(exact: bool) -> rxt_tf::CallGraph {
-    if exact {
-        rxt_tf::CallGraph::AsTfFunction
-    } else {
-        rxt_tf::CallGraph::Inlined
+/// How a call runs its graph: through LiteRT for `backend="litert"`, else
+/// as the `tf.function` does when `exact`, else inlined.
+fn call_graph(exact: bool, backend: &str) -> PyResult<rxt_tf::CallGraph> {
+    match backend {
+        "litert" => Ok(rxt_tf::CallGraph::Litert),
+        "tensorflow" if exact => Ok(rxt_tf::CallGraph::AsTfFunction),
+        "tensorflow" => Ok(rxt_tf::CallGraph::Inlined),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "rxt_tf: backend is \"tensorflow\" or \"litert\", not {other:?}"
+        ))),
+    }
+}
+
+/// The backend a call graph runs on, as `backend=` names it.
+fn backend_name(graph: rxt_tf::CallGraph) -> &'static str {
+    match graph {
+        rxt_tf::CallGraph::Litert => "litert",
+        _ => "tensorflow",
     }
 }
 

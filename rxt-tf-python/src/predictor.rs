@@ -25,10 +25,12 @@ pub(crate) struct Predictor {
 #[pymethods]
 impl Predictor {
     /// Resolves `target` once; `exact` runs each call as the function's
-    /// own eager call does (bit for bit), else inlined (faster).
+    /// own eager call does (bit for bit), else inlined (faster);
+    /// `backend="litert"` runs it through LiteRT.
     #[new]
-    #[pyo3(signature = (target, *, exact = true))]
-    fn new(target: &Bound<'_, PyAny>, exact: bool) -> PyResult<Self> {
+    #[pyo3(signature = (target, *, exact = true, backend = "tensorflow"))]
+    fn new(target: &Bound<'_, PyAny>, exact: bool, backend: &str) -> PyResult<Self> {
+        let graph = crate::call_graph(exact, backend)?;
         let py = target.py();
         let function: rxt_tf::Function = target.extract()?;
         let describe = py.import("rxt_tf._trace")?.getattr("describe")?;
@@ -38,7 +40,7 @@ impl Predictor {
             outputs: Template::from_python(&outputs)?,
             function,
             names,
-            graph: crate::call_graph(exact),
+            graph,
         })
     }
 

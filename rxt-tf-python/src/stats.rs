@@ -74,7 +74,19 @@ pub(crate) fn fallback(why: Fallback) {
     FALLBACKS[why as usize].fetch_add(1, Ordering::Relaxed);
 }
 
-/// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n}}`.
+/// The runtime's litert counters (calls, fallbacks, compiles) when the
+/// counts were last reset.
+static LITERT_BASE: [AtomicU64; 3] = [const { AtomicU64::new(0) }; 3];
+
+/// The runtime's litert counters now: calls, fallbacks, compiles.
+fn litert_now() -> [u64; 3] {
+    let now = rxt_tf::fusion::stats();
+    [now.litert_calls, now.litert_fallbacks, now.litert_compiles]
+}
+
+/// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n},
+/// "litert": {"calls": n, "fallbacks": n, "compiles": n}}` (the litert
+/// counts are the process's, also of calls made from Rust).
 #[pyfunction]
 pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let fallbacks = PyDict::new(py);
@@ -85,6 +97,15 @@ pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     stats.set_item("native", NATIVE.load(Ordering::Relaxed))?;
     stats.set_item("traces", TRACES.load(Ordering::Relaxed))?;
     stats.set_item("fallbacks", fallbacks)?;
+    let litert = PyDict::new(py);
+    for ((name, now), base) in ["calls", "fallbacks", "compiles"]
+        .into_iter()
+        .zip(litert_now())
+        .zip(&LITERT_BASE)
+    {
+        litert.set_item(name, now.saturating_sub(base.load(Ordering::Relaxed)))?;
+    }
+    stats.set_item("litert", litert)?;
     Ok(stats)
 }
 
@@ -95,5 +116,8 @@ pub(crate) fn reset_stats() {
     TRACES.store(0, Ordering::Relaxed);
     for count in &FALLBACKS {
         count.store(0, Ordering::Relaxed);
+    }
+    for (base, now) in LITERT_BASE.iter().zip(litert_now()) {
+        base.store(now, Ordering::Relaxed);
     }
 }

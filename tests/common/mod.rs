@@ -31,10 +31,15 @@ macro_rules! same {
 ///
 /// With `RXT_TF_TEST_FUSED=1`, `f` runs inside a fused scope: its ops are
 /// recorded and run as fused calls when their results are read (`make test`
-/// runs the op surface both ways).
+/// runs the op surface both ways); with `RXT_TF_TEST_LITERT=1`, inside a
+/// litert scope.
 pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
-    let _scope = (std::env::var_os("RXT_TF_TEST_FUSED").is_some_and(|v| v == "1"))
-        .then(rxt_tf::fusion::Scope::fused);
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| v == "1");
+    let _scope = if set("RXT_TF_TEST_LITERT") {
+        Some(rxt_tf::fusion::Scope::litert())
+    } else {
+        set("RXT_TF_TEST_FUSED").then(rxt_tf::fusion::Scope::fused)
+    };
     SITE.call_once(|| {
         let python = std::env::var("PYO3_PYTHON")
             .unwrap_or_else(|_| panic!("set PYO3_PYTHON to the venv's python (make test does)"));
@@ -102,6 +107,35 @@ pub fn assert_matches_eager<'py>(
     .extract()
     .unwrap_or_else(|err| panic!("{what}: {err}"));
     assert!(ok, "{what}: native {native} differs from eager {eager}");
+}
+
+/// Asserts that `native` is within the litert backend's tolerance of
+/// `eager`: the same type, element type and shape; integers and booleans
+/// equal; floats NaN where eager's are, infinite where eager's are, and
+/// otherwise within relative 1e-5 and absolute 1e-6 at the values' scale
+/// (the largest finite magnitude, at least 1).
+pub fn assert_close_to_eager<'py>(
+    py: Python<'py>,
+    what: &str,
+    native: &Bound<'py, PyAny>,
+    eager: &Bound<'py, PyAny>,
+) {
+    let ok: bool = eval_with(
+        py,
+        "(lambda a, b: type(n) is type(e) and n.dtype == e.dtype and n.shape == e.shape and \
+          (np.array_equal(a, b) if (n.dtype.is_integer or n.dtype.is_bool) else \
+           (np.array_equal(np.isnan(a), np.isnan(b)) and np.array_equal(a[np.isinf(b)], b[np.isinf(b)]) \
+            and bool(np.all(np.abs(a - b)[np.isfinite(b)] <= 1e-6 * max(1.0, float(np.max(np.abs(b[np.isfinite(b)]), initial=0.0))) + 1e-5 * np.abs(b[np.isfinite(b)]))))))\
+         (n.numpy().astype(np.float64) if n.dtype.is_floating else n.numpy(), \
+          e.numpy().astype(np.float64) if e.dtype.is_floating else e.numpy())",
+        &[("n", native), ("e", eager)],
+    )
+    .extract()
+    .unwrap_or_else(|err| panic!("{what}: {err}"));
+    assert!(
+        ok,
+        "{what}: native {native} is not within tolerance of eager {eager}"
+    );
 }
 
 /// The tensor of `value` as a Python object; `what` names the case in failures.

@@ -107,7 +107,20 @@ pub(crate) const I64_EDGES: &[i64] = &[
     (1 << 60) + (1 << 36) + 1,
 ];
 
+/// Draw ordinary values only: finite floats within ±16 and small
+/// integers (the litert run).
+pub(crate) static ORDINARY: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether only ordinary values are drawn.
+fn ordinary() -> bool {
+    ORDINARY.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub(crate) fn f32_value(rng: &mut Rng) -> f32 {
+    if ordinary() {
+        return (rng.below(4001) as f32 - 2000.0) / 128.0;
+    }
     match rng.below(20) {
         // Multiples of 1/128 in ±15.6: exact, with ties for round.
         0..=11 => (rng.below(4001) as f32 - 2000.0) / 128.0,
@@ -118,6 +131,9 @@ pub(crate) fn f32_value(rng: &mut Rng) -> f32 {
 }
 
 pub(crate) fn f64_value(rng: &mut Rng) -> f64 {
+    if ordinary() {
+        return (rng.below(4001) as f64 - 2000.0) / 128.0;
+    }
     match rng.below(20) {
         0..=11 => (rng.below(4001) as f64 - 2000.0) / 128.0,
         12..=16 => rng.pick(F64_EDGES),
@@ -129,6 +145,9 @@ pub(crate) fn f64_value(rng: &mut Rng) -> f64 {
 /// A bfloat16: a float32 drawing rounded (its edges overflow, flush or
 /// tie), or any bits.
 pub(crate) fn bf16_value(rng: &mut Rng) -> bf16 {
+    if ordinary() {
+        return bf16::from_f32(f32_value(rng));
+    }
     match rng.below(20) {
         0..=18 => bf16::from_f32(f32_value(rng)),
         _ => bf16::from_bits(rng.next() as u16),
@@ -137,6 +156,9 @@ pub(crate) fn bf16_value(rng: &mut Rng) -> bf16 {
 
 /// A float16, as [`bf16_value`] (float32's edges past 65504 are infinite).
 pub(crate) fn f16_value(rng: &mut Rng) -> f16 {
+    if ordinary() {
+        return f16::from_f32(f32_value(rng));
+    }
     match rng.below(20) {
         0..=18 => f16::from_f32(f32_value(rng)),
         _ => f16::from_bits(rng.next() as u16),
@@ -144,6 +166,9 @@ pub(crate) fn f16_value(rng: &mut Rng) -> f16 {
 }
 
 pub(crate) fn i32_value(rng: &mut Rng) -> i32 {
+    if ordinary() {
+        return rng.below(21) as i32 - 10;
+    }
     match rng.below(20) {
         0..=13 => rng.below(21) as i32 - 10,
         14..=17 => rng.pick(I32_EDGES),
@@ -152,6 +177,9 @@ pub(crate) fn i32_value(rng: &mut Rng) -> i32 {
 }
 
 pub(crate) fn i64_value(rng: &mut Rng) -> i64 {
+    if ordinary() {
+        return rng.below(21) as i64 - 10;
+    }
     match rng.below(20) {
         0..=13 => rng.below(21) as i64 - 10,
         14..=17 => rng.pick(I64_EDGES),

@@ -95,8 +95,9 @@
 //! than a non-empty axis leaving no output (rather than a negative size,
 //! which raises): TensorFlow's oneDNN kernels, which eager and rxt-tf run,
 //! then give an output of the wrong size with unwritten elements
-//! (`Conv2D`, `DepthwiseConv2dNative`) or raise AbortedError or kill the
-//! process with SIGFPE (`MaxPool`), so those cases pad `"SAME"`. Not left
+//! (`Conv2D`, `DepthwiseConv2dNative`, and `Conv3D` on CPUs with AMX) or
+//! raise AbortedError or kill the process with SIGFPE (`MaxPool`, and
+//! `MaxPool3D` on CPUs with AMX), so those cases pad `"SAME"`. Not left
 //! out, but known: oneDNN's batch matmul is wrong (or crashes) for
 //! `[B ≥ 2, 1, M ≥ 5, K] × [K, N]` (TensorFlow issue 117700, unfixed in
 //! 2.21), which some einsum equations with `...` reach (seed 3, 43,756
@@ -122,7 +123,12 @@
 //! `RXT_TF_FUZZ_CASES` sets the number of cases (default 10 000) and
 //! `RXT_TF_FUZZ_SEED` the seed (decimal or `0x` hex); `RXT_TF_TEST_FUSED=1`
 //! runs every case inside a fused scope (as `common::with_python` does for
-//! every test). `--nocapture` shows a summary; `make fuzz` runs 200 000
+//! every test). `RXT_TF_TEST_LITERT=1` runs every case inside a litert
+//! scope, of ordinary values (finite, within ±16, small integers: the
+//! backend's tolerance is stated for those), compared within that
+//! tolerance; the summary's last column counts the cases LiteRT ran (the
+//! others fell back to TensorFlow); `RXT_TF_FUZZ_SWEEP=0` skips the sweep
+//! of every form; `RXT_TF_FUZZ_TRACE=1` prints each case before it runs. `--nocapture` shows a summary; `make fuzz` runs 200 000
 //! cases in a release build.
 
 #[path = "../common/mod.rs"]
@@ -147,7 +153,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
 use std::sync::Arc;
 use std::time::Instant;
 
-use common::{assert_matches_eager, python_error, with_python, Rng};
+use common::{assert_close_to_eager, assert_matches_eager, python_error, with_python, Rng};
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
@@ -163,6 +169,27 @@ const DEFAULT_SEED: u64 = 0x00f0_22ed_2026_1201;
 enum Compared {
     Values,
     Errors,
+}
+
+/// Whether the cases run in a litert scope (`RXT_TF_TEST_LITERT=1`):
+/// compared within the backend's tolerance, drawn of ordinary values.
+fn litert() -> bool {
+    std::env::var_os("RXT_TF_TEST_LITERT").is_some_and(|v| v == "1")
+}
+
+/// Compares one tensor as the run's mode does: bitwise, or within the
+/// litert backend's tolerance.
+fn compare<'py>(
+    py: Python<'py>,
+    what: &str,
+    native: &Bound<'py, PyAny>,
+    eager: &Bound<'py, PyAny>,
+) {
+    if litert() {
+        assert_close_to_eager(py, what, native, eager);
+    } else {
+        assert_matches_eager(py, what, native, eager);
+    }
 }
 
 /// Runs `case` both ways and compares; panics on a difference.
@@ -182,10 +209,10 @@ fn check(py: Python<'_>, case: &Case) -> Compared {
                         "{code}: rxt-tf gave {natives}, eager {eagers}"
                     );
                     for (i, (native, eager)) in natives.iter().zip(eagers.iter()).enumerate() {
-                        assert_matches_eager(py, &format!("{code}[{i}]"), &native, &eager);
+                        compare(py, &format!("{code}[{i}]"), &native, &eager);
                     }
                 }
-                _ => assert_matches_eager(py, &code, &native, &eager),
+                _ => compare(py, &code, &native, &eager),
             }
             Compared::Values
         }
@@ -268,6 +295,8 @@ struct Tally {
     cases: u64,
     values: u64,
     errors: u64,
+    /// Cases that ran through LiteRT (in a litert run).
+    litert: u64,
 }
 
 /// The dispatch's frames (one arm per type and rank of every op) outgrow a
@@ -332,7 +361,15 @@ fn fuzz_every_op() {
         }
     }));
     // Every form once, then the random cases.
-    let sweep = forms();
+    let sweep = if setting("RXT_TF_FUZZ_SWEEP", 1) == 0 {
+        Vec::new()
+    } else {
+        forms()
+    };
+    // `RXT_TF_FUZZ_TRACE=1` prints each case before it runs (to find one
+    // that kills the process).
+    let tracing = setting("RXT_TF_FUZZ_TRACE", 0) == 1;
+    crate::draw::ORDINARY.store(litert(), std::sync::atomic::Ordering::Relaxed);
     let drawn = (0..cases).map(|number| (format!("case {number}"), None));
     let swept = sweep.iter().map(|&(op, dtype, rank)| {
         let form = format!("form {} {dtype:?} rank {rank}", op.name);
@@ -346,9 +383,14 @@ fn fuzz_every_op() {
                 draw(&mut rng, op)
             }
         };
+        if tracing {
+            eprintln!("{label}: {case:?}");
+        }
+        let before = rxt_tf::fusion::stats().litert_calls;
         let outcome = caught(|| with_python(|py| check(py, &case)));
         let entry = tally.entry(case.op.name).or_default();
         entry.cases += 1;
+        entry.litert += u64::from(rxt_tf::fusion::stats().litert_calls > before);
         match outcome {
             Ok(Compared::Values) => entry.values += 1,
             Ok(Compared::Errors) => entry.errors += 1,
@@ -369,22 +411,29 @@ fn fuzz_every_op() {
         .values()
         .fold((0, 0), |(v, e), t| (v + t.values, e + t.errors));
     let fused = std::env::var_os("RXT_TF_TEST_FUSED").is_some_and(|v| v == "1");
+    let mode = if litert() {
+        "litert, within tolerance"
+    } else if fused {
+        "fused"
+    } else {
+        "per op"
+    };
     eprintln!(
         "fuzz_ops: {} forms and {cases} random cases (seed {seed:#x}, {}) in {:.1} s: {values} \
          compared values, {errors} compared errors, {} differences",
         sweep.len(),
-        if fused { "fused" } else { "per op" },
+        mode,
         elapsed.as_secs_f64(),
         failures.len()
     );
     eprintln!(
-        "  {:<20} {:>7} {:>7} {:>7}",
-        "op", "cases", "values", "errors"
+        "  {:<20} {:>7} {:>7} {:>7} {:>7}",
+        "op", "cases", "values", "errors", "litert"
     );
     for (name, t) in &tally {
         eprintln!(
-            "  {name:<20} {:>7} {:>7} {:>7}",
-            t.cases, t.values, t.errors
+            "  {name:<20} {:>7} {:>7} {:>7} {:>7}",
+            t.cases, t.values, t.errors, t.litert
         );
     }
     assert!(

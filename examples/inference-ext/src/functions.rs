@@ -2,26 +2,43 @@
 //! model (or any `tf.function`, concrete function or SavedModel signature)
 //! as an `rxt_tf::Function`, and the forms the tests call it in.
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rxt_tf::fusion::Scope;
 use rxt_tf::{tf, Function, TensorF32Cpu1D, TensorF32Cpu2D, TensorI32Cpu2D};
 
-/// A model called from Rust at the cost of one TensorFlow call.
+/// A model called from Rust at the cost of one TensorFlow call (or, with
+/// `backend="litert"`, one LiteRT call).
 #[pyclass(frozen)]
 pub struct Predictor {
     model: Function,
+    /// Calls run in a litert scope.
+    litert: bool,
 }
 
 #[pymethods]
 impl Predictor {
     /// Holds `model`: a Keras model, a `tf.function`, a concrete function or
-    /// a SavedModel signature taking and returning one float32 matrix.
+    /// a SavedModel signature taking and returning one float32 matrix;
+    /// `backend` is `"tensorflow"` (the default) or `"litert"`.
     #[new]
-    fn new(model: Function) -> Self {
-        Predictor { model }
+    #[pyo3(signature = (model, backend = "tensorflow"))]
+    fn new(model: Function, backend: &str) -> PyResult<Self> {
+        let litert = match backend {
+            "tensorflow" => false,
+            "litert" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "backend is \"tensorflow\" or \"litert\", not {other:?}"
+                )))
+            }
+        };
+        Ok(Predictor { model, litert })
     }
 
     /// The model's output for `x`.
     fn __call__(&self, x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        let _scope = self.litert.then(Scope::litert);
         self.model.call((&x,))
     }
 
@@ -29,6 +46,7 @@ impl Predictor {
     /// per-call cost without Python's).
     fn repeat(&self, py: Python<'_>, x: TensorF32Cpu2D, calls: usize) -> rxt_tf::Result<()> {
         py.detach(|| {
+            let _scope = self.litert.then(Scope::litert);
             for _ in 0..calls {
                 let _: TensorF32Cpu2D = self.model.call((&x,))?;
             }
@@ -140,4 +158,31 @@ pub fn call_in_threads(
             Ok(same)
         })
     })
+}
+
+/// `relu(x @ w + b)`, fused on TensorFlow: the tiny body of the litert
+/// benchmark.
+#[pyfunction]
+#[rxt_tf::inference]
+pub fn dense_fused(
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let y = tf!(matmul(x, w))?;
+    let z = tf!(y + b)?;
+    tf!(relu(z))
+}
+
+/// `relu(x @ w + b)` on the litert backend.
+#[pyfunction]
+#[rxt_tf::inference(backend = "litert")]
+pub fn dense_litert(
+    x: TensorF32Cpu2D,
+    w: TensorF32Cpu2D,
+    b: TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let y = tf!(matmul(x, w))?;
+    let z = tf!(y + b)?;
+    tf!(relu(z))
 }

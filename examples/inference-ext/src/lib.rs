@@ -363,6 +363,8 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(functions::call_on_vector, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_on_int, m)?)?;
     m.add_function(wrap_pyfunction!(functions::call_in_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::dense_fused, m)?)?;
+    m.add_function(wrap_pyfunction!(functions::dense_litert, m)?)?;
     m.add_class::<models::EncoderBlock>()?;
     m.add_class::<models::SmallCnn>()?;
     m.add_class::<models::TextClassifier>()?;

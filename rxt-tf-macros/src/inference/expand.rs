@@ -26,7 +26,12 @@ pub(crate) fn emit(model: InferenceFn) -> TokenStream {
         .map(|ty| quote_spanned!(ty.span()=> #krate::__private::assert_result::<#ty>();));
     let assertions = parameters.chain(result);
     let guard = unsupported_target_guard();
-    let fuse = options.fuse;
+    let scope = if options.litert {
+        quote!(#krate::fusion::Scope::litert())
+    } else {
+        let fuse = options.fuse;
+        quote!(#krate::fusion::Scope::new(#fuse))
+    };
     let body = &function.block;
     // The scope is declared before the body's locals, so it ends after them:
     // when the result is returned, only the result is live, and the fused
@@ -34,7 +39,7 @@ pub(crate) fn emit(model: InferenceFn) -> TokenStream {
     let stmts = quote! {{
         #guard
         #(#assertions)*
-        let __rxt_tf_scope = #krate::fusion::Scope::new(#fuse);
+        let __rxt_tf_scope = #scope;
         #body
     }};
     match syn::parse2(stmts) {

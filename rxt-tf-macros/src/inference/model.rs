@@ -13,6 +13,8 @@ pub(crate) struct Options {
     pub(crate) target: Option<syn::LitStr>,
     /// Whether the body's ops run fused (`fuse = false` runs them per op).
     pub(crate) fuse: bool,
+    /// `backend = "litert"`: the body runs in a litert scope.
+    pub(crate) litert: bool,
 }
 
 impl Default for Options {
@@ -21,6 +23,7 @@ impl Default for Options {
             krate: quote!(::rxt_tf),
             target: None,
             fuse: true,
+            litert: false,
         }
     }
 }

@@ -53,6 +53,7 @@ pub(crate) fn inference_fn(
 
 fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
     let mut options = Options::default();
+    let mut fuse_span = None;
     for arg in args {
         match (&arg.key, arg.value) {
             (key, syn::Lit::Str(value)) if key.is_ident("crate") => {
@@ -64,10 +65,25 @@ fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
             (key, syn::Lit::Str(value)) if key.is_ident("__target") => {
                 options.target = Some(value);
             }
-            (key, syn::Lit::Bool(value)) if key.is_ident("fuse") => options.fuse = value.value,
-            (key, value) if ["crate", "fuse", "__target"].iter().any(|k| key.is_ident(k)) => {
+            (key, syn::Lit::Bool(value)) if key.is_ident("fuse") => {
+                options.fuse = value.value;
+                fuse_span = Some(value.span());
+            }
+            (key, syn::Lit::Str(value))
+                if key.is_ident("backend")
+                    && ["litert", "tensorflow"].contains(&value.value().as_str()) =>
+            {
+                options.litert = value.value() == "litert";
+            }
+            (key, value)
+                if ["crate", "fuse", "backend", "__target"]
+                    .iter()
+                    .any(|k| key.is_ident(k)) =>
+            {
                 let expected = if key.is_ident("fuse") {
                     "`true` or `false`"
+                } else if key.is_ident("backend") {
+                    "`\"tensorflow\"` (the default) or `\"litert\"`"
                 } else if key.is_ident("crate") {
                     "a string literal naming the crate's path"
                 } else {
@@ -84,11 +100,17 @@ fn options(args: Vec<AttrArg>, errors: &mut Errors) -> Options {
             (key, _) => errors.push(
                 key,
                 format!(
-                    "rxt-tf: unknown #[inference] option `{}`; the options are `fuse = false` and `crate = \"path\"`",
+                    "rxt-tf: unknown #[inference] option `{}`; the options are `fuse = false`, `backend = \"litert\"` and `crate = \"path\"`",
                     key.to_token_stream()
                 ),
             ),
         }
+    }
+    if let (true, false, Some(span)) = (options.litert, options.fuse, fuse_span) {
+        errors.add(syn::Error::new(
+            span,
+            "rxt-tf: `fuse = false` runs the body per op on TensorFlow, and `backend = \"litert\"` runs its fused trace through LiteRT: choose one",
+        ));
     }
     options
 }

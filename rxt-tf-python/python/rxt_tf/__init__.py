@@ -46,6 +46,7 @@ class Function(_NativeFunction):
         input_signature: Any = None,
         exact: bool = True,
         parameters_of: Any = None,
+        backend: str = "tensorflow",
     ) -> Function:
         """Wraps `tf_function`, the `tf.function` of `python_function`.
 
@@ -61,6 +62,7 @@ class Function(_NativeFunction):
                 _trace.trace,
                 CACHE_SIZE,
                 exact,
+                backend,
             ),
         )
         self.python_function = python_function
@@ -89,6 +91,7 @@ class Function(_NativeFunction):
                 self.input_signature,
                 self.exact,
                 parameters_of=parameters_of,
+                backend=self.backend,
             )
             del parameters_of
             if weakly:
@@ -160,6 +163,7 @@ def function(
     input_signature: Any = None,
     reduce_retracing: bool = True,
     exact: bool = True,
+    backend: str = "tensorflow",
 ) -> Any:
     """Wraps `fn` so that calls run its `tf.function` through rxt-tf.
 
@@ -176,6 +180,13 @@ def function(
     `StatefulPartitionedCall`, about twice as fast, whose graph TensorFlow
     optimizes inlined into the op's wrapper: a result may then differ from
     the `tf.function`'s in signed zeros or NaN payloads.
+
+    `backend="litert"` (opt-in, needs `ai-edge-litert==2.3.0`) runs each
+    concrete function through LiteRT instead: converted once by
+    TensorFlow's TFLite converter (variables read then), compiled per input
+    shape for the CPU, within LiteRT's float tolerance of TensorFlow (not
+    bitwise, `exact` does not apply); a call that does not convert runs on
+    TensorFlow, counted in `rxt_tf.stats()`.
     """
     if fn is None:
         return lambda inner: function(
@@ -183,9 +194,10 @@ def function(
             input_signature=input_signature,
             reduce_retracing=reduce_retracing,
             exact=exact,
+            backend=backend,
         )
     python_function = _layer_call(fn) if _keras_layer(fn) else fn
     tf_function = tf.function(
         python_function, input_signature=input_signature, reduce_retracing=reduce_retracing
     )
-    return Function(python_function, tf_function, input_signature, exact)
+    return Function(python_function, tf_function, input_signature, exact, backend=backend)

@@ -193,32 +193,34 @@ impl Function {
         if callee.trainable {
             ensure_not_recording(&callee.context)?;
         }
-        if crate::fused::litert_active() {
-            let arguments: Vec<(&Untyped, TensorKind)> =
-                tensors().map(|(tensor, kind)| (*tensor, *kind)).collect();
-            match litert_call::call(callee, &arguments, &kinds)? {
-                litert_call::Outcome::Ran(cores) => {
+        let litert = crate::fused::litert_active();
+        if litert {
+            let inputs = tensors()
+                .map(|(tensor, kind)| {
+                    Ok(crate::litert::HandleInput {
+                        handle: tensor.handle()?,
+                        dtype: kind.dtype,
+                        shape: tensor.shape(usize::from(kind.rank))?,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            match litert_call::call(callee, &inputs, &kinds)? {
+                crate::litert::Outcome::Ran(handles) => {
+                    let cores = handles
+                        .into_iter()
+                        .map(|handle| Untyped::ready(handle, Arc::clone(&callee.context)))
+                        .collect();
                     return Out::from_cores(cores)
                         .ok_or_else(|| Error::internal(CALL, RESULT_COUNT));
                 }
-                litert_call::Outcome::Fallback(reason) if crate::litert::strict() => {
-                    return Err(Error::Function {
-                        message: format!(
-                            "litert: the call cannot run through LiteRT ({reason}); \
-                             RXT_TF_LITERT_STRICT is set, so it does not fall back to TensorFlow"
-                        ),
-                    });
-                }
-                litert_call::Outcome::Fallback(_) => {
-                    crate::litert::COUNTERS
-                        .fallbacks
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
+                crate::litert::Outcome::Fallback(reason) => crate::litert::fall_back(&reason)?,
             }
         }
         match kinds[..] {
-            // In a fusing scope, a call that may join the trace is one node.
-            [kind] if callee.joins_trace => {
+            // In a fusing scope, a call that may join the trace is one node
+            // (in a litert scope, one that fell back runs now: the trace
+            // would not convert either).
+            [kind] if callee.joins_trace && !litert => {
                 let arguments: Vec<&Untyped> = tensors().map(|(tensor, _)| *tensor).collect();
                 if let Some(recorded) = crate::fused::record_function(
                     &callee.node,

@@ -29,6 +29,13 @@ pub enum CallGraph {
     /// is kept there, removed in the `tf.function`). It costs about half
     /// the call by name.
     Inlined,
+    /// Through LiteRT, as a [`Function`] call in a litert scope runs
+    /// ([`Scope::litert`](crate::fusion::Scope::litert)): within LiteRT's
+    /// float tolerance of TensorFlow, not bitwise. A call LiteRT cannot
+    /// take runs as `Inlined` (counted in
+    /// [`stats`](crate::fusion::stats), an error under
+    /// `RXT_TF_LITERT_STRICT`).
+    Litert,
 }
 
 impl Function {
@@ -72,6 +79,10 @@ impl Function {
                     callee.node.execute_by_name(context, &inputs, &config)?
                 }
                 CallGraph::Inlined => callee.node.execute(context, &inputs)?,
+                CallGraph::Litert => match through_litert(callee, &handles, &status)? {
+                    Some(outputs) => outputs,
+                    None => callee.node.execute(context, &inputs)?,
+                },
             }
         };
         let python = |err: PyErr| Error::python(py, "handing a function's output to Python", &err);
@@ -81,6 +92,57 @@ impl Function {
                 materialize(py, Untyped::ready(handle, Arc::clone(context))).map_err(python)
             })
             .collect()
+    }
+}
+
+/// The outputs of `callee` on `handles` run through LiteRT, or `None`
+/// when the call falls back to TensorFlow (counted; an error under
+/// `RXT_TF_LITERT_STRICT`).
+fn through_litert(
+    callee: &super::Callee,
+    handles: &[OwnedHandle],
+    status: &Status,
+) -> Result<Option<Vec<OwnedHandle>>> {
+    let mut inputs = Vec::with_capacity(handles.len());
+    for handle in handles {
+        let Some(dtype) = rxt_tf_spec::DType::from_code(handle.dtype()) else {
+            let reason = format!(
+                "the litert backend runs no {} tensors",
+                crate::sys::dtype_name(handle.dtype())
+            );
+            crate::litert::fall_back(&reason)?;
+            return Ok(None);
+        };
+        let rank = i32::try_from(handle.rank(status, CALL)?).unwrap_or(i32::MAX);
+        let shape = (0..rank)
+            .map(|index| handle.dim(index, status, CALL))
+            .collect::<Result<Vec<_>>>()?;
+        inputs.push(crate::litert::HandleInput {
+            handle,
+            dtype,
+            shape,
+        });
+    }
+    let kinds = callee
+        .outputs
+        .iter()
+        .map(|spec| {
+            Some(rxt_tf_spec::TensorKind {
+                dtype: rxt_tf_spec::DType::from_code(spec.dtype)?,
+                rank: spec.rank?,
+            })
+        })
+        .collect::<Option<Vec<_>>>();
+    let Some(kinds) = kinds else {
+        crate::litert::fall_back("an output of unknown rank or of a type rxt-tf lacks")?;
+        return Ok(None);
+    };
+    match super::litert_call::call(callee, &inputs, &kinds)? {
+        crate::litert::Outcome::Ran(outputs) => Ok(Some(outputs)),
+        crate::litert::Outcome::Fallback(reason) => {
+            crate::litert::fall_back(&reason)?;
+            Ok(None)
+        }
     }
 }
 

@@ -24,8 +24,10 @@ use crate::fused::emit::{emit_each, EagerEmitter, NodeKind};
 use crate::fused::function_node::FunctionNode;
 use crate::fused::key::Part;
 use crate::fused::library::{self, FusedFunction};
+use crate::fused::litert_trace;
 use crate::fused::recording::{Recorder, Recording};
 use crate::gil::acquire;
+use crate::litert::Outcome;
 use crate::safe::handle::OwnedHandle;
 use crate::tensor::{Fulfilment, Producer, Promise, Untyped};
 
@@ -40,6 +42,9 @@ pub(crate) struct Batch {
     /// recording's lock; read without it only to choose a batch, which
     /// [`Batch::add_node`] confirms under the lock.
     done: AtomicBool,
+    /// Recorded in a litert scope: the trace runs through LiteRT where it
+    /// converts.
+    litert: bool,
 }
 
 /// What a batch lets go of while its recording is locked, dropped after:
@@ -65,13 +70,19 @@ impl Drop for Garbage {
 impl Batch {
     /// An empty batch on `context`, in the room of `spare` (a recording of
     /// this thread's previous batch) if there is one.
-    pub(crate) fn new(context: &Arc<BoundContext>, spare: Option<Recording>) -> Arc<Batch> {
+    /// `litert` when recorded in a litert scope.
+    pub(crate) fn new(
+        context: &Arc<BoundContext>,
+        spare: Option<Recording>,
+        litert: bool,
+    ) -> Arc<Batch> {
         let mut recording = spare.unwrap_or_else(Recording::new);
         recording.clear(context);
         Arc::new(Batch {
             context: Arc::clone(context),
             recording: Mutex::new(recording),
             done: AtomicBool::new(false),
+            litert,
         })
     }
 
@@ -272,7 +283,25 @@ impl Batch {
             &outputs,
             &mut garbage.evicted,
         )
-        .and_then(|function| function.call(&self.context, &recording.inputs, recording.work));
+        .and_then(|function| {
+            if self.litert {
+                if let Some(ran) = self.run_litert(&function, recording, &outputs, live.len()) {
+                    return ran;
+                }
+            }
+            function.call(&self.context, &recording.inputs, recording.work)
+        });
+        let fused = match fused {
+            Err(crate::Error::LitertRefused { what }) => {
+                // Under `RXT_TF_LITERT_STRICT`: every result fails with it.
+                let refused = crate::Error::LitertRefused { what };
+                return live.iter().map(|_| Err(refused.clone())).collect();
+            }
+            Err(err @ crate::Error::LitertUnavailable { .. }) => {
+                return live.iter().map(|_| Err(err.clone())).collect();
+            }
+            fused => fused,
+        };
         match fused {
             Ok(handles) if handles.len() == live.len() => {
                 handles.into_iter().map(|h| Ok(Arc::new(h))).collect()
@@ -282,6 +311,25 @@ impl Batch {
                 self.replay(recording, live)
             }
         }
+    }
+
+    /// The trace run through LiteRT (its `count` outputs), if it converts;
+    /// `None` when it falls back to TensorFlow (counted); the error that
+    /// refuses it under `RXT_TF_LITERT_STRICT` or a misconfigured backend.
+    fn run_litert(
+        &self,
+        function: &FusedFunction,
+        recording: &Recording,
+        outputs: &[(u32, DType)],
+        count: usize,
+    ) -> Option<Result<Vec<OwnedHandle>>> {
+        let reason = match litert_trace::run(function, &self.context, recording, outputs) {
+            Ok(Outcome::Ran(handles)) if handles.len() == count => return Some(Ok(handles)),
+            Ok(Outcome::Ran(_)) => String::from("LiteRT gave another number of outputs"),
+            Ok(Outcome::Fallback(reason)) => reason,
+            Err(err) => return Some(Err(err)),
+        };
+        crate::litert::fall_back(&reason).err().map(Err)
     }
 
     /// The batch's ops as eager ops, one by one, as per-op execution runs
@@ -386,7 +434,7 @@ fn into_batch(
                     .filter(|old| old.ran())
                     .and_then(Batch::recycle)
                     .or_else(super::take_spare);
-                let batch = Batch::new(context, room);
+                let batch = Batch::new(context, room, super::litert_active());
                 *current = Some(Arc::clone(&batch));
                 batch
             }

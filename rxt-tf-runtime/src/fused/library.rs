@@ -27,6 +27,7 @@ use crate::fused::function_node::run_function_call;
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
 use crate::gil::acquire;
+use crate::litert::ModelCache;
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -135,6 +136,8 @@ pub(crate) struct FusedFunction {
     context: Weak<BoundContext>,
     inputs: Vec<i32>,
     outputs: Vec<i32>,
+    /// Its LiteRT model and compiled models, for runs in a litert scope.
+    litert: ModelCache,
 }
 
 /// The gate between calls (shared) and wrapper removals (exclusive).
@@ -416,10 +419,21 @@ fn build(
         context: Arc::downgrade(context),
         inputs: inputs.iter().map(|input| input.dtype).collect(),
         outputs: outputs.iter().map(|&(_, dtype)| dtype.code()).collect(),
+        litert: ModelCache::default(),
     })
 }
 
 impl FusedFunction {
+    /// Its name in the context.
+    pub(crate) fn name(&self) -> &str {
+        self.name.to_str().unwrap_or_default()
+    }
+
+    /// Its LiteRT state.
+    pub(crate) fn litert(&self) -> &ModelCache {
+        &self.litert
+    }
+
     /// Runs the function on `inputs` as one `PartitionedCall` on `CPU:0`
     /// (TensorFlow inlines it and runs its kernels on this thread), with the
     /// GIL released when `work` says so. `context` must be its context.

@@ -25,6 +25,7 @@ mod emit;
 mod function_node;
 mod key;
 mod library;
+mod litert_trace;
 pub(crate) mod per_op;
 mod recording;
 
@@ -52,8 +53,7 @@ enum Mode {
     /// A scope that asked for per-op execution.
     PerOp,
     /// A litert scope: `Function` calls run through LiteRT; ops are
-    /// recorded and run fused on TensorFlow (as in `Fused`) until fused
-    /// traces convert.
+    /// recorded and their trace runs through LiteRT where it converts.
     Litert,
 }
 
@@ -154,16 +154,19 @@ impl Scope {
         Scope::enter(Mode::PerOp)
     }
 
-    /// A litert scope: [`Function`](crate::Function) calls made in it run
-    /// through LiteRT (the opt-in backend: converted once by TensorFlow's
-    /// TFLite converter, compiled per input shape for the CPU, needs the
-    /// `ai-edge-litert` 2.3.0 package), falling back to TensorFlow where
-    /// conversion fails ([`stats`] counts it; `RXT_TF_LITERT_STRICT=1`
-    /// makes it an error). Results are within LiteRT's float tolerance of
-    /// TensorFlow's, not bitwise. A function's variables are read when it
-    /// is converted (its first litert call): later assignments are not
-    /// seen by its litert calls. `tf!` ops in it are fused on TensorFlow,
-    /// as in [`Scope::fused`]. Nests like the other scopes.
+    /// A litert scope: the opt-in backend. `tf!` ops made in it are
+    /// recorded as in [`Scope::fused`], and their trace, like every
+    /// [`Function`](crate::Function) call made in it, runs through LiteRT:
+    /// converted once by TensorFlow's TFLite converter, compiled per input
+    /// shape for the CPU (XNNPACK, `RXT_TF_LITERT_THREADS` threads, 1 by
+    /// default), needs the `ai-edge-litert` 2.3.0 package. What does not
+    /// convert runs on TensorFlow ([`stats`] counts it;
+    /// `RXT_TF_LITERT_STRICT=1` makes it an error). Results are within
+    /// LiteRT's float tolerance of TensorFlow's, not bitwise. A function's
+    /// variables are read when it is converted (its first litert call):
+    /// later assignments are not seen by its litert calls. Nests like the
+    /// other scopes; entering or leaving one runs the trace recorded so far
+    /// (a trace runs through one backend).
     pub fn litert() -> Scope {
         Scope::enter(Mode::Litert)
     }
@@ -206,15 +209,17 @@ impl Drop for Scope {
     }
 }
 
-/// Applies `change` to the thread's open scopes; if the thread leaves fused
-/// mode, returns the batch it was recording.
+/// Applies `change` to the thread's open scopes; if the thread leaves the
+/// mode it was recording in (for another fusing mode too: a trace runs
+/// through one backend), returns the batch it was recording.
 fn change_scopes(change: impl FnOnce(&mut Vec<(u64, Mode)>)) -> Option<Arc<batch::Batch>> {
     STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
             let before = state.mode();
             change(&mut state.scopes);
-            (before.fuses() && !state.mode().fuses())
+            let after = state.mode();
+            (before.fuses() && (!after.fuses() || after != before))
                 .then(|| state.batch.take())
                 .flatten()
         })

@@ -29,3 +29,27 @@ def convert(function):
         # path is the one wanted here.
         warnings.simplefilter("ignore")
         return bytes(converter.convert())
+
+
+def convert_function_def(name, ranks):
+    """The TFLite flatbuffer of the function ``name`` of the eager context
+    (one rxt-tf built from a fused trace), as bytes: its inputs of the
+    ``ranks`` given, every size unknown (LiteRT compiles per shape)."""
+    from tensorflow.python.eager import context, wrap_function
+    from tensorflow.python.framework import function_def_to_graph
+
+    definition = context.context().get_function_def(name)
+    shapes = [tf.TensorShape([None] * rank) for rank in ranks]
+    graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=shapes)
+    graph_def = graph.as_graph_def()
+    # The placeholders' ranks, which the graph's own copy keeps apart.
+    ranked = {tensor.op.name: shape for tensor, shape in zip(graph.inputs, shapes)}
+    for node in graph_def.node:
+        if node.name in ranked:
+            node.attr["shape"].shape.CopyFrom(ranked[node.name].as_proto())
+    function = wrap_function.function_from_graph_def(
+        graph_def,
+        [tensor.name for tensor in graph.inputs],
+        [tensor.name for tensor in graph.outputs],
+    )
+    return convert(function)

@@ -22,6 +22,26 @@ pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
     Model::from_bytes(bytes)
 }
 
+/// Converts the function `name` of Python's eager context (built from a
+/// fused trace; its inputs of `ranks`, their sizes unknown) and loads the
+/// result into LiteRT.
+pub(crate) fn convert_function_def(
+    py: Python<'_>,
+    name: &str,
+    ranks: &[usize],
+) -> Result<Arc<Model>> {
+    let converted = converter(py).and_then(|module| {
+        let bytes = module
+            .getattr("convert_function_def")?
+            .call1((name, ranks.to_vec()))?;
+        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+    });
+    let bytes = converted.map_err(|err| Error::LitertRefused {
+        what: format!("TensorFlow's TFLite converter refused the fused trace: {err}"),
+    })?;
+    Model::from_bytes(bytes)
+}
+
 /// The flatbuffer the converter makes of `function`.
 fn flatbuffer(function: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     let py = function.py();

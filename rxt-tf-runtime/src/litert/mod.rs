@@ -6,18 +6,22 @@
 //! tensors' own buffers. Not public API yet: reached through
 //! `__private::litert` by the tests while the backend's scopes are built.
 
+mod cache;
 mod convert;
 mod library;
 mod model;
 mod sys;
 mod tensors;
 
+pub use cache::COMPILED_CAPACITY;
+pub(crate) use cache::{ModelCache, Outcome};
 pub use convert::convert;
+pub(crate) use convert::convert_function_def;
 pub use library::{locate, LITERT_VERSION};
 pub use model::{Compiled, HostTensor, Model};
 pub use sys::LitertApi;
 pub use tensors::run;
-pub(crate) use tensors::run_untyped;
+pub(crate) use tensors::{run_handles, HandleInput};
 
 /// The litert backend's counters (read by `fusion::stats()`).
 pub(crate) struct Counters {
@@ -44,6 +48,61 @@ pub(crate) fn strict() -> bool {
             "1" | "true" | "on" | "yes"
         )
     })
+}
+
+/// Whether the backend runs tensors of `dtype` (the converter keeps
+/// float32 and the integer and boolean types; float64 and the half types
+/// run on TensorFlow).
+pub(crate) fn runs(dtype: rxt_tf_spec::DType) -> bool {
+    use rxt_tf_spec::DType;
+    matches!(dtype, DType::F32 | DType::I32 | DType::I64 | DType::Bool)
+}
+
+/// Notes that a call falls back to TensorFlow because of `reason`
+/// (counted), or, under `RXT_TF_LITERT_STRICT`, refuses it.
+pub(crate) fn fall_back(reason: &str) -> crate::error::Result<()> {
+    if strict() {
+        return Err(crate::error::Error::LitertRefused {
+            what: format!(
+                "the call cannot run through LiteRT ({reason}); RXT_TF_LITERT_STRICT is set, \
+                 so it does not fall back to TensorFlow"
+            ),
+        });
+    }
+    COUNTERS
+        .fallbacks
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(())
+}
+
+/// The most XNNPACK threads a compiled model may use.
+pub const MAX_THREADS: u16 = 64;
+
+/// XNNPACK's threads per compiled model: `RXT_TF_LITERT_THREADS` (1 to
+/// [`MAX_THREADS`]), 1 when unset (read once). Any other value is an
+/// error of every litert call, which names it.
+pub(crate) fn threads() -> crate::error::Result<u16> {
+    static THREADS: std::sync::OnceLock<std::result::Result<u16, String>> =
+        std::sync::OnceLock::new();
+    THREADS
+        .get_or_init(|| {
+            let Ok(value) = std::env::var("RXT_TF_LITERT_THREADS") else {
+                return Ok(1);
+            };
+            value
+                .trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|threads| (1..=MAX_THREADS).contains(threads))
+                .ok_or_else(|| {
+                    format!(
+                        "RXT_TF_LITERT_THREADS is {value:?}, not a thread count from 1 to \
+                         {MAX_THREADS}"
+                    )
+                })
+        })
+        .clone()
+        .map_err(|reason| crate::error::Error::LitertUnavailable { reason })
 }
 
 /// Loads LiteRT now (it loads on first use otherwise): an error names the

@@ -102,16 +102,48 @@ pub(crate) fn run_untyped(
         });
     };
     let context = Arc::clone(&first.context);
-    let api = context.wheel().api();
+    let given = inputs
+        .iter()
+        .map(|(core, kind)| {
+            Ok(HandleInput {
+                handle: core.handle()?,
+                dtype: kind.dtype,
+                shape: core.shape(usize::from(kind.rank))?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let made = run_handles(compiled, context.wheel().api(), &given, outputs)?;
+    Ok(made
+        .into_iter()
+        .map(|handle| Untyped::ready(handle, Arc::clone(&context)))
+        .collect())
+}
+
+/// An input of [`run_handles`]: a computed CPU tensor, its element type
+/// and its shape.
+pub(crate) struct HandleInput<'a> {
+    pub(crate) handle: &'a OwnedHandle,
+    pub(crate) dtype: DType,
+    pub(crate) shape: Vec<i64>,
+}
+
+/// Runs `compiled` on `inputs` (of the compiled shapes), returning one new
+/// tensor handle per output, of the `outputs` kinds.
+pub(crate) fn run_handles(
+    compiled: &mut Compiled,
+    api: &'static Api,
+    inputs: &[HandleInput<'_>],
+    outputs: &[TensorKind],
+) -> Result<Vec<OwnedHandle>> {
     let status = Status::new(api, STEP)?;
     let mut kept: Vec<(Resolved, Option<Aligned>)> = Vec::new();
     let mut host_inputs = Vec::new();
-    for (core, kind) in inputs {
-        let handle = core.handle()?;
-        if handle.dtype() != kind.dtype.code() {
+    for input in inputs {
+        let handle = input.handle;
+        if handle.dtype() != input.dtype.code() {
             return Err(Error::internal(STEP, "an input of another element type"));
         }
-        let shape = core.shape(usize::from(kind.rank))?;
+        let shape = input.shape.clone();
         // SAFETY: the handle is live and computed; a CPU tensor resolves to
         // its buffer, shared.
         let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
@@ -134,7 +166,7 @@ pub(crate) fn run_untyped(
         };
         let data = aligned.as_ref().map_or(data, |a| a.data);
         host_inputs.push(HostTensor {
-            dtype: kind.dtype,
+            dtype: input.dtype,
             shape,
             data: data.cast(),
             bytes,
@@ -187,9 +219,7 @@ pub(crate) fn run_untyped(
             let raw = unsafe { (api.TFE_NewTensorHandle)(tensor.tensor, status.as_ptr()) };
             status.check(STEP)?;
             // SAFETY: on success the new handle is ours to own.
-            let handle =
-                unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(STEP))?;
-            Ok(Untyped::ready(handle, Arc::clone(&context)))
+            unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(STEP))
         })
         .collect()
 }

@@ -1,0 +1,292 @@
+"""`make bench`, fifth part: the litert backend, interleaved.
+
+The three example models (a transformer encoder block, a small CNN, a text
+classifier; `tests/python/models.py`) and the Keras MLP, at batch 1 and 32,
+in one process:
+
+- `rxt-tf litert`: `rxt_tf.Predictor(model, backend="litert")`, the
+  model's function called through `rxt_tf::Function` in a litert scope;
+- `LiteRT from Python`: the same TFLite flatbuffer (TensorFlow's converter,
+  builtin ops) run by `ai_edge_litert`'s `Interpreter` with XNNPACK on one
+  thread, its input given as NumPy (`set_tensor`, `invoke`, `get_tensor`);
+- `rxt-tf (TF)`: `rxt_tf.Predictor(model, exact=False)`, one
+  `StatefulPartitionedCall` on TensorFlow;
+- `TF floor`: that call made bare from Python (`execute.execute`).
+
+Then the tiny two-op body `relu(x @ w + b)` (`x` 1×16, `w` 16×16) as an
+`#[inference]` function fused on TensorFlow and with `backend = "litert"`
+(`rxt_tf_example.dense_fused`, `dense_litert`), and the first-call times:
+conversion and compilation at batch 1, compilation alone at batch 32.
+
+Each round calls every alternative `CALLS` times in a shuffled order and
+records the mean time per call; the table gives each median over `ROUNDS`
+rounds and the ratios the targets name. Writes bench/results/litert.json,
+litert.md and litert.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+
+import numpy as np  # noqa: E402
+import rxt_tf  # noqa: E402
+import rxt_tf_example as ext  # noqa: E402
+import tensorflow as tf  # noqa: E402
+from ai_edge_litert.interpreter import Interpreter  # noqa: E402
+from tensorflow.python.eager import context, execute  # noqa: E402
+
+import interleaved  # noqa: E402
+import machine  # noqa: E402
+import models  # noqa: E402
+
+ROUNDS = 15
+CALLS = 30
+BATCHES = (1, 32)
+MODELS = ("encoder", "cnn", "classifier", "mlp")
+OURS = "rxt-tf litert"
+PYTHON_LITERT = "LiteRT from Python"
+FLOOR = "TF floor"
+TARGETS = {1: {FLOOR: 0.25, PYTHON_LITERT: 1.2}, 32: {FLOOR: 0.5}}
+"""The targets: our ratio to each alternative, per batch size."""
+TINY_TARGET = 0.5
+"""The tiny body through LiteRT, as a ratio to its fused TensorFlow call."""
+
+
+def keras_model(name: str) -> Any:
+    """The Keras model `name`."""
+    return getattr(models, f"{name}_keras")()
+
+
+def model_input(name: str, batch: int) -> Any:
+    """An input of model `name` at `batch`."""
+    if name == "mlp":
+        return tf.random.stateless_normal((batch, 16), seed=(1, 2))
+    return getattr(models, f"{name}_input")(batch)
+
+
+def concrete(model: Any, x: Any) -> Any:
+    """The model's function, its batch size free."""
+    spec = tf.TensorSpec([None, *x.shape[1:]], x.dtype)
+    return tf.function(lambda v: model(v, training=False)).get_concrete_function(spec)
+
+
+def floor(function: Any) -> Any:
+    """`function` as one bare `StatefulPartitionedCall` from Python."""
+    captured = list(function.captured_inputs)
+    attrs = (
+        "Tin",
+        [t.dtype.as_datatype_enum for t in function.inputs],
+        "Tout",
+        [t.dtype.as_datatype_enum for t in function.outputs],
+        "f",
+        function.function_def.signature.name,
+        "config",
+        "",
+        "config_proto",
+        "",
+        "executor_type",
+        "",
+    )
+    ctx = context.context()
+
+    def call(x: Any) -> Any:
+        return execute.execute("StatefulPartitionedCall", 1, [x, *captured], attrs, ctx)[0]
+
+    return call
+
+
+def flatbuffer(function: Any) -> bytes:
+    """`function` converted as the litert backend converts it."""
+    converter = tf.lite.TFLiteConverter.from_concrete_functions([function])
+    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return bytes(converter.convert())
+
+
+def python_litert(model: bytes, x: Any) -> Any:
+    """LiteRT's `Interpreter` (XNNPACK, one thread) at `x`'s shape, called
+    on `x` as NumPy."""
+    interpreter = Interpreter(model_content=model, num_threads=1)
+    (given,) = interpreter.get_input_details()
+    (made,) = interpreter.get_output_details()
+    interpreter.resize_tensor_input(given["index"], list(x.shape))
+    interpreter.allocate_tensors()
+    array = x.numpy()
+
+    def call(_: Any) -> Any:
+        interpreter.set_tensor(given["index"], array)
+        interpreter.invoke()
+        return interpreter.get_tensor(made["index"])
+
+    return call
+
+
+def first_calls(predictor: Any, x1: Any, x32: Any) -> dict[str, float]:
+    """Seconds of the first call (conversion and compilation at batch 1)
+    and of the first call at batch 32 (compilation)."""
+    start = time.perf_counter()
+    predictor(x1)
+    converted = time.perf_counter() - start
+    start = time.perf_counter()
+    predictor(x32)
+    return {"convert + compile (batch 1)": converted, "compile (batch 32)": time.perf_counter() - start}
+
+
+def close(native: Any, eager: Any) -> bool:
+    """Within the backend's tolerance (relative 1e-5, absolute 1e-6 at the
+    values' scale)."""
+    n, e = np.asarray(native), np.asarray(eager)
+    scale = max(1.0, float(np.max(np.abs(e))))
+    return n.shape == e.shape and bool(np.all(np.abs(n - e) <= 1e-6 * scale + 1e-5 * np.abs(e)))
+
+
+def measure(name: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
+    """Medians per batch size of every alternative, and the first calls."""
+    model = keras_model(name)
+    x1, x32 = model_input(name, 1), model_input(name, 32)
+    function = concrete(model, x1)
+    litert = rxt_tf.Predictor(model, backend="litert")
+    firsts = first_calls(litert, x1, x32)
+    model_bytes = flatbuffer(function)
+    report = {}
+    for batch, x in ((1, x1), (32, x32)):
+        calls = {
+            OURS: litert,
+            PYTHON_LITERT: python_litert(model_bytes, x),
+            "rxt-tf (TF)": rxt_tf.Predictor(model, exact=False),
+            FLOOR: floor(function),
+        }
+        eager = model(x, training=False)
+        for label in (OURS, PYTHON_LITERT):
+            assert close(calls[label](x), eager), f"{name} batch {batch}: {label}"
+        report[str(batch)] = interleaved.medians(calls, x, ROUNDS, CALLS)
+    return report, firsts
+
+
+def tiny() -> dict[str, float]:
+    """The two-op body fused on TensorFlow and through LiteRT."""
+    x = tf.random.stateless_normal((1, 16), seed=(3, 4))
+    w = tf.random.stateless_normal((16, 16), seed=(5, 6))
+    b = tf.random.stateless_normal((16,), seed=(7, 8))
+    calls = {
+        "fused (TF)": lambda v: ext.dense_fused(v, w, b),
+        "litert": lambda v: ext.dense_litert(v, w, b),
+    }
+    assert close(calls["litert"](x), calls["fused (TF)"](x))
+    return interleaved.medians(calls, x, ROUNDS, CALLS * 4)
+
+
+def markdown(
+    report: dict[str, dict[str, dict[str, float]]],
+    firsts: dict[str, dict[str, float]],
+    small: dict[str, float],
+) -> str:
+    """The tables: medians (µs) and ratios; first calls (ms); the tiny body."""
+    labels = list(next(iter(next(iter(report.values())).values())))
+    lines = [
+        "| model | batch | "
+        + " | ".join(labels)
+        + f" | ours / {FLOOR} | ours / {PYTHON_LITERT} |",
+        "| --- " * (len(labels) + 4) + "|",
+    ]
+    for name, by_batch in report.items():
+        for batch, medians in by_batch.items():
+            cells = [f"{medians[label] * 1e6:,.1f} µs" for label in labels]
+            lines.append(
+                f"| {name} | {batch} | {' | '.join(cells)} | "
+                f"{medians[OURS] / medians[FLOOR]:.3f}× | "
+                f"{medians[OURS] / medians[PYTHON_LITERT]:.3f}× |"
+            )
+    lines += ["", "| model | convert + compile (batch 1) | compile (batch 32) |", "| --- | --- | --- |"]
+    for name, times in firsts.items():
+        cells = [f"{seconds * 1e3:,.0f} ms" for seconds in times.values()]
+        lines.append(f"| {name} | {' | '.join(cells)} |")
+    ratio = small["litert"] / small["fused (TF)"]
+    lines += [
+        "",
+        "| tiny body `relu(x @ w + b)`, batch 1 | fused (TF) | litert | litert / fused |",
+        "| --- | --- | --- | --- |",
+        f"| | {small['fused (TF)'] * 1e6:,.1f} µs | {small['litert'] * 1e6:,.1f} µs | "
+        f"{ratio:.3f}× |",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: dict[str, dict[str, dict[str, float]]]) -> None:
+    """Draws litert.png: µs per call of each alternative, per model and batch."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = [f"{name}\nbatch {batch}" for name, by in report.items() for batch in by]
+    labels = list(next(iter(next(iter(report.values())).values())))
+    fig, ax = plt.subplots(figsize=(10, 5))
+    width = 0.8 / len(labels)
+    for index, label in enumerate(labels):
+        values = [by[batch][label] * 1e6 for by in report.values() for batch in by]
+        positions = [
+            group + (index - (len(labels) - 1) / 2) * width for group in range(len(groups))
+        ]
+        ax.bar(positions, values, width, label=label)
+    ax.set_xticks(range(len(groups)), groups)
+    ax.set_yscale("log")
+    ax.set_ylabel("µs per call (median)")
+    ax.set_title("The litert backend beside LiteRT from Python and TensorFlow's floor")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(RESULTS / "litert.png", dpi=110)
+
+
+def main() -> None:
+    """Measures every model and the tiny body; writes and prints the tables."""
+    random.seed(0)
+    report: dict[str, dict[str, dict[str, float]]] = {}
+    firsts: dict[str, dict[str, float]] = {}
+    for name in MODELS:
+        report[name], firsts[name] = measure(name)
+    small = tiny()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    record = {
+        "command": "python bench/litert.py",
+        "machine": machine.describe(),
+        "results": report,
+        "first_calls": firsts,
+        "tiny": small,
+        "stats": rxt_tf.stats()["litert"],
+    }
+    (RESULTS / "litert.json").write_text(json.dumps(record, indent=2) + "\n")
+    table = markdown(report, firsts, small)
+    (RESULTS / "litert.md").write_text(machine.summary(record["machine"]) + "\n\n" + table)
+    plot(report)
+    print(table)
+    for name, by_batch in report.items():
+        for batch, targets in TARGETS.items():
+            medians = by_batch[str(batch)]
+            for base, target in targets.items():
+                ratio = medians[OURS] / medians[base]
+                verdict = "met" if ratio <= target else "MISSED"
+                print(f"{name} batch {batch}: ours / {base} {ratio:.3f}× (≤ {target}×: {verdict})")
+    ratio = small["litert"] / small["fused (TF)"]
+    verdict = "met" if ratio <= TINY_TARGET else "MISSED"
+    print(f"tiny body: litert / fused {ratio:.3f}× (≤ {TINY_TARGET}×: {verdict})")
+    print(f"litert counters: {record['stats']}")
+
+
+if __name__ == "__main__":
+    main()

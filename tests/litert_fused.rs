@@ -1,0 +1,236 @@
+//! Fused traces through the litert backend: `tf!` bodies recorded in a
+//! litert scope (or an `#[inference(backend = "litert")]` function) are
+//! converted once, compiled per input shape (at most
+//! `COMPILED_CAPACITY` kept), run through LiteRT within its tolerance of
+//! eager TensorFlow, and fall back to TensorFlow (bitwise, counted) where
+//! they do not convert.
+
+mod common;
+
+use common::{eval_with, named_inputs, names, serial, with_python};
+use pyo3::prelude::*;
+use rxt_tf::fusion::{stats, Scope};
+use rxt_tf::{tf, Tensor, TensorF32Cpu1D, TensorF32Cpu2D};
+
+/// A dense layer's inputs: `x` at batch 1 and 3, weights and bias.
+const DENSE: &str = "
+x1 = tf.reshape(tf.sin(tf.range(8.0) * 0.7), (1, 8))
+x3 = tf.reshape(tf.cos(tf.range(24.0) * 0.3) * 2.0, (3, 8))
+w = tf.reshape(tf.sin(tf.range(40.0) * 1.3) * 0.5, (8, 5))
+b = tf.constant([0.1, -0.2, 0.3, -0.4, 0.5])
+";
+
+/// The tiny two-op body of the benchmarks: `relu(x @ w + b)`.
+fn dense(
+    x: &TensorF32Cpu2D,
+    w: &TensorF32Cpu2D,
+    b: &TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let y = tf!(matmul(x, w))?;
+    let z = tf!(y + b)?;
+    tf!(relu(z))
+}
+
+/// The same body as an `#[inference]` function on the litert backend.
+#[rxt_tf::inference(backend = "litert")]
+fn dense_litert(
+    x: &TensorF32Cpu2D,
+    w: &TensorF32Cpu2D,
+    b: &TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let y = tf!(matmul(x, w))?;
+    let z = tf!(y + b)?;
+    tf!(relu(z))
+}
+
+/// Whether `native` is within the backend's tolerance of `eager`
+/// (relative 1e-5, absolute 1e-6 at the values' scale).
+fn close(py: Python<'_>, native: &TensorF32Cpu2D, eager: &Bound<'_, PyAny>) -> bool {
+    let native = native
+        .try_clone()
+        .expect("clone")
+        .into_pyobject(py)
+        .expect("py");
+    eval_with(
+        py,
+        "n.shape == e.shape and n.dtype == e.dtype and bool(np.all(np.abs(n.numpy() - e.numpy()) \
+         <= 1e-6 * max(1.0, float(np.max(np.abs(e.numpy())))) + 1e-5 * np.abs(e.numpy())))",
+        &[("n", &native), ("e", eager)],
+    )
+    .extract()
+    .expect("bool")
+}
+
+#[test]
+fn a_fused_trace_runs_through_litert_once_compiled_per_shape() {
+    let _serial = serial();
+    with_python(|py| {
+        let i = named_inputs(py, DENSE);
+        let get =
+            |name: &str| -> &Bound<'_, PyAny> { &i.iter().find(|(n, _)| n == name).expect(name).1 };
+        let x1: TensorF32Cpu2D = get("x1").extract().expect("x1");
+        let x3: TensorF32Cpu2D = get("x3").extract().expect("x3");
+        let w: TensorF32Cpu2D = get("w").extract().expect("w");
+        let b: TensorF32Cpu1D = get("b").extract().expect("b");
+        let names = names(&i);
+        let before = stats();
+        let (y1, y3, again) = {
+            let _litert = Scope::litert();
+            let y1 = dense(&x1, &w, &b).expect("batch 1");
+            // Reading a result runs the trace recorded so far.
+            let _ = y1.to_vec().expect("read");
+            let y3 = dense(&x3, &w, &b).expect("batch 3");
+            let _ = y3.to_vec().expect("read");
+            let again = dense(&x1, &w, &b).expect("batch 1 again");
+            (y1, y3, again)
+        };
+        let after = stats();
+        assert_eq!(after.litert_calls - before.litert_calls, 3, "{after:?}");
+        assert_eq!(
+            after.litert_compiles - before.litert_compiles,
+            2,
+            "one per batch size"
+        );
+        assert_eq!(after.litert_fallbacks, before.litert_fallbacks);
+        for (y, x) in [(&y1, "x1"), (&y3, "x3"), (&again, "x1")] {
+            let eager = eval_with(py, &format!("tf.nn.relu(tf.matmul({x}, w) + b)"), &names);
+            assert!(close(py, y, &eager), "{x}");
+        }
+        assert_eq!(y1.to_vec().expect("a"), again.to_vec().expect("b"));
+        // The attribute opens the same scope: the same compiled model.
+        let through_attribute = dense_litert(&x1, &w, &b).expect("attribute");
+        assert_eq!(
+            through_attribute.to_vec().expect("c"),
+            y1.to_vec().expect("a")
+        );
+        let end = stats();
+        assert_eq!(end.litert_calls - after.litert_calls, 1);
+        assert_eq!(end.litert_compiles, after.litert_compiles);
+        // Outside the scope: TensorFlow's fused call, as before.
+        let outside = dense(&x1, &w, &b).expect("outside");
+        let _ = outside.to_vec().expect("read");
+        assert_eq!(stats().litert_calls, end.litert_calls);
+    });
+}
+
+#[test]
+fn compiled_shapes_are_bounded_least_recently_used_first() {
+    let _serial = serial();
+    with_python(|py| {
+        let w: TensorF32Cpu2D = common::eval(py, "tf.ones((4, 2))").extract().expect("w");
+        let b: TensorF32Cpu1D = common::eval(py, "tf.constant([0.5, -0.5])")
+            .extract()
+            .expect("b");
+        let batches: Vec<TensorF32Cpu2D> = (1..=rxt_tf::__private::litert::COMPILED_CAPACITY + 1)
+            .map(|batch| {
+                common::eval(py, &format!("tf.ones(({batch}, 4)) * {batch}.0"))
+                    .extract()
+                    .expect("x")
+            })
+            .collect();
+        let run = |x: &TensorF32Cpu2D| {
+            let _litert = Scope::litert();
+            let y = dense(x, &w, &b).expect("dense");
+            y.to_vec().expect("read")
+        };
+        let start = stats();
+        for x in &batches[..rxt_tf::__private::litert::COMPILED_CAPACITY] {
+            run(x);
+        }
+        // All kept: each again compiles nothing.
+        let filled = stats();
+        for x in &batches[..rxt_tf::__private::litert::COMPILED_CAPACITY] {
+            run(x);
+        }
+        assert_eq!(stats().litert_compiles, filled.litert_compiles);
+        assert_eq!(
+            filled.litert_compiles - start.litert_compiles,
+            rxt_tf::__private::litert::COMPILED_CAPACITY as u64
+        );
+        // One more shape evicts the least recently used (batch 1), which
+        // compiles again; the most recent (batch 8) stays.
+        let last = batches.last().expect("last");
+        let values = run(last);
+        let batch = rxt_tf::__private::litert::COMPILED_CAPACITY + 1;
+        assert_eq!(
+            values,
+            [4.0 * batch as f32 + 0.5, 4.0 * batch as f32 - 0.5].repeat(batch)
+        );
+        let evicting = stats().litert_compiles;
+        run(&batches[rxt_tf::__private::litert::COMPILED_CAPACITY - 1]);
+        assert_eq!(stats().litert_compiles, evicting, "batch 8 was kept");
+        run(&batches[0]);
+        assert_eq!(stats().litert_compiles, evicting + 1, "batch 1 was evicted");
+    });
+}
+
+#[test]
+fn traces_that_do_not_convert_fall_back_to_tensorflow_bitwise() {
+    let _serial = serial();
+    with_python(|py| {
+        let x: Tensor<f64, 1> = common::eval(py, "tf.constant([0.5, -1.25, 3.0], tf.float64)")
+            .extract()
+            .expect("x");
+        let fused = {
+            let _fused = Scope::fused();
+            let d = tf!(x * 2.0).expect("fused");
+            let y = tf!(tanh(d)).expect("fused");
+            y.to_vec().expect("read")
+        };
+        let before = stats();
+        let litert = {
+            let _litert = Scope::litert();
+            let d = tf!(x * 2.0).expect("litert");
+            let y = tf!(tanh(d)).expect("litert");
+            y.to_vec().expect("read")
+        };
+        let after = stats();
+        assert_eq!(after.litert_fallbacks - before.litert_fallbacks, 1);
+        assert_eq!(after.litert_calls, before.litert_calls);
+        assert_eq!(
+            fused.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+            litert.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+        );
+        // A failing op in a trace that falls back fails as per op.
+        let m: TensorF32Cpu2D = common::eval(py, "tf.ones((2, 3))").extract().expect("m");
+        let _litert = Scope::litert();
+        let bad = tf!(matmul(m, m)).expect("recorded");
+        let message = bad.to_vec().expect_err("shapes").to_string();
+        assert!(message.contains("matmul"), "{message}");
+    });
+}
+
+#[test]
+fn litert_traces_run_on_four_threads() {
+    let _serial = serial();
+    with_python(|py| {
+        let i = named_inputs(py, DENSE);
+        let get =
+            |name: &str| -> &Bound<'_, PyAny> { &i.iter().find(|(n, _)| n == name).expect(name).1 };
+        let x3: TensorF32Cpu2D = get("x3").extract().expect("x3");
+        let w: TensorF32Cpu2D = get("w").extract().expect("w");
+        let b: TensorF32Cpu1D = get("b").extract().expect("b");
+        let expected = dense_litert(&x3, &w, &b)
+            .expect("first")
+            .to_vec()
+            .expect("read");
+        let before = stats();
+        py.detach(|| {
+            std::thread::scope(|scope| {
+                for _ in 0..4 {
+                    scope.spawn(|| {
+                        for _ in 0..1_000 {
+                            let y = dense_litert(&x3, &w, &b).expect("call");
+                            assert_eq!(y.to_vec().expect("read"), expected);
+                        }
+                    });
+                }
+            });
+        });
+        let after = stats();
+        assert_eq!(after.litert_calls - before.litert_calls, 4_000);
+        assert_eq!(after.litert_fallbacks, before.litert_fallbacks);
+        // At most one compiled model per thread was made for the shape.
+        assert!(after.litert_compiles - before.litert_compiles <= 4);
+    });
+}
