@@ -118,8 +118,10 @@ def flatbuffer(function: Any) -> bytes:
 
 
 def python_litert(model: bytes, x: Any) -> Any:
-    """LiteRT's `Interpreter` (XNNPACK, one thread) at `x`'s shape, called
-    on `x` as NumPy."""
+    """LiteRT's `Interpreter` (XNNPACK, one thread) at `x`'s shape.
+
+    Called on `x` as NumPy, as a user of LiteRT from Python calls it.
+    """
     interpreter = Interpreter(model_content=model, num_threads=1)
     (given,) = interpreter.get_input_details()
     (made,) = interpreter.get_output_details()
@@ -136,19 +138,24 @@ def python_litert(model: bytes, x: Any) -> Any:
 
 
 def first_calls(predictor: Any, x1: Any, x32: Any) -> dict[str, float]:
-    """Seconds of the first call (conversion and compilation at batch 1)
-    and of the first call at batch 32 (compilation)."""
+    """Seconds of the first calls.
+
+    The first converts and compiles (batch 1); the first at batch 32 compiles.
+    """
     start = time.perf_counter()
     predictor(x1)
     converted = time.perf_counter() - start
     start = time.perf_counter()
     predictor(x32)
-    return {"convert + compile (batch 1)": converted, "compile (batch 32)": time.perf_counter() - start}
+    compiled = time.perf_counter() - start
+    return {"convert + compile (batch 1)": converted, "compile (batch 32)": compiled}
 
 
 def close(native: Any, eager: Any) -> bool:
-    """Within the backend's tolerance (relative 1e-5, absolute 1e-6 at the
-    values' scale)."""
+    """Whether `native` is within the backend's tolerance of `eager`.
+
+    Relative 1e-5, absolute 1e-6 at the values' scale.
+    """
     n, e = np.asarray(native), np.asarray(eager)
     scale = max(1.0, float(np.max(np.abs(e))))
     return n.shape == e.shape and bool(np.all(np.abs(n - e) <= 1e-6 * scale + 1e-5 * np.abs(e)))
@@ -198,9 +205,7 @@ def markdown(
     """The tables: medians (µs) and ratios; first calls (ms); the tiny body."""
     labels = list(next(iter(next(iter(report.values())).values())))
     lines = [
-        "| model | batch | "
-        + " | ".join(labels)
-        + f" | ours / {FLOOR} | ours / {PYTHON_LITERT} |",
+        "| model | batch | " + " | ".join(labels) + f" | ours / {FLOOR} | ours / {PYTHON_LITERT} |",
         "| --- " * (len(labels) + 4) + "|",
     ]
     for name, by_batch in report.items():
@@ -211,7 +216,11 @@ def markdown(
                 f"{medians[OURS] / medians[FLOOR]:.3f}× | "
                 f"{medians[OURS] / medians[PYTHON_LITERT]:.3f}× |"
             )
-    lines += ["", "| model | convert + compile (batch 1) | compile (batch 32) |", "| --- | --- | --- |"]
+    lines += [
+        "",
+        "| model | convert + compile (batch 1) | compile (batch 32) |",
+        "| --- | --- | --- |",
+    ]
     for name, times in firsts.items():
         cells = [f"{seconds * 1e3:,.0f} ms" for seconds in times.values()]
         lines.append(f"| {name} | {' | '.join(cells)} |")

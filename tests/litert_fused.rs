@@ -106,6 +106,16 @@ fn a_fused_trace_runs_through_litert_once_compiled_per_shape() {
         let end = stats();
         assert_eq!(end.litert_calls - after.litert_calls, 1);
         assert_eq!(end.litert_compiles, after.litert_compiles);
+        // `bias_add` of a bias known to fit runs through LiteRT too.
+        let biased = {
+            let _litert = Scope::litert();
+            let y = tf!(matmul(x3, w)).expect("matmul");
+            tf!(bias_add(y, b)).expect("bias_add")
+        };
+        let eager = eval_with(py, "tf.nn.bias_add(tf.matmul(x3, w), b)", &names);
+        assert!(close(py, &biased, &eager));
+        assert_eq!(stats().litert_calls - end.litert_calls, 1, "{:?}", stats());
+        let end = stats();
         // Outside the scope: TensorFlow's fused call, as before.
         let outside = dense(&x1, &w, &b).expect("outside");
         let _ = outside.to_vec().expect("read");

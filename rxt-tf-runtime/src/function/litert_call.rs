@@ -46,7 +46,16 @@ pub(crate) fn call(
     };
     let shapes = inputs.iter().map(|input| input.shape.clone()).collect();
     let api = callee.context.wheel().api();
-    Ok(callee.litert.run(&model, shapes, threads, |compiled| {
-        crate::litert::run_handles(compiled, api, inputs, kinds)
-    }))
+    // TensorFlow's outputs for these inputs, once per new input shapes.
+    let reference = || {
+        let mut handles: Vec<&OwnedHandle> = inputs.iter().map(|input| input.handle).collect();
+        handles.extend(callee.captured.iter().map(|handle| &**handle));
+        let outputs = callee.node.execute(&callee.context, &handles)?;
+        crate::litert::shapes_of(api, &outputs)
+    };
+    Ok(callee
+        .litert
+        .run(&model, shapes, threads, reference, |compiled| {
+            crate::litert::run_handles(compiled, api, inputs, kinds)
+        }))
 }

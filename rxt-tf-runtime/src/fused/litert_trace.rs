@@ -10,21 +10,83 @@
 use rxt_tf_spec::{DType, TensorKind};
 
 use crate::binding::context::BoundContext;
-use crate::error::Result;
+use crate::eager::node::Arg;
+use crate::eager::work::Sizes;
+use crate::error::{Error, Result};
+use crate::fused::emit::NodeKind;
 use crate::fused::library::FusedFunction;
 use crate::fused::recording::Recording;
 use crate::litert::{runs, HandleInput, Outcome};
 use crate::safe::handle::OwnedHandle;
 
+/// TensorFlow ops whose kernels check at run time what LiteRT's converted
+/// kernels do not (found by the fuzz's litert run): a trace with one runs
+/// on TensorFlow, so an operand TensorFlow refuses still raises. LiteRT
+/// squeezes an axis whose size is not 1 and takes band widths past the
+/// matrix.
+const UNCHECKED: &[&std::ffi::CStr] = &[c"Squeeze", c"MatrixBandPart"];
+
+/// Why the trace cannot run through LiteRT as TensorFlow would run it, if
+/// it cannot: an op of [`UNCHECKED`], or a `BiasAdd` whose bias LiteRT
+/// could broadcast where TensorFlow raises (a bias of rank other than 1,
+/// or of one value for several channels).
+fn unchecked(recording: &Recording) -> Option<String> {
+    let dims = |arg: &Arg| match *arg {
+        Arg::Input(index) => recording
+            .inputs
+            .get(index as usize)
+            .map(|input| &input.dims),
+        Arg::Node(index) => recording
+            .outputs
+            .get(index as usize)
+            .map(|output| &output.dims),
+        Arg::Constant(_) => None,
+    };
+    recording.nodes.iter().find_map(|node| {
+        let NodeKind::Op(call) = &node.kind else {
+            return None;
+        };
+        if UNCHECKED.contains(&call.tf_op) {
+            return Some(format!(
+                "LiteRT runs `{}` without TensorFlow's checks of its operands",
+                call.row.name
+            ));
+        }
+        // A bias of one value per channel, or of one value for one channel:
+        // a bias of another size fails in LiteRT too (and falls back), but
+        // one of size 1 broadcasts there.
+        let fits = |value: &Sizes, bias: &Sizes| {
+            bias.exact
+                && bias.rank() == 1
+                && value.rank() >= 2
+                && (bias.size(0) != 1 || (value.exact && value.size_from_end(0) == 1))
+        };
+        let bias_add = call.tf_op == c"BiasAdd";
+        let args = &node.args[..node.arg_count.min(node.args.len())];
+        match (bias_add, args) {
+            (true, [value, bias]) => match (dims(value), dims(bias)) {
+                (Some(value), Some(bias)) if fits(value, bias) => None,
+                _ => Some(String::from(
+                    "LiteRT broadcasts a `bias_add` bias that TensorFlow refuses",
+                )),
+            },
+            _ => None,
+        }
+    })
+}
+
 /// Runs the trace of `recording` (its function `function`) through LiteRT,
 /// its `outputs` (node, element type) returned.
 pub(super) fn run(
     function: &FusedFunction,
-    context: &BoundContext,
+    context: &std::sync::Arc<BoundContext>,
     recording: &Recording,
     outputs: &[(u32, DType)],
 ) -> Result<Outcome<Vec<OwnedHandle>>> {
     let threads = crate::litert::threads()?;
+    if let Some(reason) = unchecked(recording) {
+        return Ok(Outcome::Fallback(reason));
+    }
     let mut inputs = Vec::with_capacity(recording.inputs.len());
     for input in &recording.inputs {
         let Some(dtype) = DType::from_code(input.dtype).filter(|&dtype| runs(dtype)) else {
@@ -59,19 +121,55 @@ pub(super) fn run(
             rank: u8::try_from(rank).unwrap_or(u8::MAX),
         });
     }
-    let ranks: Vec<usize> = inputs.iter().map(|input| input.shape.len()).collect();
+    // Every size unknown, but the length of an integer vector: run-time
+    // sizes, axes and permutations, whose count the trace's form fixes (so
+    // LiteRT knows the rank of a `reshape`'s result).
+    let signature: Vec<Vec<i64>> = inputs
+        .iter()
+        .map(|input| match (input.dtype, &input.shape[..]) {
+            (DType::I32 | DType::I64, &[length]) => vec![length],
+            (_, shape) => vec![-1; shape.len()],
+        })
+        .collect();
     let model = function
         .litert()
-        .model(|py| crate::litert::convert_function_def(py, function.name(), &ranks));
+        .model(|py| crate::litert::convert_function_def(py, function.name(), &signature));
     let model = match model {
         Ok(model) => model,
         Err(reason) => return Ok(Outcome::Fallback(reason)),
     };
     let shapes = inputs.iter().map(|input| input.shape.clone()).collect();
     let api = context.wheel().api();
-    Ok(function.litert().run(&model, shapes, threads, |compiled| {
-        crate::litert::run_handles(compiled, api, &inputs, &kinds)
-    }))
+    // The outputs' sizes where the rules know them: LiteRT must give those.
+    let expected: Vec<Option<Vec<i64>>> = outputs
+        .iter()
+        .map(|&(node, _)| {
+            let dims = &recording.outputs.get(node as usize)?.dims;
+            dims.exact
+                .then(|| (0..dims.rank()).map(|i| dims.size(i)).collect())
+        })
+        .collect();
+    // TensorFlow's outputs for these inputs, once per new input shapes.
+    let reference = || {
+        let outputs = function.call(context, &recording.inputs, recording.work)?;
+        crate::litert::shapes_of(api, &outputs)
+    };
+    Ok(function
+        .litert()
+        .run(&model, shapes, threads, reference, |compiled| {
+            let given = compiled.output_shapes().iter().zip(&expected).enumerate();
+            for (index, (given, expected)) in given {
+                if expected.as_ref().is_some_and(|expected| expected != given) {
+                    return Err(Error::LitertRefused {
+                        what: format!(
+                            "LiteRT gives output {index} the shape {given:?}, TensorFlow {:?}",
+                            expected.as_deref().unwrap_or_default()
+                        ),
+                    });
+                }
+            }
+            crate::litert::run_handles(compiled, api, &inputs, &kinds)
+        }))
 }
 
 /// Why a trace with an input of the `TF_DataType` `code` falls back.

@@ -57,12 +57,17 @@ impl ModelCache {
 
     /// Runs `model` compiled for `shapes` (one per input) with XNNPACK on
     /// `threads` threads: a compiled model of the cache, or one compiled
-    /// now. The GIL is released while LiteRT compiles and runs `run`.
+    /// now. A model compiled now is first checked against `reference`, the
+    /// output shapes TensorFlow gives for these inputs: LiteRT does not
+    /// always carry new input sizes through a model before it runs, and
+    /// would then run into outputs sized for other shapes (and fail, or
+    /// crash). The GIL is released while LiteRT compiles and runs `run`.
     pub(crate) fn run<T>(
         &self,
         model: &Arc<Model>,
         shapes: Vec<Vec<i64>>,
         threads: u16,
+        reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
         run: impl FnOnce(&mut Compiled) -> Result<T>,
     ) -> Outcome<T> {
         let mut compiled = match self.take(&shapes) {
@@ -74,6 +79,19 @@ impl ModelCache {
                 match made {
                     Ok(compiled) => {
                         COUNTERS.compiles.fetch_add(1, Ordering::Relaxed);
+                        let expected = match reference() {
+                            Ok(expected) => expected,
+                            Err(err) => return Outcome::Fallback(err.to_string()),
+                        };
+                        if expected != compiled.output_shapes() {
+                            let reason = format!(
+                                "LiteRT sizes the outputs {:?} at the input shapes {shapes:?}, \
+                                 TensorFlow {expected:?}",
+                                compiled.output_shapes()
+                            );
+                            self.refuse(shapes, &reason);
+                            return Outcome::Fallback(reason);
+                        }
                         compiled
                     }
                     Err(err) => {
@@ -86,6 +104,13 @@ impl ModelCache {
             Err(reason) => return Outcome::Fallback(reason),
         };
         let ran = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || run(&mut compiled));
+        if let Err(crate::error::Error::LitertRefused { what }) = &ran {
+            // The model as compiled for these shapes is unusable (it left
+            // outputs unwritten): dropped, and the shapes not tried again.
+            self.refuse(compiled.input_shapes().to_vec(), what);
+            drop(compiled);
+            return Outcome::Fallback(what.clone());
+        }
         self.keep(compiled);
         match ran {
             Ok(ran) => {

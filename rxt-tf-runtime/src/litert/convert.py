@@ -31,15 +31,15 @@ def convert(function):
         return bytes(converter.convert())
 
 
-def convert_function_def(name, ranks):
+def convert_function_def(name, shapes):
     """The TFLite flatbuffer of the function ``name`` of the eager context
     (one rxt-tf built from a fused trace), as bytes: its inputs of the
-    ``ranks`` given, every size unknown (LiteRT compiles per shape)."""
+    ``shapes`` given, a size of -1 unknown (LiteRT compiles per shape)."""
     from tensorflow.python.eager import context, wrap_function
     from tensorflow.python.framework import function_def_to_graph
 
     definition = context.context().get_function_def(name)
-    shapes = [tf.TensorShape([None] * rank) for rank in ranks]
+    shapes = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
     graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=shapes)
     graph_def = graph.as_graph_def()
     # The placeholders' ranks, which the graph's own copy keeps apart.

@@ -23,17 +23,17 @@ pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
 }
 
 /// Converts the function `name` of Python's eager context (built from a
-/// fused trace; its inputs of `ranks`, their sizes unknown) and loads the
+/// fused trace; its inputs of `shapes`, a size of -1 unknown) and loads the
 /// result into LiteRT.
 pub(crate) fn convert_function_def(
     py: Python<'_>,
     name: &str,
-    ranks: &[usize],
+    shapes: &[Vec<i64>],
 ) -> Result<Arc<Model>> {
     let converted = converter(py).and_then(|module| {
         let bytes = module
             .getattr("convert_function_def")?
-            .call1((name, ranks.to_vec()))?;
+            .call1((name, shapes.to_vec()))?;
         Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
     });
     let bytes = converted.map_err(|err| Error::LitertRefused {

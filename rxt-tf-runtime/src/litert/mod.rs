@@ -21,7 +21,7 @@ pub use library::{locate, LITERT_VERSION};
 pub use model::{Compiled, HostTensor, Model};
 pub use sys::LitertApi;
 pub use tensors::run;
-pub(crate) use tensors::{run_handles, HandleInput};
+pub(crate) use tensors::{run_handles, shapes_of, HandleInput};
 
 /// The litert backend's counters (read by `fusion::stats()`).
 pub(crate) struct Counters {

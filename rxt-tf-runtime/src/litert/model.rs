@@ -180,6 +180,7 @@ impl Model {
             handle,
             inputs: shapes.to_vec(),
             outputs: Vec::new(),
+            writes_outputs: false,
         };
         compiled.resized(shapes)
     }
@@ -273,6 +274,8 @@ pub struct Compiled {
     handle: Handle,
     inputs: Vec<Vec<i64>>,
     outputs: Vec<Vec<i64>>,
+    /// Whether a run was seen to write every output element.
+    writes_outputs: bool,
 }
 
 // SAFETY: a compiled model may move between threads; `&mut self` on `run`
@@ -305,6 +308,12 @@ impl Compiled {
     fn resized(mut self, shapes: &[Vec<i64>]) -> Result<Compiled> {
         let api = &self.model.library.api;
         for (index, shape) in shapes.iter().enumerate() {
+            // A scalar input is a scalar in the model (its rank was known
+            // when it was converted): nothing to resize, and LiteRT refuses
+            // a resize to no dimensions.
+            if shape.is_empty() {
+                continue;
+            }
             let dims = dims_of(shape)?;
             // SAFETY: the compiled model is live; `dims` holds its length.
             let status = unsafe {
@@ -350,6 +359,17 @@ impl Compiled {
             })
             .collect();
         Ok(self)
+    }
+
+    /// Whether a run was seen to write every output element (checked on
+    /// its first run: see `tensors::run_handles`).
+    pub(crate) fn writes_outputs(&self) -> bool {
+        self.writes_outputs
+    }
+
+    /// Records that a run wrote every output element.
+    pub(crate) fn saw_outputs_written(&mut self) {
+        self.writes_outputs = true;
     }
 
     /// The input shapes it was compiled for.

@@ -208,9 +208,14 @@ pub(crate) fn run_handles(
         });
         made.push(tensor);
     }
-    // SAFETY: every input's memory lives in `kept`, every output's in
-    // `made`, untouched by anything else until the call returns.
-    unsafe { compiled.run(&host_inputs, &host_outputs) }?;
+    if compiled.writes_outputs() {
+        // SAFETY: every input's memory lives in `kept`, every output's in
+        // `made`, untouched by anything else until the call returns.
+        unsafe { compiled.run(&host_inputs, &host_outputs) }?;
+    } else {
+        // SAFETY: as above.
+        unsafe { run_checking_outputs(compiled, &host_inputs, &host_outputs) }?;
+    }
     drop(kept);
     made.into_iter()
         .map(|tensor| {
@@ -220,6 +225,69 @@ pub(crate) fn run_handles(
             status.check(STEP)?;
             // SAFETY: on success the new handle is ours to own.
             unsafe { OwnedHandle::from_raw(api, raw) }.ok_or_else(|| null_handle(STEP))
+        })
+        .collect()
+}
+
+/// Runs `compiled` twice, its outputs first filled with zero bytes, then
+/// with one bytes: a run that leaves any output byte as it found it
+/// (LiteRT leaves some outputs unwritten, e.g. a softmax along an axis of
+/// size 1 at some shapes) is refused, and the compiled model with it.
+///
+/// # Safety
+///
+/// As [`Compiled::run`].
+unsafe fn run_checking_outputs(
+    compiled: &mut Compiled,
+    inputs: &[HostTensor],
+    outputs: &[HostTensor],
+) -> Result<()> {
+    let mut first = Vec::with_capacity(outputs.len());
+    for fill in [0x00_u8, 0xff] {
+        for output in outputs.iter().filter(|output| output.bytes > 0) {
+            // SAFETY: the caller's contract: `data` holds `bytes` writable
+            // bytes.
+            unsafe { std::ptr::write_bytes(output.data.cast::<u8>(), fill, output.bytes) };
+        }
+        // SAFETY: the caller's contract.
+        unsafe { compiled.run(inputs, outputs) }?;
+        for (index, output) in outputs.iter().enumerate() {
+            let bytes: &[u8] = if output.bytes == 0 {
+                &[]
+            } else {
+                // SAFETY: as above, readable after the run.
+                unsafe { std::slice::from_raw_parts(output.data.cast::<u8>(), output.bytes) }
+            };
+            match first.get(index) {
+                None => first.push(bytes.to_vec()),
+                Some(before) if before.as_slice() != bytes => {
+                    return Err(Error::LitertRefused {
+                        what: format!(
+                            "LiteRT left part of output {index} unwritten at the input shapes \
+                             {:?}",
+                            compiled.input_shapes()
+                        ),
+                    });
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    compiled.saw_outputs_written();
+    Ok(())
+}
+
+/// The shapes of `handles` (computed tensors).
+pub(crate) fn shapes_of(api: &'static Api, handles: &[OwnedHandle]) -> Result<Vec<Vec<i64>>> {
+    let status = Status::new(api, STEP)?;
+    handles
+        .iter()
+        .map(|handle| {
+            let rank = std::ffi::c_int::try_from(handle.rank(&status, STEP)?)
+                .map_err(|_| Error::limit(STEP, "a rank"))?;
+            (0..rank)
+                .map(|index| handle.dim(index, &status, STEP))
+                .collect()
         })
         .collect()
 }

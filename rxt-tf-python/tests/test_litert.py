@@ -1,0 +1,91 @@
+"""The litert backend from Python: `rxt_tf.Predictor(..., backend="litert")`
+and `rxt_tf.function(..., backend="litert")` on the three example models
+and the Keras MLP, within the backend's tolerance of eager TensorFlow
+(relative 1e-5, absolute 1e-6 at the values' scale); calls that do not
+convert run on TensorFlow and are counted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import models
+import numpy as np
+import pytest
+import rxt_tf_example as ext
+import tensorflow as tf
+
+import rxt_tf
+
+
+def close(native: Any, eager: Any) -> bool:
+    n, e = np.asarray(native), np.asarray(eager)
+    scale = max(1.0, float(np.max(np.abs(e))))
+    return n.shape == e.shape and bool(np.all(np.abs(n - e) <= 1e-6 * scale + 1e-5 * np.abs(e)))
+
+
+def model_input(name: str, batch: int) -> Any:
+    if name == "mlp":
+        return tf.random.stateless_normal((batch, 16), seed=(1, 2))
+    return getattr(models, f"{name}_input")(batch)
+
+
+@pytest.mark.parametrize("name", ["encoder", "cnn", "classifier", "mlp"])
+def test_models_run_through_litert_within_tolerance(name: str) -> None:
+    model = getattr(models, f"{name}_keras")()
+    predictor = rxt_tf.Predictor(model, backend="litert")
+    before = rxt_tf.stats()["litert"]
+    for batch in (1, 32, 1):
+        x = model_input(name, batch)
+        y = predictor(x)
+        assert isinstance(y, tf.Tensor)
+        assert y.dtype == tf.float32
+        assert close(y, model(x, training=False)), (name, batch)
+    after = rxt_tf.stats()["litert"]
+    assert after["compiles"] - before["compiles"] == 2, "one per batch size"
+    # LiteRT does not carry a new batch size through the encoder's
+    # attention before it runs (its outputs keep batch 1's sizes): that
+    # batch size runs on TensorFlow, counted, and is not compiled again.
+    fell_back = 1 if name == "encoder" else 0
+    assert after["calls"] - before["calls"] == 3 - fell_back
+    assert after["fallbacks"] - before["fallbacks"] == fell_back
+    predictor(model_input(name, 32))
+    assert rxt_tf.stats()["litert"]["compiles"] == after["compiles"]
+
+
+def test_the_example_predictor_and_an_inference_function_take_the_backend() -> None:
+    model = models.mlp_keras()
+    x = model_input("mlp", 4)
+    assert close(ext.Predictor(model, backend="litert")(x), model(x, training=False))
+    with pytest.raises(ValueError, match='backend is "tensorflow" or "litert", not "onnx"'):
+        ext.Predictor(model, backend="onnx")
+    w = tf.random.stateless_normal((16, 8), seed=(3, 4))
+    b = tf.random.stateless_normal((8,), seed=(5, 6))
+    # (The example extension links its own runtime: its counters are not
+    # `rxt_tf.stats()`'s; tests/litert_fused.rs counts this path.)
+    through = ext.dense_litert(x, w, b)
+    assert close(through, ext.dense_fused(x, w, b))
+    assert close(through, tf.nn.relu(tf.matmul(x, w) + b))
+
+
+def test_function_takes_the_backend_and_falls_back_where_it_must() -> None:
+    @rxt_tf.function(backend="litert")
+    def gated(x, w):
+        return tf.nn.sigmoid(tf.matmul(x, w)) * x
+
+    assert gated.backend == "litert"
+    x = tf.random.stateless_normal((3, 4), seed=(7, 8))
+    w = tf.random.stateless_normal((4, 4), seed=(9, 1))
+    before = rxt_tf.stats()["litert"]
+    assert close(gated(x, w), tf.nn.sigmoid(tf.matmul(x, w)) * x)
+    middle = rxt_tf.stats()["litert"]
+    assert middle["calls"] == before["calls"] + 1
+    # float64: not a type the backend runs: TensorFlow runs it, counted.
+    x64, w64 = tf.cast(x, tf.float64), tf.cast(w, tf.float64)
+    y64 = gated(x64, w64)
+    assert y64.dtype == tf.float64
+    assert close(y64, tf.nn.sigmoid(tf.matmul(x64, w64)) * x64)
+    assert rxt_tf.stats()["litert"]["fallbacks"] == middle["fallbacks"] + 1
+    with pytest.raises(ValueError, match='backend is "tensorflow" or "litert"'):
+        rxt_tf.function(lambda v: v, backend="xla")
+    with pytest.raises(ValueError, match='backend is "tensorflow" or "litert"'):
+        rxt_tf.Predictor(models.mlp_keras(), backend="")
