@@ -113,7 +113,7 @@ lint-python: setup
 ## Then the three example models (bench/models.py) and a Keras model called
 ## through rxt_tf::Function (bench/functions.py), real layers through
 ## rxt_tf.function (bench/layers.py) and the litert backend beside LiteRT
-## called from Python and TensorFlow's floor (bench/litert.py). Each results file records
+## called from Python and TensorFlow's floor (bench/litert_backend.py). Each results file records
 ## the machine (bench/machine.py: CPU model, AVX-512 flags, whether oneDNN's
 ## custom ops are on), printed first.
 bench: example
@@ -124,4 +124,4 @@ bench: example
 	@$(ENV) python bench/models.py
 	@$(ENV) python bench/functions.py
 	@$(ENV) python bench/layers.py
-	@$(ENV) python bench/litert.py
+	@$(ENV) python bench/litert_backend.py

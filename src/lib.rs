@@ -87,3 +87,8 @@ pub struct GuideTensors;
 #[cfg(doctest)]
 #[doc = include_str!("../guide/src/functions.md")]
 pub struct GuideFunctions;
+
+/// `guide/src/litert.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../guide/src/litert.md")]
+pub struct GuideLitert;

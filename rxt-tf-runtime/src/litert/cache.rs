@@ -61,7 +61,8 @@ impl ModelCache {
     /// output shapes TensorFlow gives for these inputs: LiteRT does not
     /// always carry new input sizes through a model before it runs, and
     /// would then run into outputs sized for other shapes (and fail, or
-    /// crash). The GIL is released while LiteRT compiles and runs `run`.
+    /// crash). The GIL is released while LiteRT compiles, and while it
+    /// runs a model whose last run took 0.1 ms or more.
     pub(crate) fn run<T>(
         &self,
         model: &Arc<Model>,
@@ -103,7 +104,17 @@ impl ModelCache {
             }
             Err(reason) => return Outcome::Fallback(reason),
         };
-        let ran = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || run(&mut compiled));
+        // The GIL policy of ops (see `gil`): released for a model whose last
+        // run took 0.1 ms or more (and for its first), kept for a small one,
+        // which would otherwise wait to take it back while another thread
+        // holds it.
+        let work = match compiled.run_micros() {
+            0..100 => 0,
+            _ => crate::gil::RELEASE_WORK,
+        };
+        let started = std::time::Instant::now();
+        let ran = crate::gil::maybe_released(work, || run(&mut compiled));
+        compiled.timed(started.elapsed());
         if let Err(crate::error::Error::LitertRefused { what }) = &ran {
             // The model as compiled for these shapes is unusable (it left
             // outputs unwritten): dropped, and the shapes not tried again.

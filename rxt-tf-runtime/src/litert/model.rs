@@ -181,6 +181,7 @@ impl Model {
             inputs: shapes.to_vec(),
             outputs: Vec::new(),
             writes_outputs: false,
+            run_micros: u32::MAX,
         };
         compiled.resized(shapes)
     }
@@ -276,6 +277,8 @@ pub struct Compiled {
     outputs: Vec<Vec<i64>>,
     /// Whether a run was seen to write every output element.
     writes_outputs: bool,
+    /// How long its last run took, in microseconds (`u32::MAX` before any).
+    run_micros: u32,
 }
 
 // SAFETY: a compiled model may move between threads; `&mut self` on `run`
@@ -365,6 +368,17 @@ impl Compiled {
     /// its first run: see `tensors::run_handles`).
     pub(crate) fn writes_outputs(&self) -> bool {
         self.writes_outputs
+    }
+
+    /// How long its last run took, in microseconds (`u32::MAX` before any
+    /// run was timed).
+    pub(crate) fn run_micros(&self) -> u32 {
+        self.run_micros
+    }
+
+    /// Records how long a run took.
+    pub(crate) fn timed(&mut self, took: std::time::Duration) {
+        self.run_micros = u32::try_from(took.as_micros()).unwrap_or(u32::MAX);
     }
 
     /// Records that a run wrote every output element.

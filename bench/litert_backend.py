@@ -272,7 +272,7 @@ def main() -> None:
     small = tiny()
     RESULTS.mkdir(parents=True, exist_ok=True)
     record = {
-        "command": "python bench/litert.py",
+        "command": "python bench/litert_backend.py",
         "machine": machine.describe(),
         "results": report,
         "first_calls": firsts,
