@@ -79,9 +79,11 @@ test-rust: setup
 
 ## Differential fuzzing of every op against eager TensorFlow, longer than the
 ## 10,000 cases `test-rust` runs (tests/fuzz_ops.rs; RXT_TF_FUZZ_SEED picks
-## another seed).
+## another seed); then 20,000 cases through the litert backend, within its
+## tolerance.
 fuzz: setup
 	@$(ENV) RXT_TF_FUZZ_CASES=200000 cargo test --release --all-features --test fuzz_ops -- --nocapture
+	@$(ENV) RXT_TF_TEST_LITERT=1 RXT_TF_FUZZ_CASES=20000 cargo test --release --all-features --test fuzz_ops -- --nocapture
 
 test-python: example
 	@$(ENV) python -m pytest tests/python -q
