@@ -74,19 +74,27 @@ pub(crate) fn fallback(why: Fallback) {
     FALLBACKS[why as usize].fetch_add(1, Ordering::Relaxed);
 }
 
-/// The runtime's litert counters (calls, fallbacks, compiles) when the
-/// counts were last reset.
-static LITERT_BASE: [AtomicU64; 3] = [const { AtomicU64::new(0) }; 3];
+/// The names of the runtime's litert counters, as `rxt_tf.stats()` gives
+/// them.
+const LITERT_COUNTS: [&str; 4] = ["calls", "fallbacks", "compiles", "conversions"];
 
-/// The runtime's litert counters now: calls, fallbacks, compiles.
-fn litert_now() -> [u64; 3] {
+/// The runtime's litert counters when the counts were last reset.
+static LITERT_BASE: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+
+/// The runtime's litert counters now, in [`LITERT_COUNTS`]' order.
+fn litert_now() -> [u64; 4] {
     let now = rxt_tf::fusion::stats();
-    [now.litert_calls, now.litert_fallbacks, now.litert_compiles]
+    [
+        now.litert_calls,
+        now.litert_fallbacks,
+        now.litert_compiles,
+        now.litert_conversions,
+    ]
 }
 
 /// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n},
-/// "litert": {"calls": n, "fallbacks": n, "compiles": n}}` (the litert
-/// counts are the process's, also of calls made from Rust).
+/// "litert": {"calls": n, "fallbacks": n, "compiles": n, "conversions": n}}`
+/// (the litert counts are the process's, also of calls made from Rust).
 #[pyfunction]
 pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let fallbacks = PyDict::new(py);
@@ -98,7 +106,7 @@ pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     stats.set_item("traces", TRACES.load(Ordering::Relaxed))?;
     stats.set_item("fallbacks", fallbacks)?;
     let litert = PyDict::new(py);
-    for ((name, now), base) in ["calls", "fallbacks", "compiles"]
+    for ((name, now), base) in LITERT_COUNTS
         .into_iter()
         .zip(litert_now())
         .zip(&LITERT_BASE)

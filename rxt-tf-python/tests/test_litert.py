@@ -41,15 +41,19 @@ def test_models_run_through_litert_within_tolerance(name: str) -> None:
         assert y.dtype == tf.float32
         assert close(y, model(x, training=False)), (name, batch)
     after = rxt_tf.stats()["litert"]
-    assert after["compiles"] - before["compiles"] == 2, "one per batch size"
     # LiteRT does not carry a new batch size through the encoder's
-    # attention before it runs (its outputs keep batch 1's sizes): that
-    # batch size runs on TensorFlow, counted, and is not compiled again.
-    fell_back = 1 if name == "encoder" else 0
-    assert after["calls"] - before["calls"] == 3 - fell_back
-    assert after["fallbacks"] - before["fallbacks"] == fell_back
+    # attention (its outputs keep batch 1's sizes): that batch size gets a
+    # model converted for exactly its shapes, compiled besides the first
+    # model's refused compile. Nothing falls back.
+    specialized = 1 if name == "encoder" else 0
+    assert after["compiles"] - before["compiles"] == 2 + specialized, "one per batch size"
+    assert after["conversions"] - before["conversions"] == 1 + specialized
+    assert after["calls"] - before["calls"] == 3
+    assert after["fallbacks"] - before["fallbacks"] == 0
     predictor(model_input(name, 32))
-    assert rxt_tf.stats()["litert"]["compiles"] == after["compiles"]
+    again = rxt_tf.stats()["litert"]
+    assert (again["compiles"], again["conversions"]) == (after["compiles"], after["conversions"])
+    assert again["calls"] == after["calls"] + 1
 
 
 def test_the_example_predictor_and_an_inference_function_take_the_backend() -> None:
@@ -89,3 +93,22 @@ def test_function_takes_the_backend_and_falls_back_where_it_must() -> None:
         rxt_tf.function(lambda v: v, backend="xla")
     with pytest.raises(ValueError, match='backend is "tensorflow" or "litert"'):
         rxt_tf.Predictor(models.mlp_keras(), backend="")
+
+
+def test_shapes_the_first_model_cannot_take_get_their_own_models_up_to_a_bound() -> None:
+    # A dense GELU layer over rank 3, which LiteRT does not resize past the
+    # batch size it first ran at: each other batch size is converted for
+    # exactly its shapes, at most 16 times per function
+    # (guide/src/litert.md); the next runs on TensorFlow.
+    keras = tf.keras
+    x = keras.Input((4, 4))
+    model = keras.Model(x, keras.layers.Dense(8, activation="gelu")(x))
+    predictor = rxt_tf.Predictor(model, backend="litert")
+    before = rxt_tf.stats()["litert"]
+    for batch in range(1, 19):
+        x = tf.random.stateless_normal((batch, 4, 4), seed=(batch, 3))
+        assert close(predictor(x), model(x, training=False)), batch
+    after = rxt_tf.stats()["litert"]
+    assert after["conversions"] - before["conversions"] == 1 + 16
+    assert after["calls"] - before["calls"] == 17
+    assert after["fallbacks"] - before["fallbacks"] == 1

@@ -53,9 +53,14 @@ pub(crate) fn call(
         let outputs = callee.node.execute(&callee.context, &handles)?;
         crate::litert::shapes_of(api, &outputs)
     };
+    // Where LiteRT cannot size that model to these inputs: one converted
+    // for exactly their shapes.
+    let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
+        crate::litert::convert_at(callee.node._keep.bind(py), shapes)
+    };
     Ok(callee
         .litert
-        .run(&model, shapes, threads, reference, |compiled| {
+        .run(&model, shapes, threads, reference, specialize, |compiled| {
             crate::litert::run_handles(compiled, api, inputs, kinds)
         }))
 }

@@ -79,6 +79,9 @@ pub struct Stats {
     pub litert_fallbacks: u64,
     /// LiteRT models compiled (one per function and input shapes, cached).
     pub litert_compiles: u64,
+    /// Functions and traces converted to LiteRT models (one each, and one
+    /// per input shapes their first model cannot be sized to).
+    pub litert_conversions: u64,
 }
 
 /// Counts a fused call run again op by op.
@@ -105,6 +108,7 @@ pub fn stats() -> Stats {
         litert_calls: crate::litert::COUNTERS.calls.load(Ordering::Relaxed),
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
         litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
+        litert_conversions: crate::litert::COUNTERS.conversions.load(Ordering::Relaxed),
     }
 }
 

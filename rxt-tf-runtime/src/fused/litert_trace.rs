@@ -121,19 +121,19 @@ pub(super) fn run(
             rank: u8::try_from(rank).unwrap_or(u8::MAX),
         });
     }
-    // Every size unknown, but the length of an integer vector: run-time
-    // sizes, axes and permutations, whose count the trace's form fixes (so
-    // LiteRT knows the rank of a `reshape`'s result).
-    let signature: Vec<Vec<i64>> = inputs
-        .iter()
-        .map(|input| match (input.dtype, &input.shape[..]) {
-            (DType::I32 | DType::I64, &[length]) => vec![length],
-            (_, shape) => vec![-1; shape.len()],
-        })
-        .collect();
-    let model = function
-        .litert()
-        .model(|py| crate::litert::convert_function_def(py, function.name(), &signature));
+    let model = function.litert().model(|py| {
+        // Every size unknown, but the length of an integer vector: run-time
+        // sizes, axes and permutations, whose count the trace's form fixes
+        // (so LiteRT knows the rank of a `reshape`'s result).
+        let signature: Vec<Vec<i64>> = inputs
+            .iter()
+            .map(|input| match (input.dtype, &input.shape[..]) {
+                (DType::I32 | DType::I64, &[length]) => vec![length],
+                (_, shape) => vec![-1; shape.len()],
+            })
+            .collect();
+        crate::litert::convert_function_def(py, function.name(), &signature)
+    });
     let model = match model {
         Ok(model) => model,
         Err(reason) => return Ok(Outcome::Fallback(reason)),
@@ -154,9 +154,14 @@ pub(super) fn run(
         let outputs = function.call(context, &recording.inputs, recording.work)?;
         crate::litert::shapes_of(api, &outputs)
     };
+    // Where LiteRT cannot size that model to these inputs: one converted
+    // for exactly their shapes.
+    let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
+        crate::litert::convert_function_def(py, function.name(), shapes)
+    };
     Ok(function
         .litert()
-        .run(&model, shapes, threads, reference, |compiled| {
+        .run(&model, shapes, threads, reference, specialize, |compiled| {
             let given = compiled.output_shapes().iter().zip(&expected).enumerate();
             for (index, (given, expected)) in given {
                 if expected.as_ref().is_some_and(|expected| expected != given) {

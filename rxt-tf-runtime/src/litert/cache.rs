@@ -2,10 +2,12 @@
 //! backend (a `Function` called in a litert scope, a fused trace recorded
 //! in one): its model, converted on first use; its compiled models, one per
 //! input shapes (at most [`COMPILED_CAPACITY`], the least recently used
-//! evicted), each taken out while a thread runs it; and the input shapes
-//! LiteRT refused to compile, not tried again.
+//! evicted), each taken out while a thread runs it; the models converted
+//! for exactly the input shapes the first cannot be sized to (at most
+//! [`SPECIALIZED_CAPACITY`] kept, [`SPECIALIZATIONS`] made); and the input
+//! shapes LiteRT refused, not tried again.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::prelude::*;
@@ -18,6 +20,15 @@ use crate::error::Result;
 /// The most compiled models (input shapes) one function or trace keeps.
 pub const COMPILED_CAPACITY: usize = 8;
 
+/// The most models converted for exact input shapes one function or trace
+/// keeps (the least recently made dropped first).
+pub const SPECIALIZED_CAPACITY: usize = 4;
+
+/// The most models one function or trace converts for exact input shapes
+/// over its life: a conversion takes tens to hundreds of milliseconds, so
+/// shapes past these run on TensorFlow.
+pub const SPECIALIZATIONS: usize = 16;
+
 /// What a run through LiteRT did.
 pub(crate) enum Outcome<T> {
     /// It ran: what the run gave.
@@ -28,12 +39,26 @@ pub(crate) enum Outcome<T> {
     Fallback(String),
 }
 
+/// One shape per input of a model.
+type Shapes = Vec<Vec<i64>>;
+
 /// A model and its compiled models (see the module's documentation).
 #[derive(Default)]
 pub(crate) struct ModelCache {
     model: OnceLock<std::result::Result<Arc<Model>, String>>,
     idle: Mutex<Vec<Compiled>>,
-    refused: Mutex<Vec<(Vec<Vec<i64>>, String)>>,
+    specialized: Mutex<Vec<(Shapes, Arc<Model>)>>,
+    specializations: AtomicUsize,
+    refused: Mutex<Vec<(Shapes, String)>>,
+}
+
+/// Why a model could not be compiled for some input shapes.
+enum NotCompiled {
+    /// LiteRT refused the shapes: not tried again.
+    Refused(String),
+    /// TensorFlow's own run for the reference failed (the call falls back
+    /// and raises there; these shapes may run another time).
+    Failed(String),
 }
 
 impl ModelCache {
@@ -50,7 +75,10 @@ impl ModelCache {
         }
         Python::attach(|py| {
             self.model
-                .get_or_init_py_attached(py, || convert(py).map_err(|err| err.to_string()))
+                .get_or_init_py_attached(py, || {
+                    COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
+                    convert(py).map_err(|err| err.to_string())
+                })
                 .clone()
         })
     }
@@ -61,47 +89,30 @@ impl ModelCache {
     /// output shapes TensorFlow gives for these inputs: LiteRT does not
     /// always carry new input sizes through a model before it runs, and
     /// would then run into outputs sized for other shapes (and fail, or
-    /// crash). The GIL is released while LiteRT compiles, and while it
-    /// runs a model whose last run took 0.1 ms or more.
+    /// crash). Where `model` cannot be sized to `shapes` (LiteRT refuses, or
+    /// sizes its outputs otherwise), `specialize` converts the function for
+    /// exactly these shapes, which is compiled and checked the same way. The
+    /// GIL is released while LiteRT compiles, and while it runs a model
+    /// whose last run took 0.1 ms or more.
     pub(crate) fn run<T>(
         &self,
         model: &Arc<Model>,
         shapes: Vec<Vec<i64>>,
         threads: u16,
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
+        specialize: impl FnOnce(Python<'_>, &[Vec<i64>]) -> Result<Arc<Model>>,
         run: impl FnOnce(&mut Compiled) -> Result<T>,
     ) -> Outcome<T> {
         let mut compiled = match self.take(&shapes) {
             Ok(Some(compiled)) => compiled,
-            Ok(None) => {
-                let made = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || {
-                    model.compile(&shapes, threads)
-                });
-                match made {
-                    Ok(compiled) => {
-                        COUNTERS.compiles.fetch_add(1, Ordering::Relaxed);
-                        let expected = match reference() {
-                            Ok(expected) => expected,
-                            Err(err) => return Outcome::Fallback(err.to_string()),
-                        };
-                        if expected != compiled.output_shapes() {
-                            let reason = format!(
-                                "LiteRT sizes the outputs {:?} at the input shapes {shapes:?}, \
-                                 TensorFlow {expected:?}",
-                                compiled.output_shapes()
-                            );
-                            self.refuse(shapes, &reason);
-                            return Outcome::Fallback(reason);
-                        }
-                        compiled
-                    }
-                    Err(err) => {
-                        let reason = err.to_string();
-                        self.refuse(shapes, &reason);
-                        return Outcome::Fallback(reason);
-                    }
+            Ok(None) => match self.compile(model, &shapes, threads, reference, specialize) {
+                Ok(compiled) => compiled,
+                Err(NotCompiled::Refused(reason)) => {
+                    self.refuse(shapes, &reason);
+                    return Outcome::Fallback(reason);
                 }
-            }
+                Err(NotCompiled::Failed(reason)) => return Outcome::Fallback(reason),
+            },
             Err(reason) => return Outcome::Fallback(reason),
         };
         // The GIL policy of ops (see `gil`): released for a model whose last
@@ -133,6 +144,85 @@ impl ModelCache {
             // TensorFlow runs the call.
             Err(err) => Outcome::Fallback(err.to_string()),
         }
+    }
+
+    /// A model compiled for `shapes` and checked against `reference`: the
+    /// one converted for exactly these shapes if there is one, else
+    /// `general`, else (where LiteRT cannot size `general` to them) one
+    /// `specialize` converts now, kept.
+    fn compile(
+        &self,
+        general: &Arc<Model>,
+        shapes: &[Vec<i64>],
+        threads: u16,
+        reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
+        specialize: impl FnOnce(Python<'_>, &[Vec<i64>]) -> Result<Arc<Model>>,
+    ) -> std::result::Result<Compiled, NotCompiled> {
+        let mut reference = Some(reference);
+        let mut expected: Option<Vec<Vec<i64>>> = None;
+        let mut checked = |model: &Arc<Model>| {
+            let made = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || {
+                model.compile(shapes, threads)
+            });
+            let compiled = made.map_err(|err| NotCompiled::Refused(err.to_string()))?;
+            COUNTERS.compiles.fetch_add(1, Ordering::Relaxed);
+            let expected = match (&mut expected, reference.take()) {
+                (Some(expected), _) => expected,
+                (slot, Some(reference)) => {
+                    let shapes = reference().map_err(|err| NotCompiled::Failed(err.to_string()))?;
+                    slot.insert(shapes)
+                }
+                (None, None) => return Err(NotCompiled::Failed(String::from("no reference"))),
+            };
+            if *expected != compiled.output_shapes() {
+                return Err(NotCompiled::Refused(format!(
+                    "LiteRT sizes the outputs {:?} at the input shapes {shapes:?}, TensorFlow \
+                     {expected:?}",
+                    compiled.output_shapes()
+                )));
+            }
+            Ok(compiled)
+        };
+        if let Some(model) = self.specialized_for(shapes) {
+            return checked(&model);
+        }
+        let general_refusal = match checked(general) {
+            Err(NotCompiled::Refused(reason)) => reason,
+            other => return other,
+        };
+        let made = self.specializations.fetch_add(1, Ordering::Relaxed);
+        if made >= SPECIALIZATIONS {
+            return Err(NotCompiled::Refused(format!(
+                "{general_refusal} (and {SPECIALIZATIONS} models converted for other exact \
+                 shapes already)"
+            )));
+        }
+        let converted = Python::attach(|py| specialize(py, shapes)).map_err(|err| {
+            NotCompiled::Refused(format!(
+                "{general_refusal}; converted for these shapes: {err}"
+            ))
+        })?;
+        COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
+        let compiled = checked(&converted).map_err(|err| match err {
+            NotCompiled::Refused(reason) => NotCompiled::Refused(format!(
+                "{general_refusal}; converted for these shapes: {reason}"
+            )),
+            failed => failed,
+        })?;
+        let mut specialized = lock(&self.specialized);
+        specialized.push((shapes.to_vec(), converted));
+        if specialized.len() > SPECIALIZED_CAPACITY {
+            specialized.remove(0);
+        }
+        Ok(compiled)
+    }
+
+    /// The model converted for exactly `shapes`, if one is kept.
+    fn specialized_for(&self, shapes: &[Vec<i64>]) -> Option<Arc<Model>> {
+        lock(&self.specialized)
+            .iter()
+            .find(|(kept, _)| kept == shapes)
+            .map(|(_, model)| Arc::clone(model))
     }
 
     /// An idle compiled model for `shapes`, taken out of the cache (so no

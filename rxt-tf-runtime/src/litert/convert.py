@@ -31,25 +31,43 @@ def convert(function):
         return bytes(converter.convert())
 
 
+def convert_at(function, shapes):
+    """The TFLite flatbuffer of ``function`` (a concrete function) with its
+    inputs of exactly ``shapes``: its variables frozen, its graph's
+    placeholders given those shapes, so every size in it is known."""
+    from tensorflow.python.framework import convert_to_constants
+
+    frozen = convert_to_constants.convert_variables_to_constants_v2(function)
+    return convert(_with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, shapes))
+
+
+def _with_input_shapes(graph, inputs, outputs, shapes):
+    """A concrete function of ``graph`` from ``inputs`` to ``outputs``, its
+    placeholders of ``shapes`` (``tf.TensorShape``s or lists, a size of -1
+    unknown), the graph's own copy of their shapes overridden."""
+    from tensorflow.python.eager import wrap_function
+
+    shapes = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
+    graph_def = graph.as_graph_def()
+    ranked = {tensor.op.name: shape for tensor, shape in zip(inputs, shapes)}
+    for node in graph_def.node:
+        if node.name in ranked:
+            node.attr["shape"].shape.CopyFrom(ranked[node.name].as_proto())
+    return wrap_function.function_from_graph_def(
+        graph_def,
+        [tensor.name for tensor in inputs],
+        [tensor.name for tensor in outputs],
+    )
+
+
 def convert_function_def(name, shapes):
     """The TFLite flatbuffer of the function ``name`` of the eager context
     (one rxt-tf built from a fused trace), as bytes: its inputs of the
     ``shapes`` given, a size of -1 unknown (LiteRT compiles per shape)."""
-    from tensorflow.python.eager import context, wrap_function
+    from tensorflow.python.eager import context
     from tensorflow.python.framework import function_def_to_graph
 
     definition = context.context().get_function_def(name)
-    shapes = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
-    graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=shapes)
-    graph_def = graph.as_graph_def()
-    # The placeholders' ranks, which the graph's own copy keeps apart.
-    ranked = {tensor.op.name: shape for tensor, shape in zip(graph.inputs, shapes)}
-    for node in graph_def.node:
-        if node.name in ranked:
-            node.attr["shape"].shape.CopyFrom(ranked[node.name].as_proto())
-    function = wrap_function.function_from_graph_def(
-        graph_def,
-        [tensor.name for tensor in graph.inputs],
-        [tensor.name for tensor in graph.outputs],
-    )
-    return convert(function)
+    known = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
+    graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
+    return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, shapes))

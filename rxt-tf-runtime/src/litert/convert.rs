@@ -22,6 +22,22 @@ pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
     Model::from_bytes(bytes)
 }
 
+/// Converts `function` as [`convert`] does, its inputs of exactly
+/// `shapes`: for input shapes LiteRT cannot size the first model to.
+pub(crate) fn convert_at(function: &Bound<'_, PyAny>, shapes: &[Vec<i64>]) -> Result<Arc<Model>> {
+    let py = function.py();
+    let converted = converter(py).and_then(|module| {
+        let bytes = module
+            .getattr("convert_at")?
+            .call1((function, shapes.to_vec()))?;
+        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+    });
+    let bytes = converted.map_err(|err| Error::LitertRefused {
+        what: format!("TensorFlow's TFLite converter refused the function: {err}"),
+    })?;
+    Model::from_bytes(bytes)
+}
+
 /// Converts the function `name` of Python's eager context (built from a
 /// fused trace; its inputs of `shapes`, a size of -1 unknown) and loads the
 /// result into LiteRT.

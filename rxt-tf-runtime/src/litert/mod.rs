@@ -13,10 +13,10 @@ mod model;
 mod sys;
 mod tensors;
 
-pub use cache::COMPILED_CAPACITY;
 pub(crate) use cache::{ModelCache, Outcome};
+pub use cache::{COMPILED_CAPACITY, SPECIALIZATIONS, SPECIALIZED_CAPACITY};
 pub use convert::convert;
-pub(crate) use convert::convert_function_def;
+pub(crate) use convert::{convert_at, convert_function_def};
 pub use library::{locate, LITERT_VERSION};
 pub use model::{Compiled, HostTensor, Model};
 pub use sys::LitertApi;
@@ -28,6 +28,7 @@ pub(crate) struct Counters {
     pub(crate) calls: std::sync::atomic::AtomicU64,
     pub(crate) fallbacks: std::sync::atomic::AtomicU64,
     pub(crate) compiles: std::sync::atomic::AtomicU64,
+    pub(crate) conversions: std::sync::atomic::AtomicU64,
 }
 
 /// The process's counters.
@@ -35,6 +36,7 @@ pub(crate) static COUNTERS: Counters = Counters {
     calls: std::sync::atomic::AtomicU64::new(0),
     fallbacks: std::sync::atomic::AtomicU64::new(0),
     compiles: std::sync::atomic::AtomicU64::new(0),
+    conversions: std::sync::atomic::AtomicU64::new(0),
 };
 
 /// Whether a failed conversion or compilation is an error instead of a

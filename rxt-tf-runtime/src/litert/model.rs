@@ -182,6 +182,7 @@ impl Model {
             outputs: Vec::new(),
             writes_outputs: false,
             run_micros: u32::MAX,
+            bound: Vec::new(),
         };
         compiled.resized(shapes)
     }
@@ -279,10 +280,14 @@ pub struct Compiled {
     writes_outputs: bool,
     /// How long its last run took, in microseconds (`u32::MAX` before any).
     run_micros: u32,
+    /// The LiteRT buffer each input, then each output, was last given as
+    /// (dropped after the compiled model: declared after `handle`).
+    bound: Vec<Option<HostBuffer>>,
 }
 
 // SAFETY: a compiled model may move between threads; `&mut self` on `run`
-// keeps it to one thread at a time.
+// keeps it to one thread at a time. The buffers it keeps are only given to
+// its runs, over memory each run's caller vouches for.
 unsafe impl Send for Compiled {}
 
 impl std::fmt::Debug for Compiled {
@@ -411,14 +416,26 @@ impl Compiled {
         fits("input", inputs, &self.inputs, input_types)?;
         fits("output", outputs, &self.outputs, output_types)?;
         let api = &self.model.library.api;
-        let mut buffers = Buffers(Vec::new(), self.model.library);
-        for tensor in inputs.iter().chain(outputs) {
-            // SAFETY: the caller's contract on `tensor`.
-            buffers
-                .0
-                .push(unsafe { host_buffer(self.model.library, tensor) }?);
+        let library = self.model.library;
+        self.bound
+            .resize_with(inputs.len() + outputs.len(), || None);
+        let mut handles = Vec::with_capacity(self.bound.len());
+        for (tensor, slot) in inputs.iter().chain(outputs).zip(&mut self.bound) {
+            // A buffer over the same memory as last run is given again, as
+            // LiteRT's own callers reuse theirs; other memory gets a new one.
+            let handle = match slot {
+                Some(bound) if bound.data == tensor.data && bound.bytes == tensor.bytes => {
+                    bound.handle
+                }
+                _ => {
+                    // SAFETY: the caller's contract on `tensor`.
+                    let made = unsafe { host_buffer(library, tensor) }?;
+                    slot.insert(made).handle
+                }
+            };
+            handles.push(handle);
         }
-        let (input_buffers, output_buffers) = buffers.0.split_at_mut(inputs.len());
+        let (input_buffers, output_buffers) = handles.split_at_mut(inputs.len());
         // SAFETY: the compiled model is live, the buffers are live and hold
         // one per input and output.
         let status = unsafe {
@@ -487,16 +504,21 @@ pub(crate) fn byte_size(dtype: DType, shape: &[i64]) -> Option<usize> {
     })
 }
 
-/// Tensor buffers made for one run, destroyed after it.
-struct Buffers(Vec<Handle>, &'static Library);
+/// A LiteRT buffer over host memory the caller owns (`data`, `bytes`
+/// long), destroyed on drop (the memory is not touched then).
+struct HostBuffer {
+    data: *mut c_void,
+    bytes: usize,
+    handle: Handle,
+    library: &'static Library,
+}
 
-impl Drop for Buffers {
+impl Drop for HostBuffer {
     fn drop(&mut self) {
-        for &buffer in &self.0 {
-            // SAFETY: each was created by `LiteRtCreateTensorBufferFromHostMemory`
-            // and is destroyed once; the memory stays the caller's.
-            unsafe { (self.1.api.LiteRtDestroyTensorBuffer)(buffer) };
-        }
+        // SAFETY: created by `LiteRtCreateTensorBufferFromHostMemory` and
+        // destroyed once; without a deallocator the memory stays the
+        // caller's, and destroying the buffer does not read it.
+        unsafe { (self.library.api.LiteRtDestroyTensorBuffer)(self.handle) };
     }
 }
 
@@ -504,8 +526,9 @@ impl Drop for Buffers {
 ///
 /// # Safety
 ///
-/// `tensor.data` points to `tensor.bytes` valid bytes for the buffer's life.
-unsafe fn host_buffer(library: &Library, tensor: &HostTensor) -> Result<Handle> {
+/// `tensor.data` points to `tensor.bytes` valid bytes whenever the buffer
+/// is given to a run.
+unsafe fn host_buffer(library: &'static Library, tensor: &HostTensor) -> Result<HostBuffer> {
     if (tensor.data as usize) % sys::HOST_ALIGNMENT != 0 {
         return Err(Error::LitertRefused {
             what: format!(
@@ -544,7 +567,12 @@ unsafe fn host_buffer(library: &Library, tensor: &HostTensor) -> Result<Handle> 
             tensor.shape
         )
     })?;
-    Ok(buffer)
+    Ok(HostBuffer {
+        data: tensor.data,
+        bytes: tensor.bytes,
+        handle: buffer,
+        library,
+    })
 }
 
 /// A shape as LiteRT's `int` sizes: at most [`sys::MAX_RANK`] of them.
