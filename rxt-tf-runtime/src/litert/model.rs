@@ -179,10 +179,11 @@ impl Model {
             model: Arc::clone(self),
             handle,
             inputs: shapes.to_vec(),
-            outputs: Vec::new(),
+            outputs: Arc::from([]),
             writes_outputs: false,
             run_micros: u32::MAX,
             bound: Vec::new(),
+            handles: Vec::new(),
         };
         compiled.resized(shapes)
     }
@@ -275,7 +276,7 @@ pub struct Compiled {
     model: Arc<Model>,
     handle: Handle,
     inputs: Vec<Vec<i64>>,
-    outputs: Vec<Vec<i64>>,
+    outputs: Arc<[Vec<i64>]>,
     /// Whether a run was seen to write every output element.
     writes_outputs: bool,
     /// How long its last run took, in microseconds (`u32::MAX` before any).
@@ -283,6 +284,9 @@ pub struct Compiled {
     /// The LiteRT buffer each input, then each output, was last given as
     /// (dropped after the compiled model: declared after `handle`).
     bound: Vec<Option<HostBuffer>>,
+    /// The buffers of the run under way, in LiteRT's order (kept to spare
+    /// an allocation per run).
+    handles: Vec<Handle>,
 }
 
 // SAFETY: a compiled model may move between threads; `&mut self` on `run`
@@ -300,11 +304,11 @@ impl std::fmt::Debug for Compiled {
 
 /// A tensor in host memory given to or filled by [`Compiled::run`].
 #[derive(Debug)]
-pub struct HostTensor {
+pub struct HostTensor<'a> {
     /// Its element type.
     pub dtype: DType,
     /// Its shape.
-    pub shape: Vec<i64>,
+    pub shape: &'a [i64],
     /// Its first byte: [`sys::HOST_ALIGNMENT`]-aligned, `bytes` long.
     pub data: *mut c_void,
     /// Its size in bytes.
@@ -396,6 +400,11 @@ impl Compiled {
         &self.inputs
     }
 
+    /// The outputs' shapes at the compiled input shapes, shared.
+    pub(crate) fn shared_output_shapes(&self) -> Arc<[Vec<i64>]> {
+        Arc::clone(&self.outputs)
+    }
+
     /// The outputs' shapes at the compiled input shapes.
     pub fn output_shapes(&self) -> &[Vec<i64>] {
         &self.outputs
@@ -409,7 +418,11 @@ impl Compiled {
     ///
     /// Every tensor's `data` must point to `bytes` valid bytes, inputs
     /// readable and outputs writable, for the whole call.
-    pub unsafe fn run(&mut self, inputs: &[HostTensor], outputs: &[HostTensor]) -> Result<()> {
+    pub unsafe fn run(
+        &mut self,
+        inputs: &[HostTensor<'_>],
+        outputs: &[HostTensor<'_>],
+    ) -> Result<()> {
         // LiteRT takes a buffer of another shape and resizes to it, writing
         // past outputs sized for the compiled shapes: refused here.
         let (input_types, output_types) = self.model.element_types.split_at(self.model.inputs);
@@ -419,7 +432,8 @@ impl Compiled {
         let library = self.model.library;
         self.bound
             .resize_with(inputs.len() + outputs.len(), || None);
-        let mut handles = Vec::with_capacity(self.bound.len());
+        let handles = &mut self.handles;
+        handles.clear();
         for (tensor, slot) in inputs.iter().chain(outputs).zip(&mut self.bound) {
             // A buffer over the same memory as last run is given again, as
             // LiteRT's own callers reuse theirs; other memory gets a new one.
@@ -463,7 +477,12 @@ impl Drop for Compiled {
 
 /// Checks that `tensors` have exactly the `shapes` compiled for and the
 /// bytes those shapes take.
-fn fits(what: &str, tensors: &[HostTensor], shapes: &[Vec<i64>], types: &[c_int]) -> Result<()> {
+fn fits(
+    what: &str,
+    tensors: &[HostTensor<'_>],
+    shapes: &[Vec<i64>],
+    types: &[c_int],
+) -> Result<()> {
     if tensors.len() != shapes.len() {
         return Err(Error::FunctionArguments {
             message: format!(
@@ -483,7 +502,8 @@ fn fits(what: &str, tensors: &[HostTensor], shapes: &[Vec<i64>], types: &[c_int]
                 ),
             });
         }
-        if &tensor.shape != shape || byte_size(tensor.dtype, shape) != Some(tensor.bytes) {
+        if tensor.shape != shape.as_slice() || byte_size(tensor.dtype, shape) != Some(tensor.bytes)
+        {
             return Err(Error::FunctionShapes {
                 message: format!(
                     "{what} {index}: the LiteRT model was compiled for the shape {shape:?}, \
@@ -528,7 +548,7 @@ impl Drop for HostBuffer {
 ///
 /// `tensor.data` points to `tensor.bytes` valid bytes whenever the buffer
 /// is given to a run.
-unsafe fn host_buffer(library: &'static Library, tensor: &HostTensor) -> Result<HostBuffer> {
+unsafe fn host_buffer(library: &'static Library, tensor: &HostTensor<'_>) -> Result<HostBuffer> {
     if (tensor.data as usize) % sys::HOST_ALIGNMENT != 0 {
         return Err(Error::LitertRefused {
             what: format!(
@@ -537,7 +557,7 @@ unsafe fn host_buffer(library: &'static Library, tensor: &HostTensor) -> Result<
             ),
         });
     }
-    let dims = dims_of(&tensor.shape)?;
+    let dims = dims_of(tensor.shape)?;
     let mut dimensions = [0_i32; sys::MAX_RANK];
     dimensions[..dims.len()].copy_from_slice(&dims);
     let kind = LiteRtRankedTensorType {

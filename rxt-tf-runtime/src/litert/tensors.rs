@@ -136,44 +136,8 @@ pub(crate) fn run_handles(
     outputs: &[TensorKind],
 ) -> Result<Vec<OwnedHandle>> {
     let status = Status::new(api, STEP)?;
-    let mut kept: Vec<(Resolved, Option<Aligned>)> = Vec::new();
-    let mut host_inputs = Vec::new();
-    for input in inputs {
-        let handle = input.handle;
-        if handle.dtype() != input.dtype.code() {
-            return Err(Error::internal(STEP, "an input of another element type"));
-        }
-        let shape = input.shape.clone();
-        // SAFETY: the handle is live and computed; a CPU tensor resolves to
-        // its buffer, shared.
-        let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
-        status.check(STEP)?;
-        if tensor.is_null() {
-            return Err(null_pointer(STEP, "TFE_TensorHandleResolve"));
-        }
-        let resolved = Resolved { api, tensor };
-        // SAFETY: `tensor` is live.
-        let data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
-        // SAFETY: `tensor` is live.
-        let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
-        let aligned = if (data as usize) % HOST_ALIGNMENT != 0 {
-            // SAFETY: the buffer holds `bytes` bytes while `resolved` lives.
-            Some(Aligned::copy_of(unsafe {
-                std::slice::from_raw_parts(data, bytes)
-            })?)
-        } else {
-            None
-        };
-        let data = aligned.as_ref().map_or(data, |a| a.data);
-        host_inputs.push(HostTensor {
-            dtype: input.dtype,
-            shape,
-            data: data.cast(),
-            bytes,
-        });
-        kept.push((resolved, aligned));
-    }
-    let shapes = compiled.output_shapes().to_vec();
+    // The outputs' shapes, shared with the compiled model (not copied).
+    let shapes = compiled.shared_output_shapes();
     if shapes.len() != outputs.len() {
         return Err(Error::FunctionShapes {
             message: format!(
@@ -183,9 +147,43 @@ pub(crate) fn run_handles(
             ),
         });
     }
-    let mut made = Vec::new();
-    let mut host_outputs = Vec::new();
-    for (index, (shape, kind)) in shapes.into_iter().zip(outputs).enumerate() {
+    // Every input's TensorFlow tensor, then every output's: alive until
+    // LiteRT has run (inputs) and handed to TensorFlow (outputs).
+    let mut tensors = Vec::with_capacity(inputs.len() + outputs.len());
+    let mut host = Vec::with_capacity(inputs.len() + outputs.len());
+    // Copies of the inputs TensorFlow did not align (rare: none made).
+    let mut aligned = Vec::new();
+    for input in inputs {
+        let handle = input.handle;
+        if handle.dtype() != input.dtype.code() {
+            return Err(Error::internal(STEP, "an input of another element type"));
+        }
+        // SAFETY: the handle is live and computed; a CPU tensor resolves to
+        // its buffer, shared.
+        let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
+        status.check(STEP)?;
+        if tensor.is_null() {
+            return Err(null_pointer(STEP, "TFE_TensorHandleResolve"));
+        }
+        tensors.push(Resolved { api, tensor });
+        // SAFETY: `tensor` is live.
+        let mut data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
+        // SAFETY: `tensor` is live.
+        let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
+        if (data as usize) % HOST_ALIGNMENT != 0 {
+            // SAFETY: the buffer holds `bytes` bytes while `tensors` holds it.
+            let copy = Aligned::copy_of(unsafe { std::slice::from_raw_parts(data, bytes) })?;
+            data = copy.data;
+            aligned.push(copy);
+        }
+        host.push(HostTensor {
+            dtype: input.dtype,
+            shape: &input.shape,
+            data: data.cast(),
+            bytes,
+        });
+    }
+    for (index, (shape, kind)) in shapes.iter().zip(outputs).enumerate() {
         if shape.len() != usize::from(kind.rank) {
             return Err(Error::FunctionShapes {
                 message: format!(
@@ -195,29 +193,32 @@ pub(crate) fn run_handles(
                 ),
             });
         }
-        let tensor = allocate(api, kind.dtype, &shape)?;
+        let tensor = allocate(api, kind.dtype, shape)?;
         // SAFETY: `tensor` is live.
         let data = unsafe { (api.TF_TensorData)(tensor.tensor) };
         // SAFETY: `tensor` is live.
         let bytes = unsafe { (api.TF_TensorByteSize)(tensor.tensor) };
-        host_outputs.push(HostTensor {
+        host.push(HostTensor {
             dtype: kind.dtype,
             shape,
             data,
             bytes,
         });
-        made.push(tensor);
+        tensors.push(tensor);
     }
+    let (host_inputs, host_outputs) = host.split_at(inputs.len());
     if compiled.writes_outputs() {
-        // SAFETY: every input's memory lives in `kept`, every output's in
-        // `made`, untouched by anything else until the call returns.
-        unsafe { compiled.run(&host_inputs, &host_outputs) }?;
+        // SAFETY: every input's memory lives in `tensors` (or `aligned`),
+        // every output's in `tensors`, untouched by anything else until the
+        // call returns.
+        unsafe { compiled.run(host_inputs, host_outputs) }?;
     } else {
         // SAFETY: as above.
-        unsafe { run_checking_outputs(compiled, &host_inputs, &host_outputs) }?;
+        unsafe { run_checking_outputs(compiled, host_inputs, host_outputs) }?;
     }
-    drop(kept);
-    made.into_iter()
+    drop(aligned);
+    tensors[inputs.len()..]
+        .iter()
         .map(|tensor| {
             // SAFETY: `tensor` is live; the handle takes its own reference to
             // the buffer.
@@ -239,8 +240,8 @@ pub(crate) fn run_handles(
 /// As [`Compiled::run`].
 unsafe fn run_checking_outputs(
     compiled: &mut Compiled,
-    inputs: &[HostTensor],
-    outputs: &[HostTensor],
+    inputs: &[HostTensor<'_>],
+    outputs: &[HostTensor<'_>],
 ) -> Result<()> {
     let mut first = Vec::with_capacity(outputs.len());
     for fill in [0x00_u8, 0xff] {
