@@ -44,7 +44,6 @@ pub(crate) fn call(
         Ok(model) => model,
         Err(reason) => return Ok(Outcome::Fallback(reason)),
     };
-    let shapes = inputs.iter().map(|input| input.shape.clone()).collect();
     let api = callee.context.wheel().api();
     // TensorFlow's outputs for these inputs, once per new input shapes.
     let reference = || {
@@ -60,7 +59,7 @@ pub(crate) fn call(
     };
     Ok(callee
         .litert
-        .run(&model, shapes, threads, reference, specialize, |compiled| {
+        .run(&model, inputs, threads, reference, specialize, |compiled| {
             crate::litert::run_handles(compiled, api, inputs, kinds)
         }))
 }

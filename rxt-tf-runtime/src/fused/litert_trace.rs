@@ -138,17 +138,7 @@ pub(super) fn run(
         Ok(model) => model,
         Err(reason) => return Ok(Outcome::Fallback(reason)),
     };
-    let shapes = inputs.iter().map(|input| input.shape.clone()).collect();
     let api = context.wheel().api();
-    // The outputs' sizes where the rules know them: LiteRT must give those.
-    let expected: Vec<Option<Vec<i64>>> = outputs
-        .iter()
-        .map(|&(node, _)| {
-            let dims = &recording.outputs.get(node as usize)?.dims;
-            dims.exact
-                .then(|| (0..dims.rank()).map(|i| dims.size(i)).collect())
-        })
-        .collect();
     // TensorFlow's outputs for these inputs, once per new input shapes.
     let reference = || {
         let outputs = function.call(context, &recording.inputs, recording.work)?;
@@ -159,22 +149,38 @@ pub(super) fn run(
     let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
         crate::litert::convert_function_def(py, function.name(), shapes)
     };
-    Ok(function
-        .litert()
-        .run(&model, shapes, threads, reference, specialize, |compiled| {
-            let given = compiled.output_shapes().iter().zip(&expected).enumerate();
-            for (index, (given, expected)) in given {
-                if expected.as_ref().is_some_and(|expected| expected != given) {
+    Ok(function.litert().run(
+        &model,
+        &inputs,
+        threads,
+        reference,
+        specialize,
+        |compiled| {
+            // The outputs' sizes where the rules know them: LiteRT must give
+            // those.
+            let given = compiled.output_shapes().iter().zip(outputs).enumerate();
+            for (index, (given, &(node, _))) in given {
+                let Some(dims) = recording.outputs.get(node as usize).map(|o| &o.dims) else {
+                    continue;
+                };
+                let differs = given.len() != dims.rank()
+                    || given
+                        .iter()
+                        .enumerate()
+                        .any(|(i, &size)| size != dims.size(i));
+                if dims.exact && differs {
+                    let expected: Vec<i64> = (0..dims.rank()).map(|i| dims.size(i)).collect();
                     return Err(Error::LitertRefused {
                         what: format!(
-                            "LiteRT gives output {index} the shape {given:?}, TensorFlow {:?}",
-                            expected.as_deref().unwrap_or_default()
+                            "LiteRT gives output {index} the shape {given:?}, TensorFlow \
+                             {expected:?}"
                         ),
                     });
                 }
             }
             crate::litert::run_handles(compiled, api, &inputs, &kinds)
-        }))
+        },
+    ))
 }
 
 /// Why a trace with an input of the `TF_DataType` `code` falls back.

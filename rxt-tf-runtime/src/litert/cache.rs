@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use pyo3::sync::OnceLockExt;
 
 use super::model::{Compiled, Model};
+use super::tensors::HandleInput;
 use super::COUNTERS;
 use crate::error::Result;
 
@@ -83,7 +84,7 @@ impl ModelCache {
         })
     }
 
-    /// Runs `model` compiled for `shapes` (one per input) with XNNPACK on
+    /// Runs `model` compiled for the shapes of `inputs` with XNNPACK on
     /// `threads` threads: a compiled model of the cache, or one compiled
     /// now. A model compiled now is first checked against `reference`, the
     /// output shapes TensorFlow gives for these inputs: LiteRT does not
@@ -97,22 +98,25 @@ impl ModelCache {
     pub(crate) fn run<T>(
         &self,
         model: &Arc<Model>,
-        shapes: Vec<Vec<i64>>,
+        inputs: &[HandleInput<'_>],
         threads: u16,
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
         specialize: impl FnOnce(Python<'_>, &[Vec<i64>]) -> Result<Arc<Model>>,
         run: impl FnOnce(&mut Compiled) -> Result<T>,
     ) -> Outcome<T> {
-        let mut compiled = match self.take(&shapes) {
+        let mut compiled = match self.take(inputs) {
             Ok(Some(compiled)) => compiled,
-            Ok(None) => match self.compile(model, &shapes, threads, reference, specialize) {
-                Ok(compiled) => compiled,
-                Err(NotCompiled::Refused(reason)) => {
-                    self.refuse(shapes, &reason);
-                    return Outcome::Fallback(reason);
+            Ok(None) => {
+                let shapes: Shapes = inputs.iter().map(|input| input.shape.clone()).collect();
+                match self.compile(model, &shapes, threads, reference, specialize) {
+                    Ok(compiled) => compiled,
+                    Err(NotCompiled::Refused(reason)) => {
+                        self.refuse(shapes, &reason);
+                        return Outcome::Fallback(reason);
+                    }
+                    Err(NotCompiled::Failed(reason)) => return Outcome::Fallback(reason),
                 }
-                Err(NotCompiled::Failed(reason)) => return Outcome::Fallback(reason),
-            },
+            }
             Err(reason) => return Outcome::Fallback(reason),
         };
         // The GIL policy of ops (see `gil`): released for a model whose last
@@ -225,17 +229,24 @@ impl ModelCache {
             .map(|(_, model)| Arc::clone(model))
     }
 
-    /// An idle compiled model for `shapes`, taken out of the cache (so no
-    /// other thread uses it meanwhile); `None` to compile one; the reason
-    /// LiteRT refused these shapes before.
-    fn take(&self, shapes: &[Vec<i64>]) -> std::result::Result<Option<Compiled>, String> {
+    /// An idle compiled model for the shapes of `inputs`, taken out of the
+    /// cache (so no other thread uses it meanwhile); `None` to compile one;
+    /// the reason LiteRT refused these shapes before.
+    fn take(&self, inputs: &[HandleInput<'_>]) -> std::result::Result<Option<Compiled>, String> {
+        let same = |shapes: &[Vec<i64>]| {
+            shapes.len() == inputs.len()
+                && shapes
+                    .iter()
+                    .zip(inputs)
+                    .all(|(shape, input)| *shape == input.shape)
+        };
         let refused = lock(&self.refused);
-        if let Some((_, reason)) = refused.iter().find(|(refused, _)| refused == shapes) {
+        if let Some((_, reason)) = refused.iter().find(|(refused, _)| same(refused)) {
             return Err(reason.clone());
         }
         drop(refused);
         let mut idle = lock(&self.idle);
-        let position = idle.iter().rposition(|c| c.input_shapes() == shapes);
+        let position = idle.iter().rposition(|c| same(c.input_shapes()));
         Ok(position.map(|position| idle.remove(position)))
     }
 
