@@ -48,6 +48,7 @@ import tensorflow as tf  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
+import charts  # noqa: E402
 import interleaved  # noqa: E402
 import machine  # noqa: E402
 import models  # noqa: E402
@@ -237,29 +238,11 @@ def markdown(
 
 def plot(report: dict[str, dict[str, dict[str, float]]]) -> None:
     """Draws litert.png: µs per call of each alternative, per model and batch."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    groups = [f"{name}\nbatch {batch}" for name, by in report.items() for batch in by]
-    labels = list(next(iter(next(iter(report.values())).values())))
-    fig, ax = plt.subplots(figsize=(10, 5))
-    width = 0.8 / len(labels)
-    for index, label in enumerate(labels):
-        values = [by[batch][label] * 1e6 for by in report.values() for batch in by]
-        positions = [
-            group + (index - (len(labels) - 1) / 2) * width for group in range(len(groups))
-        ]
-        ax.bar(positions, values, width, label=label)
-    ax.set_xticks(range(len(groups)), groups)
-    ax.set_yscale("log")
-    ax.set_ylabel("µs per call (median)")
-    ax.set_title("The litert backend beside LiteRT from Python and TensorFlow's floor")
-    ax.grid(True, axis="y", which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(RESULTS / "litert.png", dpi=110)
+    charts.grouped_bars(
+        report,
+        "The litert backend beside LiteRT from Python and TensorFlow's floor",
+        RESULTS / "litert.png",
+    )
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT / "tests" / "python"))
 import tensorflow as tf  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
+import charts  # noqa: E402
 import interleaved  # noqa: E402
 import machine  # noqa: E402
 import models  # noqa: E402
@@ -123,29 +124,11 @@ def markdown(report: dict[str, dict[str, dict[str, float]]]) -> str:
 
 def plot(report: dict[str, dict[str, dict[str, float]]]) -> None:
     """Draws models.png: µs per call of each alternative, per model and batch."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    groups = [f"{name}\nbatch {batch}" for name, by in report.items() for batch in by]
-    labels = list(next(iter(next(iter(report.values())).values())))
-    fig, ax = plt.subplots(figsize=(10, 5))
-    width = 0.8 / len(labels)
-    for index, label in enumerate(labels):
-        values = [by[batch][label] * 1e6 for by in report.values() for batch in by]
-        positions = [
-            group + (index - (len(labels) - 1) / 2) * width for group in range(len(groups))
-        ]
-        ax.bar(positions, values, width, label=label)
-    ax.set_xticks(range(len(groups)), groups)
-    ax.set_yscale("log")
-    ax.set_ylabel("µs per call (median)")
-    ax.set_title("rxt-tf models beside eager, tf.function and the Keras call")
-    ax.grid(True, axis="y", which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(RESULTS / "models.png", dpi=110)
+    charts.grouped_bars(
+        report,
+        "rxt-tf models beside eager, tf.function and the Keras call",
+        RESULTS / "models.png",
+    )
 
 
 def main() -> None:

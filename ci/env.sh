@@ -9,3 +9,6 @@ export PYO3_PYTHON="$VIRTUAL_ENV/bin/python"
 libdir=$("$PYO3_PYTHON" -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))')
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-2}"
+# Incremental compilation keeps tens of gigabytes of caches for the large
+# generated test crates after a few rebuilds, and gains little on them.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{eval_with, named_inputs, names, with_python};
+use common::{eval_with, named_inputs, names, with_python, within_litert_tolerance};
 use pyo3::prelude::*;
 use rxt_tf::__private::litert;
 use rxt_tf::TensorF32Cpu2D;
@@ -22,23 +22,6 @@ function = tf.function(lambda x: mlp(x, training=False)).get_concrete_function(t
 x1 = tf.reshape(tf.sin(tf.range(16.0) * 0.7), (1, 16))
 x32 = tf.reshape(tf.cos(tf.range(32.0 * 16) * 0.3) * 2.0, (32, 16))
 ";
-
-/// Whether `native` is within the backend's tolerance of `eager`.
-fn close(py: Python<'_>, native: &TensorF32Cpu2D, eager: &Bound<'_, PyAny>) -> bool {
-    let native = native
-        .try_clone()
-        .expect("clone")
-        .into_pyobject(py)
-        .expect("py");
-    eval_with(
-        py,
-        "n.shape == e.shape and n.dtype == e.dtype and bool(np.all(np.abs(n.numpy() - e.numpy()) \
-         <= 1e-6 * max(1.0, float(np.max(np.abs(e.numpy())))) + 1e-5 * np.abs(e.numpy())))",
-        &[("n", &native), ("e", eager)],
-    )
-    .extract()
-    .expect("bool")
-}
 
 #[test]
 fn a_converted_keras_model_runs_on_tensorflow_tensors() {
@@ -56,7 +39,10 @@ fn a_converted_keras_model_runs_on_tensorflow_tensors() {
             let eager = eval_with(py, &format!("mlp({name}, training=False)"), &names(&i));
             // Repeated calls reuse the compiled model and give the same result.
             let again: Vec<TensorF32Cpu2D> = litert::run(&mut compiled, &[&x]).expect("again");
-            assert!(close(py, &outputs[0], &eager), "batch {batch}");
+            assert!(
+                within_litert_tolerance(py, &outputs[0], &eager),
+                "batch {batch}"
+            );
             assert_eq!(
                 outputs[0].to_vec().expect("a"),
                 again[0].to_vec().expect("b")
@@ -170,12 +156,12 @@ fn function_calls_in_a_litert_scope_run_through_litert_or_fall_back() {
         );
         assert_eq!(after.litert_fallbacks, before.litert_fallbacks);
         let names = names(&i);
-        assert!(close(
+        assert!(within_litert_tolerance(
             py,
             &y1,
             &eval_with(py, "mlp(x1, training=False)", &names)
         ));
-        assert!(close(
+        assert!(within_litert_tolerance(
             py,
             &y32,
             &eval_with(py, "mlp(x32, training=False)", &names)
@@ -184,7 +170,7 @@ fn function_calls_in_a_litert_scope_run_through_litert_or_fall_back() {
         // Outside the scope: TensorFlow, as before.
         let outside: TensorF32Cpu2D = function.call((&x1,)).expect("outside");
         assert_eq!(rxt_tf::fusion::stats().litert_calls, after.litert_calls);
-        assert!(close(
+        assert!(within_litert_tolerance(
             py,
             &outside,
             &eval_with(py, "mlp(x1, training=False)", &names)
@@ -218,7 +204,11 @@ fn inputs_keep_their_order_and_unwritable_outputs_fall_back() {
         // Two inputs in order (a − b, not b − a) and two outputs.
         let (diff, dot): (TensorF32Cpu2D, rxt_tf::TensorF32Cpu1D) =
             two.call((&a, &b)).expect("two");
-        assert!(close(py, &diff, &eval_with(py, "a - b", &names)));
+        assert!(within_litert_tolerance(
+            py,
+            &diff,
+            &eval_with(py, "a - b", &names)
+        ));
         let dot = dot.into_pyobject(py).expect("py");
         let eager = eval_with(py, "tf.reduce_sum(a * b, axis=1)", &names);
         let equal: bool = eval_with(

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{eval_with, named_inputs, names, serial, with_python};
+use common::{eval_with, named_inputs, names, serial, with_python, within_litert_tolerance};
 use pyo3::prelude::*;
 use rxt_tf::fusion::{stats, Scope};
 use rxt_tf::{tf, Tensor, TensorF32Cpu1D, TensorF32Cpu2D};
@@ -43,24 +43,6 @@ fn dense_litert(
     tf!(relu(z))
 }
 
-/// Whether `native` is within the backend's tolerance of `eager`
-/// (relative 1e-5, absolute 1e-6 at the values' scale).
-fn close(py: Python<'_>, native: &TensorF32Cpu2D, eager: &Bound<'_, PyAny>) -> bool {
-    let native = native
-        .try_clone()
-        .expect("clone")
-        .into_pyobject(py)
-        .expect("py");
-    eval_with(
-        py,
-        "n.shape == e.shape and n.dtype == e.dtype and bool(np.all(np.abs(n.numpy() - e.numpy()) \
-         <= 1e-6 * max(1.0, float(np.max(np.abs(e.numpy())))) + 1e-5 * np.abs(e.numpy())))",
-        &[("n", &native), ("e", eager)],
-    )
-    .extract()
-    .expect("bool")
-}
-
 #[test]
 fn a_fused_trace_runs_through_litert_once_compiled_per_shape() {
     let _serial = serial();
@@ -94,7 +76,7 @@ fn a_fused_trace_runs_through_litert_once_compiled_per_shape() {
         assert_eq!(after.litert_fallbacks, before.litert_fallbacks);
         for (y, x) in [(&y1, "x1"), (&y3, "x3"), (&again, "x1")] {
             let eager = eval_with(py, &format!("tf.nn.relu(tf.matmul({x}, w) + b)"), &names);
-            assert!(close(py, y, &eager), "{x}");
+            assert!(within_litert_tolerance(py, y, &eager), "{x}");
         }
         assert_eq!(y1.to_vec().expect("a"), again.to_vec().expect("b"));
         // The attribute opens the same scope: the same compiled model.
@@ -113,7 +95,7 @@ fn a_fused_trace_runs_through_litert_once_compiled_per_shape() {
             tf!(bias_add(y, b)).expect("bias_add")
         };
         let eager = eval_with(py, "tf.nn.bias_add(tf.matmul(x3, w), b)", &names);
-        assert!(close(py, &biased, &eager));
+        assert!(within_litert_tolerance(py, &biased, &eager));
         assert_eq!(stats().litert_calls - end.litert_calls, 1, "{:?}", stats());
         let end = stats();
         // Outside the scope: TensorFlow's fused call, as before.

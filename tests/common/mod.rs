@@ -138,6 +138,29 @@ pub fn assert_close_to_eager<'py>(
     );
 }
 
+/// Whether `native` is within the litert backend's tolerance of `eager`
+/// (relative 1e-5, absolute 1e-6 at the values' scale) with the same shape
+/// and element type.
+pub fn within_litert_tolerance(
+    py: Python<'_>,
+    native: &TensorF32Cpu2D,
+    eager: &Bound<'_, PyAny>,
+) -> bool {
+    let native = native
+        .try_clone()
+        .expect("clone")
+        .into_pyobject(py)
+        .expect("py");
+    eval_with(
+        py,
+        "n.shape == e.shape and n.dtype == e.dtype and bool(np.all(np.abs(n.numpy() - e.numpy()) \
+         <= 1e-6 * max(1.0, float(np.max(np.abs(e.numpy())))) + 1e-5 * np.abs(e.numpy())))",
+        &[("n", &native), ("e", eager)],
+    )
+    .extract()
+    .expect("bool")
+}
+
 /// The tensor of `value` as a Python object; `what` names the case in failures.
 pub fn to_python<'py, T>(py: Python<'py>, what: &str, value: rxt_tf::Result<T>) -> Bound<'py, PyAny>
 where

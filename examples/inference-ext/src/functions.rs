@@ -160,8 +160,19 @@ pub fn call_in_threads(
     })
 }
 
-/// `relu(x @ w + b)`, fused on TensorFlow: the tiny body of the litert
-/// benchmark.
+/// `relu(x @ w + b)`: the tiny body of the litert benchmark, which the two
+/// functions below run in their scopes.
+fn dense_body(
+    x: &TensorF32Cpu2D,
+    w: &TensorF32Cpu2D,
+    b: &TensorF32Cpu1D,
+) -> rxt_tf::Result<TensorF32Cpu2D> {
+    let y = tf!(matmul(x, w))?;
+    let z = tf!(y + b)?;
+    tf!(relu(z))
+}
+
+/// `relu(x @ w + b)`, fused on TensorFlow.
 #[pyfunction]
 #[rxt_tf::inference]
 pub fn dense_fused(
@@ -169,9 +180,7 @@ pub fn dense_fused(
     w: TensorF32Cpu2D,
     b: TensorF32Cpu1D,
 ) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let y = tf!(matmul(x, w))?;
-    let z = tf!(y + b)?;
-    tf!(relu(z))
+    dense_body(&x, &w, &b)
 }
 
 /// `relu(x @ w + b)` on the litert backend.
@@ -182,7 +191,5 @@ pub fn dense_litert(
     w: TensorF32Cpu2D,
     b: TensorF32Cpu1D,
 ) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let y = tf!(matmul(x, w))?;
-    let z = tf!(y + b)?;
-    tf!(relu(z))
+    dense_body(&x, &w, &b)
 }

@@ -97,22 +97,15 @@ fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc
 }
 
 /// The resolver module, made once.
-fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static MODULE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    let module = MODULE.get_or_try_init(py, || {
-        let code = CString::new(RESOLVER).map_err(|err| {
-            pyo3::exceptions::PyValueError::new_err(format!("resolver source: {err}"))
-        })?;
-        let module = PyModule::from_code(py, &code, c"rxt_tf_resolve.py", c"rxt_tf_resolve")?;
-        // Not left in sys.modules: another extension built from another
-        // version of rxt-tf would run its resolver in this very module
-        // object, replacing these functions with its own.
-        py.import("sys")?
-            .getattr("modules")?
-            .call_method1("pop", ("rxt_tf_resolve", py.None()))?;
-        Ok::<_, PyErr>(module.into_any().unbind())
-    })?;
-    Ok(module.bind(py))
+fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
+    crate::python::module::private_module(
+        py,
+        &MODULE,
+        RESOLVER,
+        c"rxt_tf_resolve.py",
+        "rxt_tf_resolve",
+    )
 }
 
 /// The name of the resolving step in errors.

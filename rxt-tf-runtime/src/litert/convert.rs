@@ -1,11 +1,10 @@
 //! Converting a TensorFlow function to a LiteRT model with TensorFlow's own
 //! TFLite converter (`convert.py`), in the process's Python.
 
-use std::ffi::CString;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyModule};
 
 use super::model::Model;
 use crate::error::{Error, Result};
@@ -67,22 +66,13 @@ fn flatbuffer(function: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 /// The converter module, made once (not left in `sys.modules`).
-fn converter(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static MODULE: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    let module = MODULE.get_or_try_init(py, || {
-        let code = CString::new(CONVERTER).map_err(|err| {
-            pyo3::exceptions::PyValueError::new_err(format!("converter source: {err}"))
-        })?;
-        let module = PyModule::from_code(
-            py,
-            &code,
-            c"rxt_tf_litert_convert.py",
-            c"rxt_tf_litert_convert",
-        )?;
-        py.import("sys")?
-            .getattr("modules")?
-            .call_method1("pop", ("rxt_tf_litert_convert", py.None()))?;
-        Ok::<_, PyErr>(module.into_any().unbind())
-    })?;
-    Ok(module.bind(py))
+fn converter(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
+    static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
+    crate::python::module::private_module(
+        py,
+        &MODULE,
+        CONVERTER,
+        c"rxt_tf_litert_convert.py",
+        "rxt_tf_litert_convert",
+    )
 }
