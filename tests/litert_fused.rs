@@ -38,9 +38,7 @@ fn dense_litert(
     w: &TensorF32Cpu2D,
     b: &TensorF32Cpu1D,
 ) -> rxt_tf::Result<TensorF32Cpu2D> {
-    let y = tf!(matmul(x, w))?;
-    let z = tf!(y + b)?;
-    tf!(relu(z))
+    dense(x, w, b)
 }
 
 #[test]

@@ -43,6 +43,31 @@ pub(crate) enum Outcome<T> {
 /// One shape per input of a model.
 type Shapes = Vec<Vec<i64>>;
 
+/// TensorFlow's output shapes for the inputs being compiled for: `run`
+/// once, when first asked.
+struct Reference<F> {
+    run: Option<F>,
+    shapes: Option<Shapes>,
+}
+
+impl<F: FnOnce() -> Result<Shapes>> Reference<F> {
+    /// The shapes, from the run made now or before (its failure again
+    /// when it failed).
+    fn shapes(&mut self) -> std::result::Result<&Shapes, NotCompiled> {
+        if let Some(run) = self.run.take() {
+            match run() {
+                Ok(shapes) => self.shapes = Some(shapes),
+                Err(err) => return Err(NotCompiled::Failed(err.to_string())),
+            }
+        }
+        self.shapes.as_ref().ok_or_else(|| {
+            NotCompiled::Failed(String::from(
+                "TensorFlow's run of these inputs failed before",
+            ))
+        })
+    }
+}
+
 /// A model and its compiled models (see the module's documentation).
 #[derive(Default)]
 pub(crate) struct ModelCache {
@@ -162,23 +187,18 @@ impl ModelCache {
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
         specialize: impl FnOnce(Python<'_>, &[Vec<i64>]) -> Result<Arc<Model>>,
     ) -> std::result::Result<Compiled, NotCompiled> {
-        let mut reference = Some(reference);
-        let mut expected: Option<Vec<Vec<i64>>> = None;
-        let mut checked = |model: &Arc<Model>| {
+        let mut reference = Reference {
+            run: Some(reference),
+            shapes: None,
+        };
+        let checked = |model: &Arc<Model>, reference: &mut Reference<_>| {
             let made = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || {
                 model.compile(shapes, threads)
             });
             let compiled = made.map_err(|err| NotCompiled::Refused(err.to_string()))?;
             COUNTERS.compiles.fetch_add(1, Ordering::Relaxed);
-            let expected = match (&mut expected, reference.take()) {
-                (Some(expected), _) => expected,
-                (slot, Some(reference)) => {
-                    let shapes = reference().map_err(|err| NotCompiled::Failed(err.to_string()))?;
-                    slot.insert(shapes)
-                }
-                (None, None) => return Err(NotCompiled::Failed(String::from("no reference"))),
-            };
-            if *expected != compiled.output_shapes() {
+            let expected = reference.shapes()?;
+            if expected != compiled.output_shapes() {
                 return Err(NotCompiled::Refused(format!(
                     "LiteRT sizes the outputs {:?} at the input shapes {shapes:?}, TensorFlow \
                      {expected:?}",
@@ -187,10 +207,14 @@ impl ModelCache {
             }
             Ok(compiled)
         };
+        // TensorFlow runs these inputs first: inputs it refuses never reach
+        // LiteRT, which aborts the process on some (a comparison
+        // broadcasting sizes 2 and 3 at rank 5), nor its converter.
+        reference.shapes()?;
         if let Some(model) = self.specialized_for(shapes) {
-            return checked(&model);
+            return checked(&model, &mut reference);
         }
-        let general_refusal = match checked(general) {
+        let general_refusal = match checked(general, &mut reference) {
             Err(NotCompiled::Refused(reason)) => reason,
             other => return other,
         };
@@ -207,7 +231,7 @@ impl ModelCache {
             ))
         })?;
         COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
-        let compiled = checked(&converted).map_err(|err| match err {
+        let compiled = checked(&converted, &mut reference).map_err(|err| match err {
             NotCompiled::Refused(reason) => NotCompiled::Refused(format!(
                 "{general_refusal}; converted for these shapes: {reason}"
             )),

@@ -15,26 +15,19 @@ const CONVERTER: &str = include_str!("convert.py");
 /// Converts `function` (a concrete function: builtin ops, float32, its
 /// variables frozen) and loads the result into LiteRT.
 pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
-    let bytes = flatbuffer(function).map_err(|err| Error::LitertRefused {
-        what: format!("TensorFlow's TFLite converter refused the function: {err}"),
-    })?;
-    Model::from_bytes(bytes)
+    converted(function.py(), "the function", |module| {
+        module.getattr("convert")?.call1((function,))
+    })
 }
 
 /// Converts `function` as [`convert`] does, its inputs of exactly
 /// `shapes`: for input shapes LiteRT cannot size the first model to.
 pub(crate) fn convert_at(function: &Bound<'_, PyAny>, shapes: &[Vec<i64>]) -> Result<Arc<Model>> {
-    let py = function.py();
-    let converted = converter(py).and_then(|module| {
-        let bytes = module
+    converted(function.py(), "the function", |module| {
+        module
             .getattr("convert_at")?
-            .call1((function, shapes.to_vec()))?;
-        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
-    });
-    let bytes = converted.map_err(|err| Error::LitertRefused {
-        what: format!("TensorFlow's TFLite converter refused the function: {err}"),
-    })?;
-    Model::from_bytes(bytes)
+            .call1((function, shapes.to_vec()))
+    })
 }
 
 /// Converts the function `name` of Python's eager context (built from a
@@ -45,24 +38,28 @@ pub(crate) fn convert_function_def(
     name: &str,
     shapes: &[Vec<i64>],
 ) -> Result<Arc<Model>> {
-    let converted = converter(py).and_then(|module| {
-        let bytes = module
+    converted(py, "the fused trace", |module| {
+        module
             .getattr("convert_function_def")?
-            .call1((name, shapes.to_vec()))?;
-        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
-    });
-    let bytes = converted.map_err(|err| Error::LitertRefused {
-        what: format!("TensorFlow's TFLite converter refused the fused trace: {err}"),
-    })?;
-    Model::from_bytes(bytes)
+            .call1((name, shapes.to_vec()))
+    })
 }
 
-/// The flatbuffer the converter makes of `function`.
-fn flatbuffer(function: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let py = function.py();
-    let module = converter(py)?;
-    let bytes = module.getattr("convert")?.call1((function,))?;
-    Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+/// The model LiteRT loads from the flatbuffer `convert` gets of the
+/// converter module; a converter error refuses `what`.
+fn converted<'py>(
+    py: Python<'py>,
+    what: &str,
+    convert: impl FnOnce(&Bound<'py, PyModule>) -> PyResult<Bound<'py, PyAny>>,
+) -> Result<Arc<Model>> {
+    let bytes = converter(py).and_then(|module| {
+        let bytes = convert(module)?;
+        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+    });
+    let bytes = bytes.map_err(|err| Error::LitertRefused {
+        what: format!("TensorFlow's TFLite converter refused {what}: {err}"),
+    })?;
+    Model::from_bytes(bytes)
 }
 
 /// The converter module, made once (not left in `sys.modules`).
