@@ -43,31 +43,6 @@ pub(crate) enum Outcome<T> {
 /// One shape per input of a model.
 type Shapes = Vec<Vec<i64>>;
 
-/// TensorFlow's output shapes for the inputs being compiled for: `run`
-/// once, when first asked.
-struct Reference<F> {
-    run: Option<F>,
-    shapes: Option<Shapes>,
-}
-
-impl<F: FnOnce() -> Result<Shapes>> Reference<F> {
-    /// The shapes, from the run made now or before (its failure again
-    /// when it failed).
-    fn shapes(&mut self) -> std::result::Result<&Shapes, NotCompiled> {
-        if let Some(run) = self.run.take() {
-            match run() {
-                Ok(shapes) => self.shapes = Some(shapes),
-                Err(err) => return Err(NotCompiled::Failed(err.to_string())),
-            }
-        }
-        self.shapes.as_ref().ok_or_else(|| {
-            NotCompiled::Failed(String::from(
-                "TensorFlow's run of these inputs failed before",
-            ))
-        })
-    }
-}
-
 /// A model and its compiled models (see the module's documentation).
 #[derive(Default)]
 pub(crate) struct ModelCache {
@@ -111,8 +86,10 @@ impl ModelCache {
 
     /// Runs `model` compiled for the shapes of `inputs` with XNNPACK on
     /// `threads` threads: a compiled model of the cache, or one compiled
-    /// now. A model compiled now is first checked against `reference`, the
-    /// output shapes TensorFlow gives for these inputs: LiteRT does not
+    /// now. Before compiling, TensorFlow runs the inputs (`reference`, the
+    /// output shapes it gives): inputs it refuses fall back without
+    /// reaching LiteRT, and a model compiled now must give those output
+    /// shapes: LiteRT does not
     /// always carry new input sizes through a model before it runs, and
     /// would then run into outputs sized for other shapes (and fail, or
     /// crash). Where `model` cannot be sized to `shapes` (LiteRT refuses, or
@@ -175,7 +152,8 @@ impl ModelCache {
         }
     }
 
-    /// A model compiled for `shapes` and checked against `reference`: the
+    /// A model compiled for `shapes` and checked against `reference` (run
+    /// first, its failure the call's fallback): the
     /// one converted for exactly these shapes if there is one, else
     /// `general`, else (where LiteRT cannot size `general` to them) one
     /// `specialize` converts now, kept.
@@ -187,17 +165,16 @@ impl ModelCache {
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
         specialize: impl FnOnce(Python<'_>, &[Vec<i64>]) -> Result<Arc<Model>>,
     ) -> std::result::Result<Compiled, NotCompiled> {
-        let mut reference = Reference {
-            run: Some(reference),
-            shapes: None,
-        };
-        let checked = |model: &Arc<Model>, reference: &mut Reference<_>| {
+        // TensorFlow runs these inputs first: inputs it refuses never reach
+        // LiteRT, which aborts the process on some (a comparison
+        // broadcasting sizes 2 and 3 at rank 5), nor its converter.
+        let expected = reference().map_err(|err| NotCompiled::Failed(err.to_string()))?;
+        let checked = |model: &Arc<Model>| {
             let made = crate::gil::maybe_released(crate::gil::RELEASE_WORK, || {
                 model.compile(shapes, threads)
             });
             let compiled = made.map_err(|err| NotCompiled::Refused(err.to_string()))?;
             COUNTERS.compiles.fetch_add(1, Ordering::Relaxed);
-            let expected = reference.shapes()?;
             if expected != compiled.output_shapes() {
                 return Err(NotCompiled::Refused(format!(
                     "LiteRT sizes the outputs {:?} at the input shapes {shapes:?}, TensorFlow \
@@ -207,14 +184,10 @@ impl ModelCache {
             }
             Ok(compiled)
         };
-        // TensorFlow runs these inputs first: inputs it refuses never reach
-        // LiteRT, which aborts the process on some (a comparison
-        // broadcasting sizes 2 and 3 at rank 5), nor its converter.
-        reference.shapes()?;
         if let Some(model) = self.specialized_for(shapes) {
-            return checked(&model, &mut reference);
+            return checked(&model);
         }
-        let general_refusal = match checked(general, &mut reference) {
+        let general_refusal = match checked(general) {
             Err(NotCompiled::Refused(reason)) => reason,
             other => return other,
         };
@@ -231,7 +204,7 @@ impl ModelCache {
             ))
         })?;
         COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
-        let compiled = checked(&converted, &mut reference).map_err(|err| match err {
+        let compiled = checked(&converted).map_err(|err| match err {
             NotCompiled::Refused(reason) => NotCompiled::Refused(format!(
                 "{general_refusal}; converted for these shapes: {reason}"
             )),

@@ -38,16 +38,22 @@ def convert_at(function, shapes):
     from tensorflow.python.framework import convert_to_constants
 
     frozen = convert_to_constants.convert_variables_to_constants_v2(function)
-    return convert(_with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, shapes))
+    return convert(
+        _with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, _known(shapes))
+    )
+
+
+def _known(shapes):
+    """``shapes`` (lists of sizes, -1 unknown) as ``tf.TensorShape``s."""
+    return [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
 
 
 def _with_input_shapes(graph, inputs, outputs, shapes):
     """A concrete function of ``graph`` from ``inputs`` to ``outputs``, its
-    placeholders of ``shapes`` (``tf.TensorShape``s or lists, a size of -1
-    unknown), the graph's own copy of their shapes overridden."""
+    placeholders of ``shapes`` (``tf.TensorShape``s), the graph's own copy
+    of their shapes overridden."""
     from tensorflow.python.eager import wrap_function
 
-    shapes = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
     graph_def = graph.as_graph_def()
     ranked = {tensor.op.name: shape for tensor, shape in zip(inputs, shapes)}
     for node in graph_def.node:
@@ -68,6 +74,6 @@ def convert_function_def(name, shapes):
     from tensorflow.python.framework import function_def_to_graph
 
     definition = context.context().get_function_def(name)
-    known = [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
+    known = _known(shapes)
     graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
-    return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, shapes))
+    return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, known))
