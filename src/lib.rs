@@ -24,7 +24,7 @@ pub use rxt_tf_runtime::tensor::aliases::*;
 #[doc(hidden)]
 pub use rxt_tf_runtime::tensor::Rank;
 pub use rxt_tf_runtime::{
-    bf16, f16, fusion, ops, Argument, Arguments, CallGraph, Element, Error, Float, Function,
+    bf16, f16, fusion, ops, Argument, Arguments, CallGraph, DType, Element, Error, Float, Function,
     Numeric, PassThrough, Result, Returns, Tensor,
 };
 

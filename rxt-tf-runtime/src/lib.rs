@@ -45,6 +45,10 @@ pub mod fusion {
 /// `f16` (`float16`), of the `TensorBf16Cpu*D` / `TensorF16Cpu*D` aliases.
 pub use half::{bf16, f16};
 pub use ops::{Float, Numeric};
+/// TensorFlow's element types, the type of [`Element::DTYPE`]: generic code
+/// branches on `T::DTYPE == DType::F16` as Python code on
+/// `x.dtype == tf.float16`.
+pub use rxt_tf_spec::DType;
 pub use tensor::aliases::*;
 pub use tensor::{Element, Tensor};
 
