@@ -1,8 +1,9 @@
 // Census port: tf-keras `convolutional/base_conv.py` `Conv.call` and
 // `convolution_op` (@ dd0a7237) for `Conv2D`. Does not compile:
-// `strides=list(self.strides)`, `padding=self.padding.upper()` and
-// `dilations=list(self.dilation_rate)` come from the layer's
-// configuration, and `conv2d` takes them only as literals.
+// `strides=list(self.strides)` comes from the layer's configuration, and
+// `conv2d` takes its strides only as literals. `padding=self.padding.upper()`
+// and `dilations=list(self.dilation_rate)` are refused the same way, so
+// here they are written as the layer's defaults, `"VALID"` and `[1, 1]`.
 use rxt_tf::{tf, Float, Tensor};
 
 struct Conv2D<T: Float> {
@@ -15,13 +16,13 @@ struct Conv2D<T: Float> {
 
 impl<T: Float> Conv2D<T> {
     fn call(&self, inputs: &Tensor<T, 4>) -> rxt_tf::Result<Tensor<T, 4>> {
-        let (s, d) = (self.strides, self.dilation_rate);
+        let s = self.strides;
         let outputs = tf!(conv2d(
             inputs,
             self.kernel,
             strides = [s[0], s[1]],
-            padding = self.padding,
-            dilations = [d[0], d[1]]
+            padding = "VALID",
+            dilations = [1, 1]
         ))?;
         let outputs = match &self.bias {
             Some(bias) => tf!(bias_add(outputs, bias))?,
