@@ -2,8 +2,9 @@
 //! thread (executing eagerly, no device scope), functions not forced to run
 //! eagerly. A recording gradient tape or forward accumulator is refused by
 //! the native call itself (`run`), which checks it anyway. Each is read
-//! from TensorFlow's own state, in C or as a module attribute: no Python
-//! frame runs.
+//! from TensorFlow's own state, in C (the thread's eager state from the
+//! wheel's record, through the runtime) or as a module attribute: no
+//! Python frame runs.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -59,15 +60,25 @@ pub(crate) fn refusal(py: Python<'_>) -> PyResult<Option<Fallback>> {
     if context.is_none() {
         context = wheel.make_context.call0(py)?.into_bound(py);
     }
-    let local = context.getattr(pyo3::intern!(py, "_thread_local_data"))?;
-    if !local.getattr(pyo3::intern!(py, "is_eager"))?.is_truthy()? {
-        return Ok(Some(Fallback::NotEager));
-    }
-    if local
-        .getattr(pyo3::intern!(py, "device_name"))?
-        .is_truthy()?
-    {
+    let state = match rxt_tf::__private::eager_state(py, &context) {
+        Some(state) => state,
+        None => python_eager_state(&context)?,
+    };
+    if !state.is_eager || state.device_scope {
         return Ok(Some(Fallback::NotEager));
     }
     Ok(None)
+}
+
+/// This thread's eager state as Python's getters give it (where the
+/// runtime cannot read TensorFlow's record itself).
+fn python_eager_state(context: &Bound<'_, PyAny>) -> PyResult<rxt_tf::__private::EagerState> {
+    let py = context.py();
+    let local = context.getattr(pyo3::intern!(py, "_thread_local_data"))?;
+    Ok(rxt_tf::__private::EagerState {
+        is_eager: local.getattr(pyo3::intern!(py, "is_eager"))?.is_truthy()?,
+        device_scope: local
+            .getattr(pyo3::intern!(py, "device_name"))?
+            .is_truthy()?,
+    })
 }

@@ -445,6 +445,35 @@ def test_a_tensor_on_another_device_goes_through_tf_function() -> None:
     assert same_bits(f(tf.constant([1.0, -2.0])), tf.constant([3.0, -6.0]))
 
 
+def test_a_device_scope_goes_through_tf_function_in_its_thread_only() -> None:
+    import threading
+
+    @rxt_tf.function
+    def f(x):
+        return x * 3.0
+
+    x = normal(2, seed=8)
+    assert same_bits(f(x), f.tf_function(x))
+    seen: dict[str, int] = {}
+    before = counts()
+    with tf.device("/CPU:0"):
+        assert same_bits(f(x), f.tf_function(x))
+        seen["scoped"] = counts()["fallbacks"]["not_eager"] - before["fallbacks"]["not_eager"]
+
+        def elsewhere() -> None:
+            start = counts()["native"]
+            assert same_bits(f(x), x * 3.0)
+            seen["other_thread"] = counts()["native"] - start
+
+        worker = threading.Thread(target=elsewhere)
+        worker.start()
+        worker.join()
+    start = counts()["native"]
+    assert same_bits(f(x), f.tf_function(x))
+    assert seen == {"scoped": 1, "other_thread": 1}
+    assert counts()["native"] - start == 1
+
+
 def test_a_predictor_of_a_built_layer_and_of_a_signed_tf_function() -> None:
     import keras
 

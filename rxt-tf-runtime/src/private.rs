@@ -7,6 +7,7 @@ pub use rxt_tf_spec::{DType, Value};
 pub use crate::binding::checks;
 pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
+pub use crate::binding::thread_state::{eager_state, EagerState};
 pub use crate::binding::wheel::Wheel;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::litert;

@@ -62,6 +62,22 @@ pub struct TF_Output {
     pub index: c_int,
 }
 
+/// The first fields of the wheel's C++ `EagerContextThreadLocalData`
+/// (`tensorflow/python/eager/pywrap_tfe.h` of 2.21.0): what Python's
+/// `context()._thread_local_data.is_eager` and `.device_name` read. Only
+/// read, through a pointer the wheel returns; the fields after these are
+/// not declared.
+#[repr(C)]
+pub struct EagerContextThreadLocalData {
+    /// Whether this thread executes eagerly (false while a graph is built).
+    pub is_eager: bool,
+    /// Whether op callbacks are being invoked.
+    pub invoking_op_callbacks: bool,
+    /// The device scope's name (`tf.device`): a borrowed Python object,
+    /// `None` or an empty string without one.
+    pub device_name: *mut PyObject,
+}
+
 /// `TF_DataType`.
 pub type TF_DataType = c_int;
 /// `TF_Code`.
@@ -201,5 +217,6 @@ api_table! {
         EagerTensor_CheckExact = "_Z22EagerTensor_CheckExactPK7_object": fn(*const PyObject) -> bool;
         TFE_Py_TapeSetIsEmpty = "_Z21TFE_Py_TapeSetIsEmptyv": fn() -> *mut PyObject;
         TFE_Py_TapeSetPossibleGradientTypes = "_Z35TFE_Py_TapeSetPossibleGradientTypesP7_object": fn(*mut PyObject) -> *mut PyObject;
+        GetEagerContextThreadLocalData = "_ZN10tensorflow30GetEagerContextThreadLocalDataEP7_object": fn(*mut PyObject) -> *mut EagerContextThreadLocalData;
     }
 }
