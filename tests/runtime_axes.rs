@@ -1,9 +1,10 @@
 //! Axes and permutations given as Rust values inside `tf!` (`axis = k`,
-//! `axis = [a, 1]`, `perm = [p, q, r]`): their count types the call, their
-//! values are checked against the rank when the op runs. Compared with
-//! eager TensorFlow per op and fused, and with the errors eager raises for
-//! an axis out of range. `make test` runs it per op and again with every
-//! op fused (`RXT_TF_TEST_FUSED=1`).
+//! `axis = [a, 1]`, `perm = [p, q, r]`, `axes = [a]`): their count types
+//! the call, their values are checked against the rank when the op runs.
+//! Floats given as Rust values (`variance_epsilon = self.epsilon`,
+//! `alpha = a`) too. Compared with eager TensorFlow per op and fused, and
+//! with the errors eager raises for an axis out of range. `make test` runs
+//! it per op and again with every op fused (`RXT_TF_TEST_FUSED=1`).
 
 #[macro_use]
 mod common;
@@ -30,6 +31,10 @@ f2 = tf.reshape(tf.range(-6.0, 6.0), (3, 4)) / 3.0
 f3 = tf.reshape(tf.range(-12.0, 12.0), (2, 3, 4)) / 5.0
 i3 = tf.reshape(tf.range(-12, 12), (2, 3, 4))
 ix1 = tf.constant([2, 0, 1])
+m4 = tf.constant([0.5, -1.0, 0.25, 2.0])
+v4 = tf.constant([1.0, 0.5, 2.0, 0.0])
+o4 = tf.constant([0.1, 0.2, -0.3, 0.4])
+s4 = tf.constant([1.5, -0.5, 1.0, 2.0])
 ";
 
 /// `f2` with an axis of size 1 inserted at 1.
@@ -110,6 +115,13 @@ fn a_runtime_axis_out_of_range_fails_when_the_op_runs() {
         let (a, b) = (0_i64, 0_i64);
         let moved = tf!(transpose(f3, perm = [a, b, 2]));
         assert_invalid_argument(py, moved, "not a permutation");
+        // A composite op's axes, checked by its first step.
+        let spread = tf!(moments(f3, axes = [three]));
+        let message = assert_invalid_argument(py, spread, "moments out of range");
+        assert!(message.contains("moments"), "{message}");
+        let spread = tf!(reduce_std(f3, axis = [twice, 1]));
+        let message = assert_invalid_argument(py, spread, "reduce_std, an axis twice");
+        assert!(message.contains("reduce_std"), "{message}");
     });
 }
 
@@ -166,6 +178,97 @@ fn runtime_axes_in_a_fused_scope_each_run_with_their_values() {
                 &summed.into_pyobject(py).expect("py"),
                 &eager,
             );
+        }
+    });
+}
+
+/// A normalization layer's configuration, read at run time as Keras's
+/// `self.axis` and `self.epsilon` are.
+struct Normalization {
+    axis: i64,
+    epsilon: f64,
+    alpha: f32,
+}
+
+#[test]
+fn composite_axes_and_floats_from_rust_values_match_eager() {
+    serially(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
+        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
+        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let names = names(&i);
+        let layer = Normalization {
+            axis: -1,
+            epsilon: 1e-3,
+            alpha: 0.3,
+        };
+        let one = 1_usize;
+        same!(py, &names,
+            "tf.math.reduce_std(f3, axis=-1)" => tf!(reduce_std(f3, axis = layer.axis)),
+            "tf.math.reduce_variance(f3, axis=[0, 2])" =>
+                tf!(reduce_variance(f3, axis = [0, layer.axis + 3])),
+            "tf.nn.l2_normalize(f3, axis=1, epsilon=0.5)" =>
+                tf!(l2_normalize(f3, axis = one, epsilon = 0.5 * 1.0_f64)),
+            "tf.nn.leaky_relu(f2, alpha=0.30000001192092896)" =>
+                tf!(leaky_relu(f2, alpha = layer.alpha)),
+            "tf.nn.batch_normalization(f3, m4, v4, o4, s4, 1e-3)" =>
+                tf!(batch_normalization(f3, m4, v4, o4, s4, variance_epsilon = layer.epsilon)),
+        );
+        for (axes, keepdims) in [("[-1]", true), ("[0, 2]", false)] {
+            let python_keepdims = if keepdims { "True" } else { "False" };
+            let what = format!("tf.nn.moments(f3, axes={axes}, keepdims={python_keepdims})");
+            let eager = common::eval_with(py, &what, &names);
+            let made = match keepdims {
+                true => {
+                    let (mean, variance) =
+                        tf!(moments(f3, axes = [layer.axis], keepdims = true)).expect(&what);
+                    (mean.into_pyobject(py), variance.into_pyobject(py))
+                }
+                false => {
+                    let (mean, variance) =
+                        tf!(moments(f3, axes = [0, layer.axis + 3])).expect(&what);
+                    (mean.into_pyobject(py), variance.into_pyobject(py))
+                }
+            };
+            let (mean, variance) = (made.0.expect("mean"), made.1.expect("variance"));
+            common::assert_matches_eager(py, &what, &mean, &eager.get_item(0).expect("mean"));
+            common::assert_matches_eager(py, &what, &variance, &eager.get_item(1).expect("var"));
+        }
+    });
+}
+
+#[test]
+fn a_run_time_float_in_a_fused_scope_keys_its_trace_by_value() {
+    serially(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f3 = input::<f32, 3>(&i, "f3");
+        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
+        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let names = names(&i);
+        // Each value its own result: a trace made for one epsilon never
+        // runs for another.
+        for epsilon in [1e-3, 0.5, 1e-3, 3.0] {
+            let _fused = rxt_tf::fusion::Scope::fused();
+            let doubled = tf!(f3 * 2.0).expect("recorded");
+            let normalized = tf!(batch_normalization(
+                doubled,
+                m4,
+                v4,
+                o4,
+                s4,
+                variance_epsilon = epsilon
+            ))
+            .expect("recorded");
+            let alpha = epsilon as f32;
+            let leaky = tf!(leaky_relu(normalized, alpha = alpha)).expect("recorded");
+            let what = format!(
+                "tf.nn.leaky_relu(tf.nn.batch_normalization(f3 * 2.0, m4, v4, o4, s4, {epsilon:?}), \
+                 alpha={})",
+                f64::from(alpha)
+            );
+            let eager = common::eval_with(py, &what, &names);
+            common::assert_matches_eager(py, &what, &leaky.into_pyobject(py).expect("py"), &eager);
         }
     });
 }

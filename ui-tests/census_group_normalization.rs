@@ -2,9 +2,7 @@
 // `GroupNormalization.call`, `_reshape_into_groups` and
 // `_apply_normalization` (@ dd0a7237), NHWC with `axis=-1`. Does not
 // compile: `tf.nn.weighted_moments` (the mask as frequency weights) is not
-// an op of the table. (The layer's `variance_epsilon=self.epsilon` is
-// refused too, as `census_layer_normalization_epsilon.rs` shows; here it
-// is written as the layer's default.)
+// an op of the table.
 use rxt_tf::{tf, Float, Tensor};
 
 struct GroupNormalization<T: Float> {
@@ -38,7 +36,7 @@ impl<T: Float> GroupNormalization<T> {
             variance,
             beta,
             gamma,
-            variance_epsilon = 1e-3
+            variance_epsilon = self.epsilon
         ))?;
         tf!(reshape(normalized, [s[0], s[1], s[2], s[3]]))
     }

@@ -1,8 +1,9 @@
 // Real layers written with `tf!` as their Python reads: configuration as
 // fields read when the op runs (`axis = self.axis`), `mask=None` as
-// `Option`, `self.compute_dtype` as a type parameter. Ten of the fourteen
-// census ports compile; the other four are the `census_*.rs` cases beside
-// `pass/`, each failing for the reason its `.stderr` records.
+// `Option`, `self.compute_dtype` as a type parameter, `self.epsilon` as a
+// float read when the op runs. Eleven of the fourteen census ports
+// compile; the other three are the `census_*.rs` cases beside `pass/`,
+// each failing for the reason its `.stderr` records.
 //
 // Sources: keras-team/tf-keras @ dd0a7237b9b24132dba3f491f3c84b0094ab796e
 // (`tf_keras/layers/...`), tf-models-official 2.19.1 (`official/nlp/
@@ -73,6 +74,29 @@ struct UnitNormalization {
 impl UnitNormalization {
     fn call<T: Float>(&self, inputs: &Tensor<T, 2>) -> R<Tensor<T, 2>> {
         tf!(l2_normalize(inputs, axis = self.axis))
+    }
+}
+
+/// `normalization/layer_normalization.py` `LayerNormalization.call`, the
+/// unfused path.
+struct LayerNormalization<T: Float> {
+    axis: i64,
+    epsilon: f64,
+    gamma: Tensor<T, 1>,
+    beta: Tensor<T, 1>,
+}
+
+impl<T: Float> LayerNormalization<T> {
+    fn call(&self, inputs: &Tensor<T, 3>) -> R<Tensor<T, 3>> {
+        let (mean, variance) = tf!(moments(inputs, axes = [self.axis], keepdims = true))?;
+        tf!(batch_normalization(
+            inputs,
+            mean,
+            variance,
+            self.beta,
+            self.gamma,
+            variance_epsilon = self.epsilon
+        ))
     }
 }
 
@@ -243,6 +267,7 @@ fn main() {
         EinsumDense::<rxt_tf::bf16>::call,
         GlobalAveragePooling1D::call::<f16>,
         UnitNormalization::call::<f64>,
+        LayerNormalization::<rxt_tf::bf16>::call,
         Softmax::call::<f32>,
         MultiHeadAttention::compute_attention::<rxt_tf::bf16>,
         Attention::<f16>::calculate_scores,

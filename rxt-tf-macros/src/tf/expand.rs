@@ -61,6 +61,13 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
             .find(|value| value.index == index)
             .map(|value| &value.path)
     };
+    let float = |index: usize| {
+        invocation
+            .floats
+            .iter()
+            .find(|value| value.index == index)
+            .map(|value| &value.expr)
+    };
     let variant: Vec<TokenStream> = invocation
         .op
         .keywords
@@ -201,9 +208,14 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     .map(|entry| dim_tokens(&private, entry));
                 quote!(#private::Value::Int(#(#entry)*))
             }
-            None => match generic(index) {
-                Some(path) => quote!(#private::Value::Type(<#path as #private::Element>::DTYPE)),
-                None => value_tokens(&private, value),
+            None => match (generic(index), float(index)) {
+                (Some(path), _) => {
+                    quote!(#private::Value::Type(<#path as #private::Element>::DTYPE))
+                }
+                (None, Some(expr)) => quote_spanned! {expr.span()=>
+                    #private::Value::Float(::core::convert::Into::<f64>::into(#expr))
+                },
+                (None, None) => value_tokens(&private, value),
             },
         })
         .collect();

@@ -262,6 +262,7 @@ pub(crate) fn invocation(
         keywords,
         runtime: Vec::new(),
         generic: Vec::new(),
+        floats: Vec::new(),
         equation: None,
     })
 }

@@ -59,6 +59,16 @@ pub(crate) struct GenericType {
     pub(crate) path: syn::Path,
 }
 
+/// A float keyword given as a Rust expression (`variance_epsilon =
+/// self.epsilon`): converted to `f64` when the op runs, its value part of a
+/// fused trace's key as a literal's is.
+pub(crate) struct RuntimeFloat {
+    /// The keyword's index among the row's.
+    pub(crate) index: usize,
+    /// The expression, as written.
+    pub(crate) expr: Expr,
+}
+
 /// A validated `tf!` invocation.
 pub(crate) struct Invocation {
     /// The op's row.
@@ -74,6 +84,8 @@ pub(crate) struct Invocation {
     pub(crate) runtime: Vec<RuntimeValue>,
     /// The element-type keywords naming a type parameter, by index.
     pub(crate) generic: Vec<GenericType>,
+    /// The float keywords given as Rust expressions, by index.
+    pub(crate) floats: Vec<RuntimeFloat>,
     /// An einsum's equation, parsed once when validated: the letters of
     /// each operand's subscripts and of the result.
     pub(crate) equation: Option<Equation>,

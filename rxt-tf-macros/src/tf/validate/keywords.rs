@@ -11,7 +11,7 @@ use crate::errors::Errors;
 use crate::tf::literal::{
     contraction_lists, int_list, literal, number_literal, string, NumberLiteral,
 };
-use crate::tf::model::{DimExpr, GenericType, RuntimeValue};
+use crate::tf::model::{DimExpr, GenericType, RuntimeFloat, RuntimeValue};
 
 /// The keyword values of a call that gives none (an operator).
 pub(super) fn defaults(op: &Op) -> Vec<Value> {
@@ -60,12 +60,26 @@ fn type_parameter(keyword: &Keyword, value: &Expr) -> Option<syn::Path> {
     (capitalized && !misspelt).then(|| path.path.clone())
 }
 
+/// The keyword values of a call, as [`keyword_values`] reads them.
+pub(super) struct GivenKeywords {
+    /// One value per row keyword, in row order (a stand-in for one given
+    /// as a Rust expression).
+    pub(super) values: Vec<Value>,
+    /// Axes and permutations given as Rust expressions.
+    pub(super) runtime: Vec<RuntimeValue>,
+    /// Element types named by a type parameter.
+    pub(super) generic: Vec<GenericType>,
+    /// Floats given as Rust expressions.
+    pub(super) floats: Vec<RuntimeFloat>,
+}
+
 /// One value per row keyword (given, else its default), checking names,
 /// duplicates, literals and values; required keywords must be given
 /// (unless `given_positionally` already said where they go). Axes and
 /// permutations written as Rust expressions are returned apart, their
 /// values a stand-in of their count, and so are element types named by a
-/// type parameter (a capitalized name that is no element type: `T`).
+/// type parameter (a capitalized name that is no element type: `T`) and
+/// floats written as Rust expressions.
 pub(super) fn keyword_values(
     op: &Op,
     call: &ExprCall,
@@ -73,10 +87,11 @@ pub(super) fn keyword_values(
     given_positionally: bool,
     equation: &mut Option<Equation>,
     errors: &mut Errors,
-) -> (Vec<Value>, Vec<RuntimeValue>, Vec<GenericType>) {
+) -> GivenKeywords {
     let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
     let mut runtime = Vec::new();
     let mut generic = Vec::new();
+    let mut floats = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for &(key, value) in given {
         let name = match key {
@@ -123,6 +138,15 @@ pub(super) fn keyword_values(
             }
             continue;
         }
+        if takes_runtime_float(keyword) && !written_out {
+            // A stand-in: the expression is the value when the op runs.
+            values[index] = Some(Value::Float(0.0));
+            floats.push(RuntimeFloat {
+                index,
+                expr: value.clone(),
+            });
+            continue;
+        }
         if let Some(path) = type_parameter(keyword, value) {
             // A stand-in: the type decides the call's types and value.
             values[index] = Some(Value::Type(rxt_tf_spec::DType::F32));
@@ -146,17 +170,29 @@ pub(super) fn keyword_values(
             );
         }
     }
-    (values.into_iter().flatten().collect(), runtime, generic)
+    GivenKeywords {
+        values: values.into_iter().flatten().collect(),
+        runtime,
+        generic,
+        floats,
+    }
 }
 
 /// Whether `keyword` may be given as Rust expressions: axes and
 /// permutations, whose count (not their values) types the call.
 fn takes_runtime_values(keyword: &Keyword) -> bool {
     match keyword.kind {
-        ValueKind::Int | ValueKind::Axes => keyword.name == "axis",
+        ValueKind::Int | ValueKind::Axes => matches!(keyword.name, "axis" | "axes"),
         ValueKind::Ints => keyword.typed,
         _ => false,
     }
+}
+
+/// Whether `keyword` may be given as a Rust float: one that becomes an
+/// attribute or a step's constant (`alpha`, `epsilon`), not a constant
+/// input of its own (`one_hot`'s `on_value`, kept per distinct value).
+fn takes_runtime_float(keyword: &Keyword) -> bool {
+    keyword.kind == ValueKind::Float && !matches!(keyword.becomes, rxt_tf_spec::Becomes::Input(_))
 }
 
 /// Axes or a permutation written as Rust expressions (`axis = k`,
@@ -300,6 +336,20 @@ fn keyword_value(
                 );
                 return None;
             }
+        }
+        // Only an input's float reaches here as an expression: the others
+        // take Rust floats (`takes_runtime_float`).
+        let expression = number_literal(value).is_none() && !matches!(value, Expr::Lit(_));
+        if keyword.kind == ValueKind::Float && expression {
+            errors.push(
+                value,
+                format!(
+                    "rxt-tf: `{}` must be a float literal, not an expression (it becomes a \
+                     constant input of its own; `alpha` and the epsilons take Rust floats)",
+                    keyword.name
+                ),
+            );
+            return None;
         }
         errors.push(
             value,

@@ -37,6 +37,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 keywords: defaults(op),
                 runtime: Vec::new(),
                 generic: Vec::new(),
+                floats: Vec::new(),
                 equation: None,
             })
         }
@@ -53,6 +54,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 keywords: defaults(op),
                 runtime: Vec::new(),
                 generic: Vec::new(),
+                floats: Vec::new(),
                 equation: None,
             })
         }
@@ -133,7 +135,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         false => Vec::new(),
     };
     let mut equation = None;
-    let (keywords, runtime, generic) = keyword_values(
+    let given = keyword_values(
         op,
         call,
         &given,
@@ -145,9 +147,10 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         op,
         op_span: name.span(),
         operands,
-        keywords,
-        runtime,
-        generic,
+        keywords: given.values,
+        runtime: given.runtime,
+        generic: given.generic,
+        floats: given.floats,
         equation,
     })
 }
