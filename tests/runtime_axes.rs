@@ -1,8 +1,9 @@
 //! Axes and permutations given as Rust values inside `tf!` (`axis = k`,
 //! `axis = [a, 1]`, `perm = [p, q, r]`, `axes = [a]`): their count types
 //! the call, their values are checked against the rank when the op runs.
-//! Floats given as Rust values (`variance_epsilon = self.epsilon`,
-//! `alpha = a`) too. Compared with eager TensorFlow per op and fused, and
+//! Floats, image sizes and texts given as Rust values (`variance_epsilon =
+//! self.epsilon`, `strides = [s[0], s[1]]`, `padding = self.padding`) too,
+//! checked when the op runs. Compared with eager TensorFlow per op and fused, and
 //! with the errors eager raises for an axis out of range. `make test` runs
 //! it per op and again with every op fused (`RXT_TF_TEST_FUSED=1`).
 
@@ -35,6 +36,8 @@ m4 = tf.constant([0.5, -1.0, 0.25, 2.0])
 v4 = tf.constant([1.0, 0.5, 2.0, 0.0])
 o4 = tf.constant([0.1, 0.2, -0.3, 0.4])
 s4 = tf.constant([1.5, -0.5, 1.0, 2.0])
+img = tf.reshape(tf.range(-50.0, 50.0), (1, 5, 5, 4)) / 9.0
+k = tf.reshape(tf.range(-16.0, 16.0), (2, 2, 4, 2)) / 7.0
 ";
 
 /// `f2` with an axis of size 1 inserted at 1.
@@ -270,5 +273,85 @@ fn a_run_time_float_in_a_fused_scope_keys_its_trace_by_value() {
             let eager = common::eval_with(py, &what, &names);
             common::assert_matches_eager(py, &what, &leaky.into_pyobject(py).expect("py"), &eager);
         }
+    });
+}
+
+/// A convolution layer's configuration, as Keras's `Conv2D` holds it.
+struct Convolution {
+    strides: [i64; 2],
+    padding: &'static str,
+    dilation_rate: [i64; 2],
+    pool: usize,
+}
+
+#[test]
+fn image_sizes_and_texts_from_rust_values_match_eager() {
+    serially(|py| {
+        let i = named_inputs(py, INPUTS);
+        let f3 = input::<f32, 3>(&i, "f3");
+        let (img, k) = (input::<f32, 4>(&i, "img"), input::<f32, 4>(&i, "k"));
+        let names = names(&i);
+        let layer = Convolution {
+            strides: [2, 1],
+            padding: "SAME",
+            dilation_rate: [1, 1],
+            pool: 2,
+        };
+        let (s, d) = (layer.strides, layer.dilation_rate);
+        let valid = String::from("VALID");
+        let descending = "DESCENDING";
+        same!(py, &names,
+            "tf.nn.conv2d(img, k, strides=[2, 1], padding='SAME', dilations=[1, 1])" =>
+                tf!(conv2d(img, k, strides = [s[0], s[1]], padding = layer.padding,
+                    dilations = [d[0], d[1]])),
+            "tf.nn.conv2d(img, k, strides=1, padding='VALID', dilations=4)" =>
+                tf!(conv2d(img, k, strides = layer.dilation_rate[0], padding = valid,
+                    dilations = 2 * layer.pool)),
+            "tf.nn.max_pool2d(img, ksize=2, strides=[1, 2], padding='VALID')" =>
+                tf!(max_pool2d(img, ksize = layer.pool, strides = [1, layer.pool],
+                    padding = &valid)),
+            "tf.sort(f3, axis=1, direction='DESCENDING')" =>
+                tf!(sort(f3, axis = 1, direction = descending)),
+        );
+    });
+}
+
+#[test]
+fn a_size_or_text_it_does_not_take_fails_when_the_op_runs() {
+    serially(|py| {
+        let i = named_inputs(py, INPUTS);
+        let img = input::<f32, 4>(&i, "img");
+        let refused = |result: rxt_tf::Result<rxt_tf::TensorF32Cpu4D>, what: &str| {
+            let err = result.map(|_| ()).expect_err(what);
+            let (class, message) = python_error(py, PyErr::from(err));
+            assert_eq!(class, "ValueError", "{what}: {message}");
+            message
+        };
+        let (lower, zero, wide) = ("same", 0_i64, [1_i64, 2, 3]);
+        let message = refused(
+            tf!(max_pool2d(img, ksize = 2, strides = 1, padding = lower)),
+            "lowercase padding",
+        );
+        assert!(message.contains(r#"`padding = "same"`"#), "{message}");
+        assert!(message.contains(r#""SAME""#), "{message}");
+        refused(
+            tf!(max_pool2d(
+                img,
+                ksize = zero,
+                strides = 1,
+                padding = "VALID"
+            )),
+            "a zero window",
+        );
+        let message = refused(
+            tf!(max_pool2d(
+                img,
+                ksize = 2,
+                strides = [wide[0], wide[1], wide[2]],
+                padding = "VALID"
+            )),
+            "three strides on an image",
+        );
+        assert!(message.contains("`strides = [1, 2, 3]`"), "{message}");
     });
 }

@@ -46,7 +46,8 @@ pub enum Error {
         found: String,
     },
     /// A keyword value an op does not accept (from the plain functions of
-    /// `ops`; `tf!` checks keywords at compile time).
+    /// `ops`, and `tf!`'s sizes and texts given as Rust values; `tf!`
+    /// checks literals at compile time).
     Keyword {
         /// The op that was called.
         op: &'static str,

@@ -16,6 +16,7 @@ pub use crate::ops::dispatch::{
     Equation, Flag, FloatLiteral, IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs,
     Perm, Reversed, RuntimeAxes, Signature, Size, SubscriptRank, Subscripts, TensorList,
 };
+pub use crate::ops::given::{sizes, text};
 pub use crate::ops::op;
 pub use crate::sys;
 pub use crate::tensor::{Element, TensorType};

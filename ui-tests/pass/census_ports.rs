@@ -1,9 +1,10 @@
 // Real layers written with `tf!` as their Python reads: configuration as
 // fields read when the op runs (`axis = self.axis`), `mask=None` as
 // `Option`, `self.compute_dtype` as a type parameter, `self.epsilon` as a
-// float read when the op runs. Eleven of the fourteen census ports
-// compile; the other three are the `census_*.rs` cases beside `pass/`,
-// each failing for the reason its `.stderr` records.
+// float read when the op runs, a convolution's strides and padding from
+// its fields. Twelve of the fourteen census ports compile; the other two
+// are the `census_*.rs` cases beside `pass/`, each failing for the reason
+// its `.stderr` records.
 //
 // Sources: keras-team/tf-keras @ dd0a7237b9b24132dba3f491f3c84b0094ab796e
 // (`tf_keras/layers/...`), tf-models-official 2.19.1 (`official/nlp/
@@ -97,6 +98,34 @@ impl<T: Float> LayerNormalization<T> {
             self.gamma,
             variance_epsilon = self.epsilon
         ))
+    }
+}
+
+/// `convolutional/base_conv.py` `Conv.call` and `convolution_op` for
+/// `Conv2D` (`padding=self.padding.upper()`: the field holds it upper-case).
+struct Conv2D<T: Float> {
+    kernel: Tensor<T, 4>,
+    bias: Option<Tensor<T, 1>>,
+    strides: [i64; 2],
+    padding: String,
+    dilation_rate: [i64; 2],
+}
+
+impl<T: Float> Conv2D<T> {
+    fn call(&self, inputs: &Tensor<T, 4>) -> R<Tensor<T, 4>> {
+        let (s, d) = (self.strides, self.dilation_rate);
+        let outputs = tf!(conv2d(
+            inputs,
+            self.kernel,
+            strides = [s[0], s[1]],
+            padding = self.padding,
+            dilations = [d[0], d[1]]
+        ))?;
+        let outputs = match &self.bias {
+            Some(bias) => tf!(bias_add(outputs, bias))?,
+            None => outputs,
+        };
+        tf!(relu(outputs))
     }
 }
 
@@ -268,6 +297,7 @@ fn main() {
         GlobalAveragePooling1D::call::<f16>,
         UnitNormalization::call::<f64>,
         LayerNormalization::<rxt_tf::bf16>::call,
+        Conv2D::<f32>::call,
         Softmax::call::<f32>,
         MultiHeadAttention::compute_attention::<rxt_tf::bf16>,
         Attention::<f16>::calculate_scores,

@@ -61,9 +61,9 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
             .find(|value| value.index == index)
             .map(|value| &value.path)
     };
-    let float = |index: usize| {
+    let untyped = |index: usize| {
         invocation
-            .floats
+            .untyped
             .iter()
             .find(|value| value.index == index)
             .map(|value| &value.expr)
@@ -208,13 +208,27 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                     .map(|entry| dim_tokens(&private, entry));
                 quote!(#private::Value::Int(#(#entry)*))
             }
-            None => match (generic(index), float(index)) {
+            None => match (generic(index), untyped(index)) {
                 (Some(path), _) => {
                     quote!(#private::Value::Type(<#path as #private::Element>::DTYPE))
                 }
-                (None, Some(expr)) => quote_spanned! {expr.span()=>
-                    #private::Value::Float(::core::convert::Into::<f64>::into(#expr))
-                },
+                (None, Some(expr)) => {
+                    let keyword = invocation.op.keywords.get(index);
+                    let given = keyword.map(|k| untyped_value(&private, &marker, k, index, expr));
+                    match given
+                        .unwrap_or_else(|| UntypedValue::Value(value_tokens(&private, value)))
+                    {
+                        UntypedValue::Value(value) => value,
+                        UntypedValue::Checked(checked) => {
+                            let name = Ident::new(
+                                &format!("__rxt_tf_keyword_{index}"),
+                                Span::mixed_site(),
+                            );
+                            lists.push((name.clone(), checked));
+                            quote!(#name)
+                        }
+                    }
+                }
                 (None, None) => value_tokens(&private, value),
             },
         })
@@ -245,6 +259,46 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
         };
     }
     call
+}
+
+/// How a keyword given as a Rust expression becomes its value.
+enum UntypedValue {
+    /// The value itself.
+    Value(TokenStream),
+    /// A `Result` giving it: a size list or a text, checked and kept when
+    /// the op runs.
+    Checked(TokenStream),
+}
+
+/// A keyword that does not type the call, given as the Rust expression
+/// `expr` (keyword `index` of the row `marker` names).
+fn untyped_value(
+    private: &TokenStream,
+    marker: &TokenStream,
+    keyword: &Keyword,
+    index: usize,
+    expr: &syn::Expr,
+) -> UntypedValue {
+    let span = expr.span();
+    match (keyword.kind, expr) {
+        (ValueKind::Float, _) => UntypedValue::Value(quote_spanned! {span=>
+            #private::Value::Float(::core::convert::Into::<f64>::into(#expr))
+        }),
+        (ValueKind::Str, _) => UntypedValue::Checked(quote_spanned! {span=>
+            #private::text::<#marker>(#index, ::core::convert::AsRef::<str>::as_ref(&#expr))
+        }),
+        (_, syn::Expr::Array(array)) => {
+            let entries = array.elems.iter().map(|entry| {
+                quote_spanned! {entry.span()=> #private::IntoDim::dim(#entry)}
+            });
+            UntypedValue::Checked(quote_spanned! {span=>
+                #private::sizes::<#marker>(#index, &[#(#entries),*])
+            })
+        }
+        _ => UntypedValue::Value(quote_spanned! {span=>
+            #private::Value::Int(#private::IntoDim::dim(#expr))
+        }),
+    }
 }
 
 /// The type that carries a keyword given at run time: `RuntimeAxes<N>`

@@ -262,7 +262,7 @@ pub(crate) fn invocation(
         keywords,
         runtime: Vec::new(),
         generic: Vec::new(),
-        floats: Vec::new(),
+        untyped: Vec::new(),
         equation: None,
     })
 }

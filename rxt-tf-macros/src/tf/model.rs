@@ -59,10 +59,12 @@ pub(crate) struct GenericType {
     pub(crate) path: syn::Path,
 }
 
-/// A float keyword given as a Rust expression (`variance_epsilon =
-/// self.epsilon`): converted to `f64` when the op runs, its value part of a
-/// fused trace's key as a literal's is.
-pub(crate) struct RuntimeFloat {
+/// A keyword that does not type the call given as a Rust expression: a
+/// float (`variance_epsilon = self.epsilon`, converted to `f64`), an image
+/// op's sizes (`strides = [s[0], s[1]]`) or a text (`padding =
+/// self.padding`), checked when the op runs; its value is part of a fused
+/// trace's key, as a literal's is.
+pub(crate) struct RuntimeKeyword {
     /// The keyword's index among the row's.
     pub(crate) index: usize,
     /// The expression, as written.
@@ -84,8 +86,9 @@ pub(crate) struct Invocation {
     pub(crate) runtime: Vec<RuntimeValue>,
     /// The element-type keywords naming a type parameter, by index.
     pub(crate) generic: Vec<GenericType>,
-    /// The float keywords given as Rust expressions, by index.
-    pub(crate) floats: Vec<RuntimeFloat>,
+    /// The keywords that do not type the call given as Rust expressions,
+    /// by index.
+    pub(crate) untyped: Vec<RuntimeKeyword>,
     /// An einsum's equation, parsed once when validated: the letters of
     /// each operand's subscripts and of the result.
     pub(crate) equation: Option<Equation>,

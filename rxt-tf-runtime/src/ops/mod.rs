@@ -10,6 +10,8 @@
 pub mod dispatch;
 
 mod composite;
+#[doc(hidden)]
+pub mod given;
 pub use dispatch::{Dims, Pairs, Scalar, Size, TensorList};
 pub(crate) mod execute;
 #[doc(hidden)]

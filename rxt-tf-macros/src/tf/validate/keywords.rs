@@ -11,7 +11,7 @@ use crate::errors::Errors;
 use crate::tf::literal::{
     contraction_lists, int_list, literal, number_literal, string, NumberLiteral,
 };
-use crate::tf::model::{DimExpr, GenericType, RuntimeFloat, RuntimeValue};
+use crate::tf::model::{DimExpr, GenericType, RuntimeKeyword, RuntimeValue};
 
 /// The keyword values of a call that gives none (an operator).
 pub(super) fn defaults(op: &Op) -> Vec<Value> {
@@ -69,8 +69,8 @@ pub(super) struct GivenKeywords {
     pub(super) runtime: Vec<RuntimeValue>,
     /// Element types named by a type parameter.
     pub(super) generic: Vec<GenericType>,
-    /// Floats given as Rust expressions.
-    pub(super) floats: Vec<RuntimeFloat>,
+    /// Floats, sizes and texts given as Rust expressions.
+    pub(super) untyped: Vec<RuntimeKeyword>,
 }
 
 /// One value per row keyword (given, else its default), checking names,
@@ -79,7 +79,7 @@ pub(super) struct GivenKeywords {
 /// permutations written as Rust expressions are returned apart, their
 /// values a stand-in of their count, and so are element types named by a
 /// type parameter (a capitalized name that is no element type: `T`) and
-/// floats written as Rust expressions.
+/// floats, sizes and texts written as Rust expressions.
 pub(super) fn keyword_values(
     op: &Op,
     call: &ExprCall,
@@ -91,7 +91,7 @@ pub(super) fn keyword_values(
     let mut values: Vec<Option<Value>> = op.keywords.iter().map(|k| k.default).collect();
     let mut runtime = Vec::new();
     let mut generic = Vec::new();
-    let mut floats = Vec::new();
+    let mut untyped = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for &(key, value) in given {
         let name = match key {
@@ -138,10 +138,11 @@ pub(super) fn keyword_values(
             }
             continue;
         }
-        if takes_runtime_float(keyword) && !written_out {
-            // A stand-in: the expression is the value when the op runs.
-            values[index] = Some(Value::Float(0.0));
-            floats.push(RuntimeFloat {
+        let stand_in = untyped_stand_in(keyword);
+        if let (Some(stand_in), false) = (stand_in, written_out) {
+            // The expression is the value when the op runs.
+            values[index] = Some(stand_in);
+            untyped.push(RuntimeKeyword {
                 index,
                 expr: value.clone(),
             });
@@ -174,7 +175,7 @@ pub(super) fn keyword_values(
         values: values.into_iter().flatten().collect(),
         runtime,
         generic,
-        floats,
+        untyped,
     }
 }
 
@@ -188,11 +189,23 @@ fn takes_runtime_values(keyword: &Keyword) -> bool {
     }
 }
 
-/// Whether `keyword` may be given as a Rust float: one that becomes an
-/// attribute or a step's constant (`alpha`, `epsilon`), not a constant
-/// input of its own (`one_hot`'s `on_value`, kept per distinct value).
-fn takes_runtime_float(keyword: &Keyword) -> bool {
-    keyword.kind == ValueKind::Float && !matches!(keyword.becomes, rxt_tf_spec::Becomes::Input(_))
+/// A stand-in value for `keyword` given as a Rust expression, if it may
+/// be one though it does not type the call: a float that becomes an
+/// attribute or a step's constant (`alpha`, `epsilon`; not a constant
+/// input of its own, as `one_hot`'s `on_value` is, kept per distinct
+/// value), an image op's sizes, a text of a few allowed values (`padding`).
+fn untyped_stand_in(keyword: &Keyword) -> Option<Value> {
+    if keyword.typed {
+        return None;
+    }
+    match keyword.kind {
+        ValueKind::Float if !matches!(keyword.becomes, rxt_tf_spec::Becomes::Input(_)) => {
+            Some(Value::Float(0.0))
+        }
+        ValueKind::Spatial | ValueKind::Volume => Some(Value::Int(1)),
+        ValueKind::Str => keyword.allowed.first().copied(),
+        _ => None,
+    }
 }
 
 /// Axes or a permutation written as Rust expressions (`axis = k`,
@@ -338,7 +351,7 @@ fn keyword_value(
             }
         }
         // Only an input's float reaches here as an expression: the others
-        // take Rust floats (`takes_runtime_float`).
+        // take Rust floats (`untyped_stand_in`).
         let expression = number_literal(value).is_none() && !matches!(value, Expr::Lit(_));
         if keyword.kind == ValueKind::Float && expression {
             errors.push(

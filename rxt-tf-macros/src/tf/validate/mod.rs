@@ -37,7 +37,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 keywords: defaults(op),
                 runtime: Vec::new(),
                 generic: Vec::new(),
-                floats: Vec::new(),
+                untyped: Vec::new(),
                 equation: None,
             })
         }
@@ -54,7 +54,7 @@ pub(crate) fn invocation(syntax: Syntax<'_>) -> syn::Result<Invocation> {
                 keywords: defaults(op),
                 runtime: Vec::new(),
                 generic: Vec::new(),
-                floats: Vec::new(),
+                untyped: Vec::new(),
                 equation: None,
             })
         }
@@ -150,7 +150,7 @@ fn op_call(call: &ExprCall, args: &[Arg<'_>]) -> syn::Result<Invocation> {
         keywords: given.values,
         runtime: given.runtime,
         generic: given.generic,
-        floats: given.floats,
+        untyped: given.untyped,
         equation,
     })
 }
