@@ -9,6 +9,11 @@ in one process:
 - `LiteRT from Python`: the same TFLite flatbuffer (TensorFlow's converter,
   builtin ops) run by `ai_edge_litert`'s `Interpreter` with XNNPACK on one
   thread, its input given as NumPy (`set_tensor`, `invoke`, `get_tensor`);
+- `LiteRT CompiledModel from Python`: that flatbuffer compiled by
+  `ai_edge_litert`'s `CompiledModel` (the API the backend calls, XNNPACK on
+  one thread) for the input's shape, called through its buffers (`write`,
+  `run_by_index`, `read`): the same engine and API from Python, a
+  reference beside the Interpreter (the targets name the Interpreter);
 - `rxt-tf (TF)`: `rxt_tf.Predictor(model, exact=False)`, one
   `StatefulPartitionedCall` on TensorFlow;
 - `TF floor`: that call made bare from Python (`execute.execute`).
@@ -45,7 +50,10 @@ import numpy as np  # noqa: E402
 import rxt_tf  # noqa: E402
 import rxt_tf_example as ext  # noqa: E402
 import tensorflow as tf  # noqa: E402
+from ai_edge_litert.compiled_model import CompiledModel  # noqa: E402
+from ai_edge_litert.cpu_options import CpuOptions  # noqa: E402
 from ai_edge_litert.interpreter import Interpreter  # noqa: E402
+from ai_edge_litert.options import Options  # noqa: E402
 from tensorflow.python.eager import context, execute  # noqa: E402
 
 import charts  # noqa: E402
@@ -59,6 +67,7 @@ BATCHES = (1, 32)
 MODELS = ("encoder", "cnn", "classifier", "mlp")
 OURS = "rxt-tf litert"
 PYTHON_LITERT = "LiteRT from Python"
+PYTHON_COMPILED = "LiteRT CompiledModel from Python"
 FLOOR = "TF floor"
 TARGETS = {1: {FLOOR: 0.25, PYTHON_LITERT: 1.2}, 32: {FLOOR: 0.5}}
 """The targets: our ratio to each alternative, per batch size."""
@@ -138,6 +147,30 @@ def python_litert(model: bytes, x: Any) -> Any:
     return call
 
 
+def python_compiled(model: Any, x: Any) -> Any:
+    """LiteRT's `CompiledModel` (XNNPACK, one thread) for `x`'s shape.
+
+    The model converted at exactly that shape (the Python API compiles for
+    the model's own sizes), called on `x` as NumPy through buffers made
+    once.
+    """
+    spec = tf.TensorSpec(x.shape, x.dtype)
+    function = tf.function(lambda v: model(v, training=False)).get_concrete_function(spec)
+    (output,) = function.outputs
+    options = Options(cpu_options=CpuOptions(num_threads=1))
+    compiled = CompiledModel.from_buffer(flatbuffer(function), options=options)
+    inputs, outputs = compiled.create_input_buffers(0), compiled.create_output_buffers(0)
+    array = x.numpy()
+    size = output.shape.num_elements()
+
+    def call(_: Any) -> Any:
+        inputs[0].write(array)
+        compiled.run_by_index(0, inputs, outputs)
+        return outputs[0].read(size, output.dtype.as_numpy_dtype)
+
+    return call
+
+
 def first_calls(predictor: Any, x1: Any, x32: Any) -> dict[str, float]:
     """Seconds of the first calls.
 
@@ -175,12 +208,14 @@ def measure(name: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
         calls = {
             OURS: litert,
             PYTHON_LITERT: python_litert(model_bytes, x),
+            PYTHON_COMPILED: python_compiled(model, x),
             "rxt-tf (TF)": rxt_tf.Predictor(model, exact=False),
             FLOOR: floor(function),
         }
         eager = model(x, training=False)
-        for label in (OURS, PYTHON_LITERT):
-            assert close(calls[label](x), eager), f"{name} batch {batch}: {label}"
+        for label in (OURS, PYTHON_LITERT, PYTHON_COMPILED):
+            made = np.reshape(calls[label](x), eager.shape)
+            assert close(made, eager), f"{name} batch {batch}: {label}"
         report[str(batch)] = interleaved.medians(calls, x, ROUNDS, CALLS)
     return report, firsts
 
@@ -206,8 +241,10 @@ def markdown(
     """The tables: medians (µs) and ratios; first calls (ms); the tiny body."""
     labels = list(next(iter(next(iter(report.values())).values())))
     lines = [
-        "| model | batch | " + " | ".join(labels) + f" | ours / {FLOOR} | ours / {PYTHON_LITERT} |",
-        "| --- " * (len(labels) + 4) + "|",
+        "| model | batch | "
+        + " | ".join(labels)
+        + f" | ours / {FLOOR} | ours / {PYTHON_LITERT} | ours / {PYTHON_COMPILED} |",
+        "| --- " * (len(labels) + 5) + "|",
     ]
     for name, by_batch in report.items():
         for batch, medians in by_batch.items():
@@ -215,7 +252,8 @@ def markdown(
             lines.append(
                 f"| {name} | {batch} | {' | '.join(cells)} | "
                 f"{medians[OURS] / medians[FLOOR]:.3f}× | "
-                f"{medians[OURS] / medians[PYTHON_LITERT]:.3f}× |"
+                f"{medians[OURS] / medians[PYTHON_LITERT]:.3f}× | "
+                f"{medians[OURS] / medians[PYTHON_COMPILED]:.3f}× |"
             )
     lines += [
         "",
