@@ -161,3 +161,41 @@ fn shared_objects(dir: &Path) -> Vec<PathBuf> {
     found.sort();
     found
 }
+
+/// The thread's eager state read from the wheel's record, in each state
+/// Python's getters report: the layout check passes (else `None`), and the
+/// fields follow `tf.device` scopes and graph building.
+#[test]
+fn the_eager_thread_record_reads_what_python_reads() {
+    with_python(|py| {
+        let context = common::eval(
+            py,
+            "__import__('tensorflow.python.eager.context', fromlist=['x']).context()",
+        );
+        let read = || rxt_tf::__private::eager_state(py, &context).expect("the layout matches");
+        let state = |is_eager, device_scope| rxt_tf::__private::EagerState {
+            is_eager,
+            device_scope,
+        };
+        assert_eq!(read(), state(true, false));
+        let enter = |code: &str| {
+            let scope = common::eval(py, code);
+            scope.call_method0("__enter__").expect("entered");
+            scope
+        };
+        let exit = |scope: Bound<'_, PyAny>| {
+            let none = py.None();
+            scope
+                .call_method1("__exit__", (&none, &none, &none))
+                .expect("left");
+        };
+        let device = enter("tf.device('/CPU:0')");
+        assert_eq!(read(), state(true, true));
+        exit(device);
+        assert_eq!(read(), state(true, false));
+        let graph = enter("tf.Graph().as_default()");
+        assert_eq!(read(), state(false, false));
+        exit(graph);
+        assert_eq!(read(), state(true, false));
+    });
+}

@@ -37,6 +37,7 @@ v4 = tf.constant([1.0, 0.5, 2.0, 0.0])
 o4 = tf.constant([0.1, 0.2, -0.3, 0.4])
 s4 = tf.constant([1.5, -0.5, 1.0, 2.0])
 img = tf.reshape(tf.range(-50.0, 50.0), (1, 5, 5, 4)) / 9.0
+vol = tf.reshape(tf.range(-60.0, 60.0), (1, 3, 4, 5, 2)) / 11.0
 k = tf.reshape(tf.range(-16.0, 16.0), (2, 2, 4, 2)) / 7.0
 ";
 
@@ -242,15 +243,16 @@ fn composite_axes_and_floats_from_rust_values_match_eager() {
 }
 
 #[test]
-fn a_run_time_float_in_a_fused_scope_keys_its_trace_by_value() {
+fn a_run_time_float_in_a_fused_scope_runs_with_its_own_value() {
     serially(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
         let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
         let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
         let names = names(&i);
-        // Each value its own result: a trace made for one epsilon never
-        // runs for another.
+        // Each value its own result: `alpha` (an attribute) is part of the
+        // trace's key, the epsilon (a step's constant) an input of the
+        // trace; a trace never runs with another call's value.
         for epsilon in [1e-3, 0.5, 1e-3, 3.0] {
             let _fused = rxt_tf::fusion::Scope::fused();
             let doubled = tf!(f3 * 2.0).expect("recorded");
@@ -353,5 +355,47 @@ fn a_size_or_text_it_does_not_take_fails_when_the_op_runs() {
             "three strides on an image",
         );
         assert!(message.contains("`strides = [1, 2, 3]`"), "{message}");
+    });
+}
+
+#[test]
+fn image_sizes_and_texts_in_a_fused_scope_each_run_with_their_values() {
+    serially(|py| {
+        let i = named_inputs(py, INPUTS);
+        let (img, k) = (input::<f32, 4>(&i, "img"), input::<f32, 4>(&i, "k"));
+        let vol = input::<f32, 5>(&i, "vol");
+        let names = names(&i);
+        let cases: [([i64; 2], &str, [i64; 3]); 4] = [
+            ([1, 1], "SAME", [1, 1, 1]),
+            ([2, 1], "VALID", [1, 2, 2]),
+            ([1, 2], "SAME", [2, 1, 1]),
+            ([1, 1], "SAME", [1, 1, 1]),
+        ];
+        for (strides, padding, volume) in cases {
+            let _fused = rxt_tf::fusion::Scope::fused();
+            let doubled = tf!(img * 2.0).expect("recorded");
+            let made = tf!(conv2d(
+                doubled,
+                k,
+                strides = [strides[0], strides[1]],
+                padding = padding
+            ))
+            .expect("recorded");
+            let pooled = tf!(max_pool3d(
+                vol,
+                ksize = 2,
+                strides = [volume[0], volume[1], volume[2]],
+                padding = padding
+            ))
+            .expect("recorded");
+            let what =
+                format!("tf.nn.conv2d(img * 2.0, k, strides={strides:?}, padding='{padding}')");
+            let eager = common::eval_with(py, &what, &names);
+            common::assert_matches_eager(py, &what, &made.into_pyobject(py).expect("py"), &eager);
+            let what =
+                format!("tf.nn.max_pool3d(vol, ksize=2, strides={volume:?}, padding='{padding}')");
+            let eager = common::eval_with(py, &what, &names);
+            common::assert_matches_eager(py, &what, &pooled.into_pyobject(py).expect("py"), &eager);
+        }
     });
 }

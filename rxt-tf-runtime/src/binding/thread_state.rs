@@ -3,13 +3,16 @@
 //! from the wheel's own thread-local record without calling Python: the
 //! gate of every call from Python asks it. The record's layout is the one
 //! the 2.21.0 headers declare, checked once per process against Python's
-//! own getters; where it does not match, the caller reads Python's.
+//! own getters (every field: the objects by identity, among them the
+//! thread's own list of op callbacks); where it does not match, the caller
+//! reads Python's.
 
-use std::sync::OnceLock;
-
+use pyo3::ffi::PyObject;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 
 use crate::binding::wheel::Wheel;
+
 use crate::sys::EagerContextThreadLocalData;
 
 /// This thread's eager state.
@@ -21,15 +24,27 @@ pub struct EagerState {
     pub device_scope: bool,
 }
 
-/// Whether the record's layout matched Python's getters (checked once).
-static LAYOUT_MATCHES: OnceLock<bool> = OnceLock::new();
+/// Whether the record's layout matched Python's getters (a definite answer,
+/// kept once made).
+static LAYOUT_MATCHES: PyOnceLock<bool> = PyOnceLock::new();
 
 /// This thread's eager state in the eager context `context` (Python's
 /// `Context` object), or `None` when it cannot be read without Python (the
-/// layout check failed): the caller then asks Python's getters.
+/// layout check failed, or could not be made): the caller then asks
+/// Python's getters.
 pub fn eager_state(py: Python<'_>, context: &Bound<'_, PyAny>) -> Option<EagerState> {
     let wheel = Wheel::get(py).ok()?;
-    if !*LAYOUT_MATCHES.get_or_init(|| layout_matches(wheel, context)) {
+    let matches = match LAYOUT_MATCHES.get(py) {
+        Some(matches) => *matches,
+        None => {
+            // Made outside the lock: the check calls Python, which may let
+            // another thread take the GIL and come here too.
+            let matches = layout_matches(wheel, context)?;
+            let _ = LAYOUT_MATCHES.set(py, matches);
+            matches
+        }
+    };
+    if !matches {
         return None;
     }
     read(wheel, context)
@@ -40,12 +55,12 @@ pub fn eager_state(py: Python<'_>, context: &Bound<'_, PyAny>) -> Option<EagerSt
 fn read(wheel: &Wheel, context: &Bound<'_, PyAny>) -> Option<EagerState> {
     let py = context.py();
     let record = thread_record(wheel, context)?;
-    // SAFETY: `record` points to this thread's live record for `context`
-    // (the wheel keeps it until the context is destroyed, and `context` is
-    // held); the GIL is held, so no other code changes it meanwhile; its
-    // first fields are `EagerContextThreadLocalData`'s (see the layout
-    // check).
-    let is_eager = unsafe { (*record).is_eager };
+    // SAFETY: `record` points to this thread's own live record for
+    // `context` (the wheel keeps it while the context, held here, lives;
+    // only this thread's Python code changes it, and none runs between the
+    // call above and these reads); its layout is
+    // `EagerContextThreadLocalData`'s (checked against Python's getters).
+    let is_eager = unsafe { (*record).is_eager } != 0;
     // SAFETY: as above, the same live record.
     let device_name = unsafe { (*record).device_name };
     let device_scope = if device_name.is_null() {
@@ -80,31 +95,56 @@ fn thread_record(
 }
 
 /// Whether the record as declared reads what Python's getters give: the
-/// same `is_eager`, the very same `device_name` object.
-fn layout_matches(wheel: &Wheel, context: &Bound<'_, PyAny>) -> bool {
-    let Ok(local) = context.getattr("_thread_local_data") else {
-        return false;
+/// same flags, the very same objects in every object field (null where the
+/// getter gives `None`). `None` when a getter fails (no answer: asked
+/// again on a later call).
+fn layout_matches(wheel: &Wheel, context: &Bound<'_, PyAny>) -> Option<bool> {
+    let local = context.getattr("_thread_local_data").ok()?;
+    let flag = |name: &str| {
+        local
+            .getattr(name)
+            .and_then(|value| value.extract::<bool>())
     };
-    let Ok(is_eager) = local
-        .getattr("is_eager")
-        .and_then(|flag| flag.extract::<bool>())
-    else {
-        return false;
+    let (is_eager, invoking) = (flag("is_eager").ok()?, flag("invoking_op_callbacks").ok()?);
+    // Read first: a getter may make the field's object on first use.
+    let names = [
+        "device_name",
+        "scope_name",
+        "device_spec",
+        "function_call_options",
+        "executor",
+        "op_callbacks",
+    ];
+    let mut objects = Vec::with_capacity(names.len());
+    for name in names {
+        objects.push(local.getattr(name).ok()?);
+    }
+    let record = thread_record(wheel, context)?;
+    // SAFETY: as in `read`; the fields are only compared here. The flags
+    // are declared as bytes, so any value read is defined.
+    let r = unsafe { &*record };
+    let raw = (
+        [r.is_eager, r.invoking_op_callbacks],
+        [
+            r.device_name,
+            r.scope_name,
+            r.device_spec,
+            r.function_call_options,
+            r.executor,
+            r.op_callbacks,
+        ],
+    );
+    let same = |raw: *mut PyObject, object: &Bound<'_, PyAny>| match raw.is_null() {
+        true => object.is_none(),
+        false => raw == object.as_ptr(),
     };
-    let Ok(device_name) = local.getattr("device_name") else {
-        return false;
-    };
-    let Some(record) = thread_record(wheel, context) else {
-        return false;
-    };
-    // SAFETY: as in `read`; only compared here.
-    let raw_eager = unsafe { (*record).is_eager };
-    // SAFETY: as in `read`; only compared here.
-    let raw_name = unsafe { (*record).device_name };
-    let same_name = if raw_name.is_null() {
-        device_name.is_none()
-    } else {
-        raw_name == device_name.as_ptr()
-    };
-    raw_eager == is_eager && same_name
+    let flags = raw.0 == [u8::from(is_eager), u8::from(invoking)];
+    Some(
+        flags
+            && raw
+                .1
+                .iter()
+                .zip(&objects)
+                .all(|(&raw, object)| same(raw, object)),
+    )
 }

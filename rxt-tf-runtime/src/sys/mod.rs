@@ -62,20 +62,30 @@ pub struct TF_Output {
     pub index: c_int,
 }
 
-/// The first fields of the wheel's C++ `EagerContextThreadLocalData`
+/// The wheel's C++ `EagerContextThreadLocalData`
 /// (`tensorflow/python/eager/pywrap_tfe.h` of 2.21.0): what Python's
-/// `context()._thread_local_data.is_eager` and `.device_name` read. Only
-/// read, through a pointer the wheel returns; the fields after these are
-/// not declared.
+/// `context()._thread_local_data` reads. Only read, through a pointer the
+/// wheel returns; each object field is a `Safe_PyObjectPtr` (one pointer,
+/// the record's own reference, null or an object).
 #[repr(C)]
 pub struct EagerContextThreadLocalData {
-    /// Whether this thread executes eagerly (false while a graph is built).
-    pub is_eager: bool,
-    /// Whether op callbacks are being invoked.
-    pub invoking_op_callbacks: bool,
-    /// The device scope's name (`tf.device`): a borrowed Python object,
-    /// `None` or an empty string without one.
+    /// Whether this thread executes eagerly (false while a graph is built):
+    /// a C++ `bool`, read as a byte.
+    pub is_eager: u8,
+    /// Whether op callbacks are being invoked (a C++ `bool`).
+    pub invoking_op_callbacks: u8,
+    /// The device scope's name (`tf.device`): an empty string without one.
     pub device_name: *mut PyObject,
+    /// The name scope's name.
+    pub scope_name: *mut PyObject,
+    /// The device scope's `DeviceSpec`.
+    pub device_spec: *mut PyObject,
+    /// The function call options.
+    pub function_call_options: *mut PyObject,
+    /// The thread's executor.
+    pub executor: *mut PyObject,
+    /// The op callbacks: a list of this thread's own.
+    pub op_callbacks: *mut PyObject,
 }
 
 /// `TF_DataType`.

@@ -129,8 +129,9 @@ fn count(n: usize) -> String {
 
 /// `pad(x, pairs, mode = …)` as `tf.pad` spells it: `"REFLECT"` and
 /// `"SYMMETRIC"` are the row `mirror_pad` (`MirrorPad`), `"CONSTANT"` stays
-/// `pad` (`PadV2`); another string is an error naming all three (and is
-/// taken out, so the op's own check does not repeat it).
+/// `pad` (`PadV2`); another string is an error naming all three, and so is
+/// a Rust value (the text picks the op, so it is a literal); either is
+/// taken out, so the op's own check does not repeat it.
 fn by_keyword_value(
     op: &'static Op,
     keywords: &mut Vec<(&Expr, &Expr)>,
@@ -139,18 +140,28 @@ fn by_keyword_value(
     let Some(chooser) = spelling::choosing_keyword(op.name) else {
         return op;
     };
-    let chosen = keywords
+    let given = keywords
         .iter()
-        .enumerate()
-        .find_map(|(position, (key, value))| {
-            let text = string(value)?;
-            (key.to_token_stream().to_string() == chooser).then(|| {
-                (
-                    position,
-                    spelling::by_keyword_value(op.name, chooser, &text),
-                )
-            })
-        });
+        .position(|(key, _)| key.to_token_stream().to_string() == chooser);
+    let chosen = given.and_then(|position| {
+        let text = string(keywords[position].1)?;
+        Some((
+            position,
+            spelling::by_keyword_value(op.name, chooser, &text),
+        ))
+    });
+    if let (Some(position), None) = (given, &chosen) {
+        let (_, value) = keywords.remove(position);
+        errors.push(
+            value,
+            format!(
+                "rxt-tf: `{}`'s `{chooser}` must be a string literal, not a Rust value: its text \
+                 picks the TensorFlow op that runs",
+                op.name
+            ),
+        );
+        return op;
+    }
     match chosen {
         Some((_, KeywordChoice::Row(row))) => row,
         Some((position, KeywordChoice::Unknown(stays, moves))) => {
