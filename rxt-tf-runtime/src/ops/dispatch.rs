@@ -629,7 +629,7 @@ impl<const N: usize> OperandInput for Pairs<N> {
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: a size or axis known at run time is a Rust integer, not `{Self}`",
     label = "not an integer",
-    note = "several axes are written as a list of integers: `axis = [a, b]`"
+    note = "several sizes or axes are written as a list of integers: `[a, b]`"
 )]
 pub trait IntoDim {
     /// The value as a size.
