@@ -96,7 +96,8 @@ impl ModelCache {
     /// sizes its outputs otherwise), `specialize` converts the function for
     /// exactly these shapes, which is compiled and checked the same way. The
     /// GIL is released while LiteRT compiles, and while it runs a model
-    /// whose last run took 0.1 ms or more.
+    /// whose last timed run (its first, then one in
+    /// [`TIMED_EVERY`](super::model::TIMED_EVERY)) took 0.1 ms or more.
     pub(crate) fn run<T>(
         &self,
         model: &Arc<Model>,
@@ -122,16 +123,18 @@ impl ModelCache {
             Err(reason) => return Outcome::Fallback(reason),
         };
         // The GIL policy of ops (see `gil`): released for a model whose last
-        // run took 0.1 ms or more (and for its first), kept for a small one,
+        // timed run took 0.1 ms or more (and for its first), kept for a small one,
         // which would otherwise wait to take it back while another thread
         // holds it.
         let work = match compiled.run_micros() {
             0..100 => 0,
             _ => crate::gil::RELEASE_WORK,
         };
-        let started = std::time::Instant::now();
+        let started = compiled.due_for_timing().then(std::time::Instant::now);
         let ran = crate::gil::maybe_released(work, || run(&mut compiled));
-        compiled.timed(started.elapsed());
+        if let Some(started) = started {
+            compiled.timed(started.elapsed());
+        }
         if let Err(crate::error::Error::LitertRefused { what }) = &ran {
             // The model as compiled for these shapes is unusable (it left
             // outputs unwritten): dropped, and the shapes not tried again.

@@ -182,6 +182,7 @@ impl Model {
             outputs: Arc::from([]),
             writes_outputs: false,
             run_micros: u32::MAX,
+            runs: 0,
             bound: Vec::new(),
             handles: Vec::new(),
         };
@@ -269,6 +270,10 @@ unsafe extern "C" fn free_payload(payload: *mut c_void) {
     }
 }
 
+/// How often a compiled model's run is timed for the GIL policy (one in
+/// this many).
+pub(crate) const TIMED_EVERY: u32 = 16;
+
 /// A model compiled for the CPU at one set of input shapes. Runs on one
 /// thread at a time (`Send`, not `Sync`: LiteRT's compiled models are not
 /// thread-safe).
@@ -279,8 +284,11 @@ pub struct Compiled {
     outputs: Arc<[Vec<i64>]>,
     /// Whether a run was seen to write every output element.
     writes_outputs: bool,
-    /// How long its last run took, in microseconds (`u32::MAX` before any).
+    /// How long its last timed run took, in microseconds (`u32::MAX`
+    /// before any).
     run_micros: u32,
+    /// Its runs so far (wrapping): one in [`TIMED_EVERY`] is timed.
+    runs: u32,
     /// The LiteRT buffer each input, then each output, was last given as
     /// (dropped after the compiled model: declared after `handle`).
     bound: Vec<Option<HostBuffer>>,
@@ -379,10 +387,19 @@ impl Compiled {
         self.writes_outputs
     }
 
-    /// How long its last run took, in microseconds (`u32::MAX` before any
-    /// run was timed).
+    /// How long its last timed run took, in microseconds (`u32::MAX`
+    /// before any run was timed).
     pub(crate) fn run_micros(&self) -> u32 {
         self.run_micros
+    }
+
+    /// Whether the run about to start is one to time (its first, then one
+    /// in [`TIMED_EVERY`]: reading the clock twice costs about 2% of a
+    /// small model's call), counting it.
+    pub(crate) fn due_for_timing(&mut self) -> bool {
+        let due = self.runs % TIMED_EVERY == 0;
+        self.runs = self.runs.wrapping_add(1);
+        due
     }
 
     /// Records how long a run took.
