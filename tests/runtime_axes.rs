@@ -302,6 +302,9 @@ fn image_sizes_and_texts_from_rust_values_match_eager() {
         let (s, d) = (layer.strides, layer.dilation_rate);
         let valid = String::from("VALID");
         let descending = "DESCENDING";
+        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
+        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let epsilon = 0.5_f32;
         same!(py, &names,
             "tf.nn.conv2d(img, k, strides=[2, 1], padding='SAME', dilations=[1, 1])" =>
                 tf!(conv2d(img, k, strides = [s[0], s[1]], padding = layer.padding,
@@ -312,6 +315,9 @@ fn image_sizes_and_texts_from_rust_values_match_eager() {
             "tf.nn.max_pool2d(img, ksize=2, strides=[1, 2], padding='VALID')" =>
                 tf!(max_pool2d(img, ksize = layer.pool, strides = [1, layer.pool],
                     padding = &valid)),
+            "tf.compat.v1.nn.fused_batch_norm(img, s4, o4, m4, v4, epsilon=0.5, \
+             is_training=False)[0]" =>
+                tf!(fused_batch_norm(img, s4, o4, m4, v4, epsilon = epsilon)),
             "tf.sort(f3, axis=1, direction='DESCENDING')" =>
                 tf!(sort(f3, axis = 1, direction = descending)),
         );

@@ -4,7 +4,9 @@
 // float read when the op runs, a convolution's strides and padding from
 // its fields. Twelve of the fourteen census ports compile; the other two
 // are the `census_*.rs` cases beside `pass/`, each failing for the reason
-// its `.stderr` records.
+// its `.stderr` records. Four more layers follow, written after run-time
+// floats, sizes and texts came: LeakyReLU, MaxPooling2D, Cropping2D and
+// BatchNormalization's fused inference.
 //
 // Sources: keras-team/tf-keras @ dd0a7237b9b24132dba3f491f3c84b0094ab796e
 // (`tf_keras/layers/...`), tf-models-official 2.19.1 (`official/nlp/
@@ -126,6 +128,76 @@ impl<T: Float> Conv2D<T> {
             None => outputs,
         };
         tf!(relu(outputs))
+    }
+}
+
+/// `activation/leaky_relu.py` `LeakyReLU.call` (`backend.relu(inputs,
+/// alpha=self.alpha)` runs `tf.nn.leaky_relu` for a non-zero `alpha`).
+struct LeakyReLU {
+    alpha: f32,
+}
+
+impl LeakyReLU {
+    fn call<T: Float>(&self, inputs: &Tensor<T, 4>) -> R<Tensor<T, 4>> {
+        tf!(leaky_relu(inputs, alpha = self.alpha))
+    }
+}
+
+/// `pooling/base_pooling2d.py` `Pooling2D.call` for `MaxPooling2D`,
+/// channels last. Python passes `(1,) + self.pool_size + (1,)`; `tf!`'s
+/// `ksize` and `strides` are the pair itself.
+struct MaxPooling2D {
+    pool_size: [i64; 2],
+    strides: [i64; 2],
+    padding: String,
+}
+
+impl MaxPooling2D {
+    fn call<T: Float>(&self, inputs: &Tensor<T, 4>) -> R<Tensor<T, 4>> {
+        let (p, s) = (self.pool_size, self.strides);
+        tf!(max_pool2d(
+            inputs,
+            ksize = [p[0], p[1]],
+            strides = [s[0], s[1]],
+            padding = self.padding.to_uppercase()
+        ))
+    }
+}
+
+/// `reshaping/cropping2d.py` `Cropping2D.call`, channels last, both ends
+/// cropped.
+struct Cropping2D {
+    cropping: [[i64; 2]; 2],
+}
+
+impl Cropping2D {
+    fn call<T: Float>(&self, inputs: &Tensor<T, 4>) -> R<Tensor<T, 4>> {
+        let c = self.cropping;
+        tf!(inputs[:, c[0][0]:-c[0][1], c[1][0]:-c[1][1], :])
+    }
+}
+
+/// `normalization/batch_normalization.py` `_fused_batch_norm` at inference
+/// (`tf.compat.v1.nn.fused_batch_norm(..., epsilon=self.epsilon,
+/// is_training=False)`), channels last.
+struct BatchNormalization {
+    epsilon: f64,
+    gamma: Tensor<f32, 1>,
+    beta: Tensor<f32, 1>,
+    moving_mean: Tensor<f32, 1>,
+    moving_variance: Tensor<f32, 1>,
+}
+
+impl BatchNormalization {
+    fn call(&self, inputs: &Tensor<f32, 4>) -> R<Tensor<f32, 4>> {
+        tf!(fused_batch_norm(
+            inputs,
+            self.gamma,
+            self.beta,
+            self.moving_mean,
+            self.moving_variance,
+            epsilon = self.epsilon
+        ))
     }
 }
 
@@ -298,6 +370,10 @@ fn main() {
         UnitNormalization::call::<f64>,
         LayerNormalization::<rxt_tf::bf16>::call,
         Conv2D::<f32>::call,
+        LeakyReLU::call::<rxt_tf::bf16>,
+        MaxPooling2D::call::<f32>,
+        Cropping2D::call::<f64>,
+        BatchNormalization::call,
         Softmax::call::<f32>,
         MultiHeadAttention::compute_attention::<rxt_tf::bf16>,
         Attention::<f16>::calculate_scores,
