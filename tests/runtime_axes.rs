@@ -186,6 +186,12 @@ fn runtime_axes_in_a_fused_scope_each_run_with_their_values() {
     });
 }
 
+/// The four per-channel statistics of `INPUTS` (mean, variance, offset,
+/// scale).
+fn statistics(i: &[(String, Bound<'_, PyAny>)]) -> [rxt_tf::TensorF32Cpu1D; 4] {
+    ["m4", "v4", "o4", "s4"].map(|name| input::<f32, 1>(i, name))
+}
+
 /// A normalization layer's configuration, read at run time as Keras's
 /// `self.axis` and `self.epsilon` are.
 struct Normalization {
@@ -199,8 +205,7 @@ fn composite_axes_and_floats_from_rust_values_match_eager() {
     serially(|py| {
         let i = named_inputs(py, INPUTS);
         let (f2, f3) = (input::<f32, 2>(&i, "f2"), input::<f32, 3>(&i, "f3"));
-        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
-        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let [m4, v4, o4, s4] = statistics(&i);
         let names = names(&i);
         let layer = Normalization {
             axis: -1,
@@ -247,8 +252,7 @@ fn a_run_time_float_in_a_fused_scope_runs_with_its_own_value() {
     serially(|py| {
         let i = named_inputs(py, INPUTS);
         let f3 = input::<f32, 3>(&i, "f3");
-        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
-        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let [m4, v4, o4, s4] = statistics(&i);
         let names = names(&i);
         // Each value its own result: `alpha` (an attribute) is part of the
         // trace's key, the epsilon (a step's constant) an input of the
@@ -302,8 +306,7 @@ fn image_sizes_and_texts_from_rust_values_match_eager() {
         let (s, d) = (layer.strides, layer.dilation_rate);
         let valid = String::from("VALID");
         let descending = "DESCENDING";
-        let (m4, v4) = (input::<f32, 1>(&i, "m4"), input::<f32, 1>(&i, "v4"));
-        let (o4, s4) = (input::<f32, 1>(&i, "o4"), input::<f32, 1>(&i, "s4"));
+        let [m4, v4, o4, s4] = statistics(&i);
         let epsilon = 0.5_f32;
         same!(py, &names,
             "tf.nn.conv2d(img, k, strides=[2, 1], padding='SAME', dilations=[1, 1])" =>

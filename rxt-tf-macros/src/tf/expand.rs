@@ -53,21 +53,10 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     let private = quote!(#krate::__private);
     let op = Ident::new(&invocation.op.marker_name(), invocation.op_span);
     let marker = quote!(#krate::ops::op::#op);
-    let runtime = |index: usize| invocation.runtime.iter().find(|value| value.index == index);
-    let generic = |index: usize| {
-        invocation
-            .generic
-            .iter()
-            .find(|value| value.index == index)
-            .map(|value| &value.path)
-    };
-    let untyped = |index: usize| {
-        invocation
-            .untyped
-            .iter()
-            .find(|value| value.index == index)
-            .map(|value| &value.expr)
-    };
+    let runtime = |index: usize| at(&invocation.runtime, index, |value| value.index);
+    let generic =
+        |index: usize| at(&invocation.generic, index, |value| value.index).map(|value| &value.path);
+    let untyped = |index: usize| at(&invocation.untyped, index, |value| value.index);
     let variant: Vec<TokenStream> = invocation
         .op
         .keywords
@@ -188,10 +177,12 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     // interned first); one integer is a value as it is.
     let mut lists = Vec::new();
     let values: Vec<TokenStream> = invocation
+        .op
         .keywords
         .iter()
+        .zip(&invocation.keywords)
         .enumerate()
-        .map(|(index, value)| match runtime(index) {
+        .map(|(index, (keyword, value))| match runtime(index) {
             Some(given) if given.list => {
                 let name = Ident::new(&format!("__rxt_tf_keyword_{index}"), Span::mixed_site());
                 let entries = given
@@ -212,23 +203,7 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
                 (Some(path), _) => {
                     quote!(#private::Value::Type(<#path as #private::Element>::DTYPE))
                 }
-                (None, Some(expr)) => {
-                    let keyword = invocation.op.keywords.get(index);
-                    let given = keyword.map(|k| untyped_value(&private, &marker, k, index, expr));
-                    match given
-                        .unwrap_or_else(|| UntypedValue::Value(value_tokens(&private, value)))
-                    {
-                        UntypedValue::Value(value) => value,
-                        UntypedValue::Checked(checked) => {
-                            let name = Ident::new(
-                                &format!("__rxt_tf_keyword_{index}"),
-                                Span::mixed_site(),
-                            );
-                            lists.push((name.clone(), checked));
-                            quote!(#name)
-                        }
-                    }
-                }
+                (None, Some(given)) => untyped_value(&private, keyword, &given.expr),
                 (None, None) => value_tokens(&private, value),
             },
         })
@@ -261,43 +236,30 @@ fn call(krate: &TokenStream, invocation: &Invocation, span: Span) -> TokenStream
     call
 }
 
-/// How a keyword given as a Rust expression becomes its value.
-enum UntypedValue {
-    /// The value itself.
-    Value(TokenStream),
-    /// A `Result` giving it: a size list or a text, checked and kept when
-    /// the op runs.
-    Checked(TokenStream),
+/// The item of `items` (given keywords) for keyword `index`.
+fn at<T>(items: &[T], index: usize, of: impl Fn(&T) -> usize) -> Option<&T> {
+    items.iter().find(|item| of(item) == index)
 }
 
-/// A keyword that does not type the call, given as the Rust expression
-/// `expr` (keyword `index` of the row `marker` names).
-fn untyped_value(
-    private: &TokenStream,
-    marker: &TokenStream,
-    keyword: &Keyword,
-    index: usize,
-    expr: &syn::Expr,
-) -> UntypedValue {
+/// The value of `keyword`, which does not type the call, given as the Rust
+/// expression `expr`. Sizes and texts are kept as `&'static` values; the
+/// op's plan checks them when it runs, as it checks the plain functions'.
+fn untyped_value(private: &TokenStream, keyword: &Keyword, expr: &syn::Expr) -> TokenStream {
     let span = expr.span();
     match (keyword.kind, expr) {
-        (ValueKind::Float, _) => UntypedValue::Value(quote_spanned! {span=>
+        (ValueKind::Float, _) => quote_spanned! {span=>
             #private::Value::Float(::core::convert::Into::<f64>::into(#expr))
-        }),
-        (ValueKind::Str, _) => UntypedValue::Checked(quote_spanned! {span=>
-            #private::text::<#marker>(#index, ::core::convert::AsRef::<str>::as_ref(&#expr))
-        }),
+        },
+        (ValueKind::Str, _) => quote_spanned! {span=>
+            #private::text(::core::convert::AsRef::<str>::as_ref(&#expr))
+        },
         (_, syn::Expr::Array(array)) => {
             let entries = array.elems.iter().map(|entry| {
                 quote_spanned! {entry.span()=> #private::IntoDim::dim(#entry)}
             });
-            UntypedValue::Checked(quote_spanned! {span=>
-                #private::sizes::<#marker>(#index, &[#(#entries),*])
-            })
+            quote_spanned! {span=> #private::sizes(&[#(#entries),*])}
         }
-        _ => UntypedValue::Value(quote_spanned! {span=>
-            #private::Value::Int(#private::IntoDim::dim(#expr))
-        }),
+        _ => quote_spanned! {span=> #private::Value::Int(#private::IntoDim::dim(#expr))},
     }
 }
 
