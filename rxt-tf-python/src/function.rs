@@ -45,8 +45,9 @@ pub(crate) struct Function {
 impl Function {
     /// Wraps `tf_function`, whose Python function takes `parameters`
     /// (`rxt_tf._trace.parameters`); `tracer` is `rxt_tf._trace.trace`;
-    /// at most `capacity` keys are kept; `exact` runs each call as the
-    /// `tf.function` does (bit for bit), else inlined (faster);
+    /// at most `capacity` keys are kept; `exact` keeps the `tf.function`'s
+    /// results bit for bit (inlined where proven the same graph, else by
+    /// name), else always inlined;
     /// `backend="litert"` runs it through LiteRT.
     #[new]
     #[pyo3(signature = (tf_function, parameters, tracer, capacity, exact, backend = "tensorflow"))]

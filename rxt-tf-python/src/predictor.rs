@@ -24,8 +24,9 @@ pub(crate) struct Predictor {
 
 #[pymethods]
 impl Predictor {
-    /// Resolves `target` once; `exact` runs each call as the function's
-    /// own eager call does (bit for bit), else inlined (faster);
+    /// Resolves `target` once; `exact` keeps the results of the function's
+    /// own eager call bit for bit (inlined where proven the same graph,
+    /// else by name), else always inlined;
     /// `backend="litert"` runs it through LiteRT.
     #[new]
     #[pyo3(signature = (target, *, exact = true, backend = "tensorflow"))]

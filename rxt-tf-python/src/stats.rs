@@ -74,27 +74,38 @@ pub(crate) fn fallback(why: Fallback) {
     FALLBACKS[why as usize].fetch_add(1, Ordering::Relaxed);
 }
 
-/// The names of the runtime's litert counters, as `rxt_tf.stats()` gives
-/// them.
-const LITERT_COUNTS: [&str; 4] = ["calls", "fallbacks", "compiles", "conversions"];
+/// The runtime's counters `rxt_tf.stats()` gives: `(group, name)`.
+const RUNTIME_COUNTS: [(&str, &str); 6] = [
+    ("litert", "calls"),
+    ("litert", "fallbacks"),
+    ("litert", "compiles"),
+    ("litert", "conversions"),
+    ("exact", "inlined"),
+    ("exact", "by_name"),
+];
 
-/// The runtime's litert counters when the counts were last reset.
-static LITERT_BASE: [AtomicU64; 4] = [const { AtomicU64::new(0) }; 4];
+/// The runtime's counters when the counts were last reset.
+static RUNTIME_BASE: [AtomicU64; 6] = [const { AtomicU64::new(0) }; 6];
 
-/// The runtime's litert counters now, in [`LITERT_COUNTS`]' order.
-fn litert_now() -> [u64; 4] {
+/// The runtime's counters now, in [`RUNTIME_COUNTS`]' order.
+fn runtime_now() -> [u64; 6] {
     let now = rxt_tf::fusion::stats();
     [
         now.litert_calls,
         now.litert_fallbacks,
         now.litert_compiles,
         now.litert_conversions,
+        now.exact_inlined,
+        now.exact_by_name,
     ]
 }
 
 /// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n},
-/// "litert": {"calls": n, "fallbacks": n, "compiles": n, "conversions": n}}`
-/// (the litert counts are the process's, also of calls made from Rust).
+/// "litert": {"calls": n, "fallbacks": n, "compiles": n, "conversions": n},
+/// "exact": {"inlined": n, "by_name": n}}` (the litert and exact counts are
+/// the process's, also of calls made from Rust): how exact calls ran, as
+/// one `StatefulPartitionedCall` proven to run the `tf.function`'s graph,
+/// or by name.
 #[pyfunction]
 pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let fallbacks = PyDict::new(py);
@@ -105,15 +116,20 @@ pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     stats.set_item("native", NATIVE.load(Ordering::Relaxed))?;
     stats.set_item("traces", TRACES.load(Ordering::Relaxed))?;
     stats.set_item("fallbacks", fallbacks)?;
-    let litert = PyDict::new(py);
-    for ((name, now), base) in LITERT_COUNTS
+    for ((group, name), (now, base)) in RUNTIME_COUNTS
         .into_iter()
-        .zip(litert_now())
-        .zip(&LITERT_BASE)
+        .zip(runtime_now().into_iter().zip(&RUNTIME_BASE))
     {
-        litert.set_item(name, now.saturating_sub(base.load(Ordering::Relaxed)))?;
+        let counts = match stats.get_item(group)? {
+            Some(counts) => counts.cast_into::<PyDict>()?,
+            None => {
+                let counts = PyDict::new(py);
+                stats.set_item(group, &counts)?;
+                counts
+            }
+        };
+        counts.set_item(name, now.saturating_sub(base.load(Ordering::Relaxed)))?;
     }
-    stats.set_item("litert", litert)?;
     Ok(stats)
 }
 
@@ -125,7 +141,7 @@ pub(crate) fn reset_stats() {
     for count in &FALLBACKS {
         count.store(0, Ordering::Relaxed);
     }
-    for (base, now) in LITERT_BASE.iter().zip(litert_now()) {
+    for (base, now) in RUNTIME_BASE.iter().zip(runtime_now()) {
         base.store(now, Ordering::Relaxed);
     }
 }

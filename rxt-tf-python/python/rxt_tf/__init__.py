@@ -175,11 +175,15 @@ def function(
     calls under a gradient tape, while a graph is built, in a device scope or
     with functions run eagerly go through that `tf.function` itself.
 
-    `exact` (the default) runs each call as the `tf.function`'s own eager
-    call does, so results equal it bit for bit; `exact=False` runs it as one
-    `StatefulPartitionedCall`, about twice as fast, whose graph TensorFlow
-    optimizes inlined into the op's wrapper: a result may then differ from
-    the `tf.function`'s in signed zeros or NaN payloads.
+    `exact` (the default) makes results equal the `tf.function`'s bit for
+    bit: each call runs as one `StatefulPartitionedCall` where TensorFlow's
+    graph for it is proven the one the `tf.function`'s call runs (checked
+    once per concrete function and configuration, no kernel run), else as
+    the `tf.function`'s own eager call does, by name (about three times
+    slower); `rxt_tf.stats()["exact"]` counts each route. `exact=False`
+    always takes the `StatefulPartitionedCall`, without the context's
+    configuration: a result may then differ from the `tf.function`'s in
+    signed zeros or NaN payloads.
 
     `backend="litert"` (opt-in, needs `ai-edge-litert==2.3.0`) runs each
     concrete function through LiteRT instead: converted once by

@@ -40,12 +40,31 @@ impl FunctionNode {
         context: &Arc<BoundContext>,
         inputs: &[&OwnedHandle],
     ) -> Result<Vec<OwnedHandle>> {
+        self.execute_configured(context, inputs, None)
+    }
+
+    /// Runs it as [`execute`](Self::execute) does, with `config` (a
+    /// serialized `ConfigProto`) as the call's `config_proto` when given:
+    /// the graph passes then run with that configuration, as a call by
+    /// name with it does.
+    pub(crate) fn execute_configured(
+        &self,
+        context: &Arc<BoundContext>,
+        inputs: &[&OwnedHandle],
+        config: Option<&[u8]>,
+    ) -> Result<Vec<OwnedHandle>> {
         const CALL: &str = FUNCTION_CALL.name;
         self.ran_eagerly
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let types = (&self.input_types[..], &self.output_types[..]);
         let call = c"StatefulPartitionedCall";
         run_function_call(context, call, &self.name, types, CALL, |mut op| {
+            if let Some(config) = config {
+                // As `same_graph.py` instantiated it: the same kernel.
+                op.set_bytes(c"config", b"")?;
+                op.set_bytes(c"config_proto", config)?;
+                op.set_bytes(c"executor_type", b"")?;
+            }
             for input in inputs {
                 op.add_input(input)?;
             }

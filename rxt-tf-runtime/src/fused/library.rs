@@ -82,6 +82,13 @@ pub struct Stats {
     /// Functions and traces converted to LiteRT models (one each, and one
     /// per input shapes their first model cannot be sized to).
     pub litert_conversions: u64,
+    /// Exact [`Function`](crate::Function) calls from Python
+    /// ([`CallGraph::AsTfFunction`](crate::CallGraph::AsTfFunction)) run as
+    /// one `StatefulPartitionedCall` proven to run the by-name graph.
+    pub exact_inlined: u64,
+    /// Exact calls run by name: their inlined graph differs, or could not
+    /// be checked.
+    pub exact_by_name: u64,
 }
 
 /// Counts a fused call run again op by op.
@@ -109,6 +116,8 @@ pub fn stats() -> Stats {
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
         litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
         litert_conversions: crate::litert::COUNTERS.conversions.load(Ordering::Relaxed),
+        exact_inlined: crate::function::EXACT_INLINED.load(Ordering::Relaxed),
+        exact_by_name: crate::function::EXACT_BY_NAME.load(Ordering::Relaxed),
     }
 }
 
