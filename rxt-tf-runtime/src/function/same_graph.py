@@ -58,12 +58,8 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
         list(output_types),
         "f",
         name,
-        "config",
-        "",
         "config_proto",
         config,
-        "executor_type",
-        "",
     )
     count = len(output_types)
     with _LOCK, tf.device(_CPU):

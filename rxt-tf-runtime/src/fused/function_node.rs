@@ -61,9 +61,7 @@ impl FunctionNode {
         run_function_call(context, call, &self.name, types, CALL, |mut op| {
             if let Some(config) = config {
                 // As `same_graph.py` instantiated it: the same kernel.
-                op.set_bytes(c"config", b"")?;
                 op.set_bytes(c"config_proto", config)?;
-                op.set_bytes(c"executor_type", b"")?;
             }
             for input in inputs {
                 op.add_input(input)?;
