@@ -6,6 +6,7 @@ stay the `tf.function`'s bit for bit either way."""
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 import models
@@ -97,9 +98,68 @@ def test_the_check_runs_no_kernel_of_a_stateful_function() -> None:
         return x * counter.read_value()
 
     x = tf.constant([1.0, 2.0])
+    inlined, by_name = exact_counts()
     results = [count(x).numpy().tolist() for _ in range(3)]
+    # Proven, so checked: yet the variable moved once per call.
+    assert exact_counts() == (inlined + 3, by_name)
     assert counter.numpy() == 3.0
     assert results == [[1.0, 2.0], [2.0, 4.0], [3.0, 6.0]]
+
+
+def test_a_loop_is_not_compared_and_runs_by_name() -> None:
+    @rxt_tf.function
+    def doubled(x: tf.Tensor, times: tf.Tensor) -> tf.Tensor:
+        for _ in tf.range(times):
+            x = x * 2.0
+        return x
+
+    x, times = tf.constant([1.5, -0.0]), tf.constant(3)
+    inlined, by_name = exact_counts()
+    assert same_bits(doubled(x, times), doubled.tf_function(x, times))
+    assert exact_counts() == (inlined, by_name + 1)
+
+
+def test_every_object_over_one_definition_shares_the_answer() -> None:
+    model = models.mlp_keras()
+    signed = tf.function(
+        lambda v: model(v, training=False), input_signature=[tf.TensorSpec((None, 16))]
+    )
+    x = tf.random.stateless_normal((2, 16), seed=(6, 7))
+    first = rxt_tf.Predictor(signed)
+    first(x)
+    # The second finds TensorFlow's kernels cached (a check now would
+    # collect nothing), and the answer already given.
+    second = rxt_tf.Predictor(signed)
+    inlined, by_name = exact_counts()
+    assert same_bits(second(x), signed(x))
+    assert exact_counts() == (inlined + 1, by_name)
+
+
+def test_first_calls_from_threads_agree_bit_for_bit() -> None:
+    wrapped = rxt_tf.function(corpus_function("position_embedding"))
+    args = arguments("position_embedding", 2, False)
+    reference = wrapped.tf_function(*args)
+    results: list[Any] = []
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            for _ in range(20):
+                results.append(wrapped(*args))
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=call) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert len(results) == 80
+    assert all(same_bits(result, reference) for result in results)
+    inlined, by_name = exact_counts()
+    wrapped(*args)
+    assert exact_counts() == (inlined + 1, by_name)
 
 
 def test_graph_tracing_for_tf_summary_is_left_alone() -> None:

@@ -9,7 +9,6 @@ mod resolve;
 mod same_graph;
 
 pub use python_call::CallGraph;
-pub(crate) use same_graph::{BY_NAME as EXACT_BY_NAME, INLINED as EXACT_INLINED};
 
 use std::sync::Arc;
 
@@ -78,8 +77,6 @@ pub(crate) struct Callee {
     context: Arc<BoundContext>,
     /// Its LiteRT model and compiled models, for calls in a litert scope.
     litert: litert_call::LitertState,
-    /// Whether its inlined call runs its by-name graph, per configuration.
-    same_graph: same_graph::Proofs,
 }
 
 /// One concrete function of what a Python object calls, and which of the

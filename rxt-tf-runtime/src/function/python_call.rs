@@ -22,15 +22,15 @@ pub enum CallGraph {
     /// and kernels are the same and the results equal the `tf.function`'s
     /// bit for bit. Where TensorFlow's graph for one `StatefulPartitionedCall`
     /// of the definition with that configuration is proven the same graph
-    /// (checked once per function and configuration, no kernel run), the
+    /// (checked once per definition and configuration, no kernel run), the
     /// call runs that way instead, at about a third of the cost.
     AsTfFunction,
-    /// As one `StatefulPartitionedCall` (what [`Function::call`] runs):
-    /// TensorFlow inlines the body into the op's wrapper graph, which its
-    /// graph passes optimize with other nodes kept, so a result may differ
-    /// from the `tf.function`'s in signed zeros or NaN payloads (`x + 0.0`
-    /// is kept there, removed in the `tf.function`). It costs about half
-    /// the call by name.
+    /// As one `StatefulPartitionedCall` without a configuration (what
+    /// [`Function::call`] runs): TensorFlow inlines the body into its
+    /// wrapper of the op and, given no `config_proto`, runs no Grappler
+    /// pass over it, so a result may differ from the `tf.function`'s in
+    /// signed zeros or NaN payloads (`x + 0.0` is kept there, removed in
+    /// the `tf.function`). About a third of the call by name.
     Inlined,
     /// Through LiteRT, as a [`Function`] call in a litert scope runs
     /// ([`Scope::litert`](crate::fusion::Scope::litert)): within LiteRT's
@@ -79,7 +79,7 @@ impl Function {
             match graph {
                 CallGraph::AsTfFunction => {
                     let config = thread_call_config(py, context)?;
-                    if super::same_graph::inlined_is_same(py, callee, arguments, &config) {
+                    if super::same_graph::inlined_is_same(py, callee, arguments, &config)? {
                         callee
                             .node
                             .execute_configured(context, &inputs, Some(&config))?

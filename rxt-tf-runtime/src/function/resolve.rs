@@ -184,7 +184,6 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         trainable,
         context,
         litert: Default::default(),
-        same_graph: Default::default(),
     })
 }
 

@@ -21,6 +21,12 @@ import threading
 
 import tensorflow as tf
 from tensorflow.python.eager import cancellation, context, execute
+from tensorflow.python.framework import op_def_registry
+
+# The answers: the same graph; not the same (or never provable: kept);
+# not known this time (asked again, a few times); not now (tf.summary
+# traces graphs: asked again, not counted).
+SAME, DIFFERENT, RETRY, WAIT = 1, 0, -1, -2
 
 # Annotations TensorFlow's graph passes write and no kernel reads:
 # inferred shapes (`_input_shapes` is "not used except as a debug hint",
@@ -40,14 +46,15 @@ _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 _LOCK = threading.Lock()
 
 
+class _Unprovable(Exception):
+    """A graph this check cannot compare for sure."""
+
+
 def inlined_is_same(name, arguments, concrete, output_types, config):
-    """True when a StatefulPartitionedCall of definition `name` with the
+    """Whether a StatefulPartitionedCall of definition `name` with the
     configuration `config` (serialized ConfigProto bytes) runs the graph
-    that its call by name with `config` runs, up to node names and
-    annotations; False when the graphs differ or could not be told apart
-    for sure; None when the check must wait (tf.summary traces graphs)."""
-    if _graphs_traced():
-        return None
+    its call by name with `config` runs, up to node names and annotations:
+    SAME, DIFFERENT (or not provable), RETRY or WAIT."""
     inputs = list(arguments) + list(concrete.captured_inputs)
     ctx = context.context()
     by_name = ("executor_type", "DEFAULT", "config_proto", config)
@@ -61,8 +68,11 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
         "config_proto",
         config,
     )
+    body = {node.name for node in concrete.function_def.node_def}
     count = len(output_types)
-    with _LOCK, tf.device(_CPU):
+    with _LOCK, _no_graph_trace() as traced, tf.device(_CPU):
+        if traced:
+            return WAIT
         # A kernel surely cached: running it flushes the graphs collected
         # while a cancelled call was instantiated into the run metadata.
         probe = tf.constant(0)
@@ -71,49 +81,90 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
         inlined = _instantiated(
             ctx, "StatefulPartitionedCall", inputs, call, count, probe
         )
-    # Exactly one function each: another thread's new function, or a
-    # kernel already cached (nothing collected), leaves it unproven.
-    if expected is None or inlined is None:
-        return False
-    return sorted(expected) == sorted(inlined)
-
-
-def _graphs_traced():
-    """Whether tf.summary's graph tracing (trace_on) collects graphs now."""
+    if expected is DIFFERENT or inlined is DIFFERENT:
+        return DIFFERENT
+    if expected is RETRY or inlined is RETRY:
+        return RETRY
+    # The graphs instantiated must be these calls' own, not another
+    # thread's meanwhile.
+    if not body <= {node.name for node in expected.pre_optimization_graph.node}:
+        return RETRY
+    if [_called(node) for node in inlined.pre_optimization_graph.node].count(name) != 1:
+        return RETRY
     try:
-        from tensorflow.python.ops import summary_ops_v2
-    except ImportError:
+        same = _canonical(expected) == _canonical(inlined)
+    except _Unprovable:
+        return DIFFERENT
+    return SAME if same else DIFFERENT
+
+
+class _no_graph_trace:
+    """Holds tf.summary's trace lock, so graph tracing does not start
+    meanwhile; says whether it is on (the check must then wait)."""
+
+    def __enter__(self):
+        try:
+            from tensorflow.python.ops import summary_ops_v2
+        except ImportError:
+            self._lock = None
+            return False
+        self._module = summary_ops_v2
+        self._lock = getattr(summary_ops_v2, "_current_trace_context_lock", None)
+        if self._lock is not None:
+            self._lock.acquire()
+        return getattr(summary_ops_v2, "_current_trace_context", None) is not None
+
+    def __exit__(self, *exc):
+        if self._lock is not None:
+            self._lock.release()
         return False
-    return getattr(summary_ops_v2, "_current_trace_context", None) is not None
 
 
 def _instantiated(ctx, op, inputs, attrs, count, probe):
-    """The canonical partition graphs of one instantiation of `op`, or
-    None unless exactly one function was instantiated meanwhile."""
+    """The one function graph TensorFlow instantiated for a cancelled call
+    of `op`: DIFFERENT when none was (the kernel was cached already, or the
+    call was not cancelled), RETRY when several were (another thread's)."""
     cancelled = cancellation.CancellationManager()
     cancelled.start_cancel()
+    ran = False
     ctx.enable_graph_collection()
     try:
         try:
             execute.execute_with_cancellation(op, count, inputs, attrs, ctx, cancelled)
+            ran = True
         except tf.errors.CancelledError:
             pass
         tf.identity(probe)
     finally:
-        metadata = ctx.export_run_metadata()
-        ctx.disable_graph_collection()
+        try:
+            metadata = ctx.export_run_metadata()
+        finally:
+            ctx.disable_graph_collection()
     functions = list(metadata.function_graphs)
+    if ran or not functions:
+        return DIFFERENT
     if len(functions) != 1:
-        return None
-    canonical = [_canonical(graph) for graph in functions[0].partition_graphs]
-    return None if any(graph is None for graph in canonical) else canonical
+        return RETRY
+    return functions[0]
 
 
-def _canonical(graph):
-    """`graph` as the sorted digests of its nodes, which name no node: each
-    node's digest covers its op, device, attributes (annotations aside) and
-    its inputs' digests, in order. None for a graph with a cycle (a lowered
-    loop): such graphs are not compared."""
+def _called(node):
+    """The function a call node calls, if it is one."""
+    if node.op in ("StatefulPartitionedCall", "PartitionedCall") and "f" in node.attr:
+        return node.attr["f"].func.name
+    return None
+
+
+def _canonical(function_graph):
+    """The partition graphs of `function_graph`, each as the sorted digests
+    of its nodes, which name no node. Raises _Unprovable for what this
+    cannot compare: a cycle (a lowered loop), a function-valued attribute,
+    two stateful nodes alike (which of them a consumer reads would not
+    show)."""
+    return sorted(_digests(graph) for graph in function_graph.partition_graphs)
+
+
+def _digests(graph):
     nodes = {node.name: node for node in graph.node}
     digests = {}
     visiting = set()
@@ -126,19 +177,30 @@ def _canonical(graph):
                 continue
             node = nodes.get(node_name)
             if node is None:
-                return None
+                raise _Unprovable("an input from outside the graph")
             producers = [source.lstrip("^").partition(":")[0] for source in node.input]
             waiting = [p for p in producers if p not in digests]
             if waiting:
                 if node_name in visiting:
-                    return None
+                    raise _Unprovable("a cycle")
                 visiting.add(node_name)
                 stack.extend(waiting)
                 continue
             visiting.discard(node_name)
             stack.pop()
             digests[node_name] = _digest(node, digests)
+    seen = set()
+    for node_name, digest in digests.items():
+        if digest in seen and _stateful(nodes[node_name].op):
+            raise _Unprovable("two stateful nodes alike")
+        seen.add(digest)
     return sorted(digests.values())
+
+
+def _stateful(op):
+    """Whether `op` is stateful (an op TensorFlow does not know counts)."""
+    op_def = op_def_registry.get(op)
+    return op_def is None or op_def.is_stateful
 
 
 def _digest(node, digests):
@@ -151,11 +213,13 @@ def _digest(node, digests):
         else:
             producer, _, port = source.partition(":")
             data.append((digests[producer], port or "0"))
-    attrs = sorted(
-        (key, value.SerializeToString(deterministic=True))
-        for key, value in node.attr.items()
-        if key not in _ANNOTATIONS
-    )
+    attrs = []
+    for key, value in node.attr.items():
+        if key in _ANNOTATIONS:
+            continue
+        if value.HasField("func") or value.list.func:
+            raise _Unprovable("a function-valued attribute")
+        attrs.append((key, value.SerializeToString(deterministic=True)))
     op = _SAME_OP.get(node.op, node.op)
-    text = repr((op, node.device, attrs, data, sorted(control)))
+    text = repr((op, node.device, sorted(attrs), data, sorted(control)))
     return hashlib.sha256(text.encode()).hexdigest()

@@ -7,90 +7,132 @@
 //! has TensorFlow instantiate both (without running a kernel) and compares
 //! the graphs it will run: when they are the same up to node names and
 //! annotations, the call runs the same kernels on the same inputs, and the
-//! faster route keeps every bit. The answer is kept per callee and
-//! configuration.
+//! faster route keeps every bit. The answer is kept per definition and
+//! configuration for the process: TensorFlow caches a definition's kernels
+//! per context, so every object calling it shares them. The proof rests on
+//! TensorFlow building the same graph whenever it instantiates the same
+//! definition under the same configuration (it instantiates again after
+//! its wrapper of an arity is let go of).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
 use super::Callee;
+use crate::error::{Error, Result};
 
 const CHECKER: &str = include_str!("same_graph.py");
 
-/// The configurations whose answers a callee keeps (the oldest is let go
-/// first): a process runs under one or two.
-const KEPT: usize = 4;
+/// The checker's answers (`same_graph.py`'s constants).
+const SAME: i64 = 1;
+const DIFFERENT: i64 = 0;
+const RETRY: i64 = -1;
+const WAIT: i64 = -2;
 
-/// Exact calls run as one proven `StatefulPartitionedCall`.
-pub(crate) static INLINED: AtomicU64 = AtomicU64::new(0);
-/// Exact calls run by name (not proven the same, or not checked yet).
-pub(crate) static BY_NAME: AtomicU64 = AtomicU64::new(0);
+/// The answers kept; when full, they are let go of all at once (a
+/// definition checked again then finds its kernels cached, and is called
+/// by name).
+const KEPT: usize = 4096;
 
-/// Whether a callee's inlined call runs its by-name graph, per
-/// configuration (`config_proto` bytes) it was checked under.
-#[derive(Default)]
-pub(crate) struct Proofs(Mutex<Vec<(Box<[u8]>, bool)>>);
+/// How often a check that could not tell (another thread instantiated a
+/// function meanwhile, TensorFlow raised) is made again before the
+/// definition is called by name for good.
+const ATTEMPTS: u8 = 3;
 
-impl Proofs {
-    fn known(&self, config: &[u8]) -> Option<bool> {
-        let proofs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        proofs
-            .iter()
-            .find(|(checked, _)| **checked == *config)
-            .map(|(_, same)| *same)
-    }
+/// A definition under a configuration: its context's address, its name,
+/// the `config_proto` bytes.
+type Key = (usize, CString, Box<[u8]>);
 
-    fn record(&self, config: &[u8], same: bool) {
-        let mut proofs = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if proofs.iter().any(|(checked, _)| **checked == *config) {
-            return;
-        }
-        if proofs.len() == KEPT {
-            proofs.remove(0);
-        }
-        proofs.push((config.into(), same));
-    }
+/// What is known of a key.
+#[derive(Clone, Copy)]
+enum Known {
+    /// Whether the inlined graph is the by-name graph.
+    Answer(bool),
+    /// Checks that could not tell, so far.
+    Unsure(u8),
+}
+
+/// The process's answers: a definition's kernels are cached per context,
+/// so every object calling it shares them.
+static ANSWERS: LazyLock<Mutex<HashMap<Key, Known>>> = LazyLock::new(Mutex::default);
+
+fn answers() -> std::sync::MutexGuard<'static, HashMap<Key, Known>> {
+    ANSWERS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Whether `callee`'s `StatefulPartitionedCall` with `config` runs the
 /// graph its call by name with `config` runs, checked on the first call
 /// under `config` (`arguments` are that call's tensors). Counts the
-/// answer as the route the call takes. A check that fails for any reason
-/// answers no: the call by name is always the `tf.function`'s.
+/// answer as the route the call takes. A check that cannot tell answers
+/// no (the call by name is always the `tf.function`'s); only an interrupt
+/// (a Python `BaseException` that is not an `Exception`) is an error.
 pub(crate) fn inlined_is_same(
     py: Python<'_>,
     callee: &Callee,
     arguments: &[Bound<'_, PyAny>],
     config: &[u8],
-) -> bool {
-    let same = match callee.same_graph.known(config) {
-        Some(same) => same,
-        None => match check(py, callee, arguments, config) {
-            Some(same) => {
-                callee.same_graph.record(config, same);
-                same
+) -> Result<bool> {
+    let key: Key = (
+        Arc::as_ptr(&callee.context) as usize,
+        callee.node.name.clone(),
+        config.into(),
+    );
+    let known = answers().get(&key).copied();
+    let same = match known {
+        Some(Known::Answer(same)) => same,
+        Some(Known::Unsure(tries)) if tries >= ATTEMPTS => false,
+        Some(Known::Unsure(_)) | None => {
+            let answer = check(py, callee, arguments, config)?;
+            let mut answers = answers();
+            if answers.len() >= KEPT {
+                answers.clear();
             }
-            None => false,
-        },
+            let known = answers.get(&key).copied();
+            match (known, answer) {
+                // Another thread answered first: its check found the
+                // kernels new, this one found them cached.
+                (Some(Known::Answer(same)), _) => same,
+                (_, SAME | DIFFERENT) => {
+                    answers.insert(key, Known::Answer(answer == SAME));
+                    answer == SAME
+                }
+                (_, WAIT) => false,
+                (known, _) => {
+                    let tries = match known {
+                        Some(Known::Unsure(tries)) => tries,
+                        _ => 0,
+                    };
+                    answers.insert(key, Known::Unsure(tries.saturating_add(1)));
+                    false
+                }
+            }
+        }
     };
-    let counter = if same { &INLINED } else { &BY_NAME };
+    let counter = if same {
+        &crate::fused::EXACT_INLINED
+    } else {
+        &crate::fused::EXACT_BY_NAME
+    };
     counter.fetch_add(1, Ordering::Relaxed);
-    same
+    Ok(same)
 }
 
-/// The checker's answer: `None` when it must wait (graphs are being
-/// traced for `tf.summary`); a failed check is `Some(false)`.
+/// The checker's answer; an `Exception` it raises is "could not tell".
 fn check(
     py: Python<'_>,
     callee: &Callee,
     arguments: &[Bound<'_, PyAny>],
     config: &[u8],
-) -> Option<bool> {
+) -> Result<i64> {
     let node = &callee.node;
-    let answer = (|| -> PyResult<Option<bool>> {
+    // Its kernel is cached under TensorFlow's wrapper of its arity from
+    // now on: let go of with the node.
+    node.ran_eagerly.store(true, Ordering::Relaxed);
+    let answer = (|| -> PyResult<i64> {
         let module = checker(py)?;
         let name = node.name.to_str().map_err(|err| {
             pyo3::exceptions::PyValueError::new_err(format!("the function's name: {err}"))
@@ -108,9 +150,16 @@ fn check(
             )?
             .extract()
     })();
-    answer.unwrap_or(Some(false))
+    match answer {
+        Ok(answer) => Ok(answer),
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(py) => Ok(RETRY),
+        Err(err) => Err(Error::python(
+            py,
+            "checking a function's inlined graph",
+            &err,
+        )),
+    }
 }
-
 /// The checker module, made once.
 fn checker(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();

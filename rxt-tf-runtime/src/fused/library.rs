@@ -51,6 +51,10 @@ static EVICTIONS: AtomicU64 = AtomicU64::new(0);
 static IN_CONTEXT: AtomicU64 = AtomicU64::new(0);
 static REPLAYS: AtomicU64 = AtomicU64::new(0);
 static WRAPPERS_KEPT: AtomicU64 = AtomicU64::new(0);
+/// Exact calls from Python run as one proven `StatefulPartitionedCall`.
+pub(crate) static EXACT_INLINED: AtomicU64 = AtomicU64::new(0);
+/// Exact calls from Python run by name.
+pub(crate) static EXACT_BY_NAME: AtomicU64 = AtomicU64::new(0);
 /// The number of the next function's name.
 static NEXT_NAME: AtomicU64 = AtomicU64::new(0);
 
@@ -116,8 +120,8 @@ pub fn stats() -> Stats {
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
         litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
         litert_conversions: crate::litert::COUNTERS.conversions.load(Ordering::Relaxed),
-        exact_inlined: crate::function::EXACT_INLINED.load(Ordering::Relaxed),
-        exact_by_name: crate::function::EXACT_BY_NAME.load(Ordering::Relaxed),
+        exact_inlined: EXACT_INLINED.load(Ordering::Relaxed),
+        exact_by_name: EXACT_BY_NAME.load(Ordering::Relaxed),
     }
 }
 

@@ -40,7 +40,9 @@ use crate::error::Result;
 use crate::tensor::Untyped;
 
 pub(crate) use function_node::FunctionNode;
-pub(crate) use library::{function_call_gate, release_function_wrapper};
+pub(crate) use library::{
+    function_call_gate, release_function_wrapper, EXACT_BY_NAME, EXACT_INLINED,
+};
 pub use library::{stats, Stats, TRACE_CAPACITY};
 
 /// How the ops of the current thread run.
