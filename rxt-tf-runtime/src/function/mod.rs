@@ -77,6 +77,8 @@ pub(crate) struct Callee {
     context: Arc<BoundContext>,
     /// Its LiteRT model and compiled models, for calls in a litert scope.
     litert: litert_call::LitertState,
+    /// Its last answer of whether its inlined call runs its by-name graph.
+    last_answer: same_graph::LastAnswer,
 }
 
 /// One concrete function of what a Python object calls, and which of the

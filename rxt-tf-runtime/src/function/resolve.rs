@@ -184,6 +184,7 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         trainable,
         context,
         litert: Default::default(),
+        last_answer: Default::default(),
     })
 }
 

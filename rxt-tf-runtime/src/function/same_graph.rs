@@ -76,15 +76,18 @@ pub(crate) fn inlined_is_same(
     arguments: &[Bound<'_, PyAny>],
     config: &[u8],
 ) -> Result<bool> {
+    if let Some(same) = callee.last_answer.known(config) {
+        count(same);
+        return Ok(same);
+    }
     let key: Key = (
         Arc::as_ptr(&callee.context) as usize,
         callee.node.name.clone(),
         config.into(),
     );
     let known = answers().get(&key).copied();
-    let same = match known {
-        Some(Known::Answer(same)) => same,
-        Some(Known::Unsure(tries)) if tries >= ATTEMPTS => false,
+    let (same, definite) = match known {
+        Some(Known::Answer(same)) => (same, true),
         Some(Known::Unsure(_)) | None => {
             let answer = check(py, callee, arguments, config)?;
             let mut answers = answers();
@@ -95,30 +98,65 @@ pub(crate) fn inlined_is_same(
             match (known, answer) {
                 // Another thread answered first: its check found the
                 // kernels new, this one found them cached.
-                (Some(Known::Answer(same)), _) => same,
+                (Some(Known::Answer(same)), _) => (same, true),
                 (_, SAME | DIFFERENT) => {
                     answers.insert(key, Known::Answer(answer == SAME));
-                    answer == SAME
+                    (answer == SAME, true)
                 }
-                (_, WAIT) => false,
+                (_, WAIT) => (false, false),
                 (known, _) => {
                     let tries = match known {
                         Some(Known::Unsure(tries)) => tries,
                         _ => 0,
                     };
-                    answers.insert(key, Known::Unsure(tries.saturating_add(1)));
-                    false
+                    let tries = tries.saturating_add(1);
+                    if tries >= ATTEMPTS {
+                        // By name for good.
+                        answers.insert(key, Known::Answer(false));
+                        (false, true)
+                    } else {
+                        answers.insert(key, Known::Unsure(tries));
+                        (false, false)
+                    }
                 }
             }
         }
     };
-    let counter = if same {
+    if definite {
+        callee.last_answer.keep(config, same);
+    }
+    count(same);
+    Ok(same)
+}
+
+/// Counts a call of the route it takes.
+fn count(inlined: bool) {
+    let counter = if inlined {
         &crate::fused::EXACT_INLINED
     } else {
         &crate::fused::EXACT_BY_NAME
     };
     counter.fetch_add(1, Ordering::Relaxed);
-    Ok(same)
+}
+
+/// A callee's last definite answer and the configuration it is for: what
+/// its calls under an unchanged configuration read, without building the
+/// process-wide key.
+#[derive(Default)]
+pub(crate) struct LastAnswer(Mutex<Option<(Box<[u8]>, bool)>>);
+
+impl LastAnswer {
+    fn known(&self, config: &[u8]) -> Option<bool> {
+        let last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        last.as_ref()
+            .filter(|(checked, _)| **checked == *config)
+            .map(|(_, same)| *same)
+    }
+
+    fn keep(&self, config: &[u8], same: bool) {
+        let mut last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        *last = Some((config.into(), same));
+    }
 }
 
 /// The checker's answer; an `Exception` it raises is "could not tell".
