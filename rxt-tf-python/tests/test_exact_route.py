@@ -1,7 +1,8 @@
-"""Exact calls (the default) take the inlined route only where TensorFlow's
-graph for it is proven the one the `tf.function`'s call runs; the check
-runs no kernel, waits while `tf.summary` traces graphs, and the results
-stay the `tf.function`'s bit for bit either way."""
+"""Exact calls (the default) take an inlined route only where TensorFlow's
+graph for it is proven the one the `tf.function`'s call runs (the
+definition's own, or one made of the by-name graph); the check runs no
+kernel, waits while `tf.summary` traces graphs, and the results stay the
+`tf.function`'s bit for bit either way."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import models
 import numpy as np
+import pytest
 import tensorflow as tf
 from bitwise import same_bits
 from cases import CASES, MODULES
@@ -77,16 +79,49 @@ def test_the_checked_kernel_is_the_one_that_runs() -> None:
     assert same_bits(again, wrapped.tf_function(*args))
 
 
-def test_rescaling_differs_inlined_and_runs_by_name() -> None:
-    # x * scale + 0.0: the by-name graph drops the `+ 0.0`, the inlined one
-    # keeps it, so the check says no and -0.0 stays -0.0 as in tf.function.
+def optimized_definitions() -> set[str]:
+    return {
+        name for name in context.context().list_function_names() if "_rxt_tf_optimized_" in name
+    }
+
+
+def test_rescaling_runs_its_optimized_graph_and_keeps_negative_zero() -> None:
+    # x * scale + 0.0: the by-name graph drops the `+ 0.0`, the inlined
+    # one keeps it. So the call runs a definition made of the by-name
+    # graph, proven the same, and -0.0 stays -0.0 as in tf.function.
     wrapped = rxt_tf.function(corpus_function("rescaling"))
     x = tf.reshape(tf.tile(tf.constant([[-0.0, 1.0]]), [1, 192]), (2, 8, 8, 3))
+    before = optimized_definitions()
     inlined, by_name = exact_counts()
     result = wrapped(x)
-    assert exact_counts() == (inlined, by_name + 1)
+    assert exact_counts() == (inlined + 1, by_name)
+    made = optimized_definitions() - before
+    assert len(made) == 1
     assert same_bits(result, wrapped.tf_function(x))
     assert int(np.signbit(result.numpy()).sum()) == 192
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "layer_normalization",
+        "einsum_dense",
+        "softmax_layer",
+        "unit_normalization",
+        "_masked_softmax",
+        "scaled_dot_product_attention",
+    ],
+)
+def test_commutative_inputs_in_name_order_run_the_optimized_graph(name: str) -> None:
+    wrapped = rxt_tf.function(corpus_function(name))
+    inlined, by_name = exact_counts()
+    for seed, special in ((1, False), (3, True)):
+        args = arguments(name, seed, special)
+        result = wrapped(*args)
+        reference = wrapped.tf_function(*args)
+        pairs = zip(tf.nest.flatten(result), tf.nest.flatten(reference), strict=True)
+        assert all(same_bits(a, b) for a, b in pairs)
+    assert exact_counts() == (inlined + 2, by_name)
 
 
 def test_the_check_runs_no_kernel_of_a_stateful_function() -> None:
@@ -150,6 +185,7 @@ def test_first_calls_from_threads_agree_bit_for_bit() -> None:
             errors.append(err)
 
     threads = [threading.Thread(target=call) for _ in range(4)]
+    inlined, by_name = exact_counts()
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -157,9 +193,9 @@ def test_first_calls_from_threads_agree_bit_for_bit() -> None:
     assert not errors
     assert len(results) == 80
     assert all(same_bits(result, reference) for result in results)
-    inlined, by_name = exact_counts()
-    wrapped(*args)
-    assert exact_counts() == (inlined + 1, by_name)
+    # One check at a time: the threads that waited read its answer (a
+    # check of their own would find the kernels cached and prove nothing).
+    assert exact_counts() == (inlined + 80, by_name)
 
 
 def test_graph_tracing_for_tf_summary_is_left_alone() -> None:
@@ -188,7 +224,7 @@ def test_a_new_configuration_is_checked_again() -> None:
     before = tf.config.optimizer.get_experimental_options()
     tf.config.optimizer.set_experimental_options({"constant_folding": False})
     try:
-        # With constant folding off both graphs keep `+ 0.0`: the same.
+        # With constant folding off the tf.function's graph keeps `+ 0.0`.
         inlined, by_name = exact_counts()
         changed = wrapped(x)
         assert exact_counts() == (inlined + 1, by_name)
@@ -197,5 +233,7 @@ def test_a_new_configuration_is_checked_again() -> None:
     finally:
         tf.config.optimizer.set_experimental_options({"constant_folding": True, **before})
     inlined, by_name = exact_counts()
-    assert same_bits(wrapped(x), wrapped.tf_function(x))
-    assert exact_counts() == (inlined, by_name + 1)
+    again = wrapped(x)
+    assert same_bits(again, wrapped.tf_function(x))
+    assert int(np.signbit(again.numpy()).sum()) == 192
+    assert exact_counts() == (inlined + 1, by_name)

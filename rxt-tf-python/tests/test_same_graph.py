@@ -4,12 +4,15 @@ it must tell apart, what it may not tell apart, what it refuses."""
 
 from __future__ import annotations
 
+import gc
 import runpy
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tensorflow as tf
 from tensorflow.core.framework import attr_value_pb2, graph_pb2, types_pb2
+from tensorflow.python.eager import context
 
 CHECKER = runpy.run_path(
     str(Path(__file__).resolve().parents[2] / "rxt-tf-runtime/src/function/same_graph.py")
@@ -139,3 +142,23 @@ def test_cycles_inputs_from_outside_and_function_attributes_are_refused() -> Non
     called.func.name = "body"
     with pytest.raises(Unprovable):
         digests(graph(("c", "PartitionedCall", [], {"f": called})))
+
+
+def test_an_optimized_definition_goes_with_its_concrete_function() -> None:
+    @tf.function
+    def rescale(x: tf.Tensor) -> tf.Tensor:
+        return x * 0.5 + 0.0
+
+    x = tf.constant([-0.0, 1.0])
+    concrete = rescale.get_concrete_function(x)
+    ctx = context.context()
+    config = ctx.function_call_options.config_proto_serialized
+    name = concrete.function_def.signature.name
+    answer, optimized = CHECKER["inlined_is_same"](name, [x], concrete, [1], config)
+    # The by-name graph drops `+ 0.0`, the inlined one keeps it: the call
+    # takes a definition made of the by-name graph.
+    assert answer == CHECKER["OPTIMIZED"]
+    assert ctx.has_function(optimized)
+    del concrete, rescale
+    gc.collect()
+    assert not ctx.has_function(optimized)

@@ -177,8 +177,9 @@ def function(
 
     `exact` (the default) makes results equal the `tf.function`'s bit for
     bit: each call runs as one `StatefulPartitionedCall` where TensorFlow's
-    graph for it is proven the one the `tf.function`'s call runs (checked
-    once per concrete function and configuration, no kernel run), else as
+    graph for it is proven the one the `tf.function`'s call runs (of its
+    definition, or of one made of that graph; checked once per definition
+    and configuration, no kernel run), else as
     the `tf.function`'s own eager call does, by name (about three times
     slower); `rxt_tf.stats()["exact"]` counts each route. `exact=False`
     always takes the `StatefulPartitionedCall`, without the context's

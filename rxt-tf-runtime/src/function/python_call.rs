@@ -21,9 +21,10 @@ pub enum CallGraph {
     /// called by name with the context's configuration, so the graph passes
     /// and kernels are the same and the results equal the `tf.function`'s
     /// bit for bit. Where TensorFlow's graph for one `StatefulPartitionedCall`
-    /// of the definition with that configuration is proven the same graph
-    /// (checked once per definition and configuration, no kernel run), the
-    /// call runs that way instead, at about a third of the cost.
+    /// is proven the same graph (of the definition with that configuration,
+    /// or of a definition made of the by-name graph, without one; checked
+    /// once per definition and configuration, no kernel run), the call
+    /// runs that way instead, at about a third of the cost.
     AsTfFunction,
     /// As one `StatefulPartitionedCall` without a configuration (what
     /// [`Function::call`] runs): TensorFlow inlines the body into its
@@ -79,12 +80,17 @@ impl Function {
             match graph {
                 CallGraph::AsTfFunction => {
                     let config = thread_call_config(py, context)?;
-                    if super::same_graph::inlined_is_same(py, callee, arguments, &config)? {
-                        callee
+                    use super::same_graph::{route, Route};
+                    match route(py, callee, arguments, &config)? {
+                        Route::Inlined => {
+                            callee
+                                .node
+                                .execute_configured(context, &inputs, Some(&config))?
+                        }
+                        Route::Optimized(name) => callee
                             .node
-                            .execute_configured(context, &inputs, Some(&config))?
-                    } else {
-                        callee.node.execute_by_name(context, &inputs, &config)?
+                            .execute_definition(context, &inputs, &name, None)?,
+                        Route::ByName => callee.node.execute_by_name(context, &inputs, &config)?,
                     }
                 }
                 CallGraph::Inlined => callee.node.execute(context, &inputs)?,

@@ -10,23 +10,31 @@ but with different node names and argument shapes, so they may differ
 (`x + 0.0` kept or removed, the inputs of a commutative op swapped).
 
 `inlined_is_same` instantiates both with TensorFlow's graph collection on
-and compares the graphs TensorFlow will run. Neither call runs a kernel:
+and compares the graphs TensorFlow will run. Where they differ, it makes a
+definition of the by-name graph itself (as TensorFlow's passes left it)
+and checks that its StatefulPartitionedCall, without a configuration (so
+without Grappler), runs that very graph. Neither call runs a kernel:
 each is made with a cancellation manager cancelled beforehand, so
 TensorFlow instantiates the function (and keeps the kernel in its cache)
 and stops at "cancelled before it was started". A stateful op never runs.
 """
 
+import contextlib
 import hashlib
+import itertools
 import threading
+import weakref
 
 import tensorflow as tf
+from tensorflow.core.framework import graph_pb2
 from tensorflow.python.eager import cancellation, context, execute
-from tensorflow.python.framework import op_def_registry
+from tensorflow.python.framework import graph_to_function_def, op_def_registry
 
-# The answers: the same graph; not the same (or never provable: kept);
-# not known this time (asked again, a few times); not now (tf.summary
-# traces graphs: asked again, not counted).
-SAME, DIFFERENT, RETRY, WAIT = 1, 0, -1, -2
+# The answers: the same graph; the same graph through the optimized
+# definition (named with it); not the same (or never provable: kept); not
+# known this time (asked again, a few times); not now (tf.summary traces
+# graphs: asked again, not counted).
+SAME, OPTIMIZED, DIFFERENT, RETRY, WAIT = 1, 2, 0, -1, -2
 
 # Annotations TensorFlow's graph passes write and no kernel reads:
 # inferred shapes (`_input_shapes` is "not used except as a debug hint",
@@ -45,57 +53,155 @@ _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 # Graph collection is the context's, for every thread: one check at a time.
 _LOCK = threading.Lock()
 
+# Numbers the optimized definitions' names.
+_OPTIMIZED = itertools.count()
+
 
 class _Unprovable(Exception):
     """A graph this check cannot compare for sure."""
 
 
 def inlined_is_same(name, arguments, concrete, output_types, config):
-    """Whether a StatefulPartitionedCall of definition `name` with the
-    configuration `config` (serialized ConfigProto bytes) runs the graph
-    its call by name with `config` runs, up to node names and annotations:
-    SAME, DIFFERENT (or not provable), RETRY or WAIT."""
+    """How a call of definition `name` under the configuration `config`
+    (serialized ConfigProto bytes) can run the graph its call by name runs,
+    up to node names and annotations: `(SAME, None)` as a
+    StatefulPartitionedCall with `config`; `(OPTIMIZED, optimized)` as a
+    StatefulPartitionedCall of the definition `optimized` without one (kept
+    while `concrete` lives); else `(DIFFERENT, None)`, `(RETRY, None)` or
+    `(WAIT, None)`."""
     inputs = list(arguments) + list(concrete.captured_inputs)
     ctx = context.context()
+    types = [t.dtype.as_datatype_enum for t in inputs]
     by_name = ("executor_type", "DEFAULT", "config_proto", config)
-    call = (
-        "Tin",
-        [t.dtype.as_datatype_enum for t in inputs],
-        "Tout",
-        list(output_types),
-        "f",
-        name,
-        "config_proto",
-        config,
-    )
+    call = ("Tin", types, "Tout", list(output_types), "f", name, "config_proto", config)
     body = {node.name for node in concrete.function_def.node_def}
     count = len(output_types)
     with _LOCK, _no_graph_trace() as traced, tf.device(_CPU):
         if traced:
-            return WAIT
+            return WAIT, None
         # A kernel surely cached: running it flushes the graphs collected
         # while a cancelled call was instantiated into the run metadata.
         probe = tf.constant(0)
         tf.identity(probe)
-        expected = _instantiated(ctx, name, inputs, by_name, count, probe)
-        inlined = _instantiated(
-            ctx, "StatefulPartitionedCall", inputs, call, count, probe
+        expected = _instantiated(
+            ctx,
+            name,
+            inputs,
+            by_name,
+            count,
+            probe,
+            lambda graph: (
+                body <= {node.name for node in graph.pre_optimization_graph.node}
+            ),
         )
-    if expected is DIFFERENT or inlined is DIFFERENT:
-        return DIFFERENT
-    if expected is RETRY or inlined is RETRY:
-        return RETRY
-    # The graphs instantiated must be these calls' own, not another
-    # thread's meanwhile.
-    if not body <= {node.name for node in expected.pre_optimization_graph.node}:
-        return RETRY
-    if [_called(node) for node in inlined.pre_optimization_graph.node].count(name) != 1:
-        return RETRY
+        if expected is DIFFERENT or expected is RETRY:
+            return expected, None
+        try:
+            wanted = _canonical(expected)
+        except _Unprovable:
+            return DIFFERENT, None
+        inlined = _instantiated(
+            ctx, "StatefulPartitionedCall", inputs, call, count, probe, _calls(name)
+        )
+        if inlined is RETRY:
+            return RETRY, None
+        if inlined is not DIFFERENT and _proven(inlined, wanted):
+            return SAME, None
+        return _through_optimized(
+            ctx, concrete, expected, inputs, types, output_types, wanted
+        )
+
+
+def _proven(function_graph, wanted):
+    """Whether `function_graph`'s partitions are `wanted` (canonical)."""
     try:
-        same = _canonical(expected) == _canonical(inlined)
+        return _canonical(function_graph) == wanted
     except _Unprovable:
-        return DIFFERENT
-    return SAME if same else DIFFERENT
+        return False
+
+
+def _through_optimized(ctx, concrete, expected, inputs, types, output_types, wanted):
+    """The answer through a definition of the by-name graph `expected`."""
+    definition = _optimized_definition(expected)
+    if definition is None:
+        return DIFFERENT, None
+    optimized = (
+        f"{concrete.function_def.signature.name}_rxt_tf_optimized_{next(_OPTIMIZED)}"
+    )
+    definition.signature.name = optimized
+    ctx.add_function_def(definition)
+    call = ("Tin", types, "Tout", list(output_types), "f", optimized)
+    probe = tf.constant(0)
+    tf.identity(probe)
+    again = _instantiated(
+        ctx,
+        "StatefulPartitionedCall",
+        inputs,
+        call,
+        len(output_types),
+        probe,
+        _calls(optimized),
+    )
+    if again is not DIFFERENT and again is not RETRY and _proven(again, wanted):
+        weakref.finalize(concrete, _remove_function, ctx, optimized)
+        return OPTIMIZED, optimized
+    ctx.remove_function(optimized)
+    return (RETRY if again is RETRY else DIFFERENT), None
+
+
+def _remove_function(ctx, name):
+    """Removes the definition `name` from `ctx` (when its function goes)."""
+    # The context may be gone at exit.
+    with contextlib.suppress(Exception):
+        ctx.remove_function(name)
+
+
+def _optimized_definition(function_graph):
+    """A FunctionDef of the one partition graph of `function_graph`, its
+    `_Arg` nodes the inputs and its `_Retval` nodes the outputs, in
+    index order; None when it cannot be made."""
+    if len(function_graph.partition_graphs) != 1:
+        return None
+    (partition,) = function_graph.partition_graphs
+    graph_def = graph_pb2.GraphDef()
+    arguments = {}
+    results = {}
+    for node in partition.node:
+        if node.op in ("_Arg", "_DeviceArg"):
+            placeholder = graph_def.node.add(name=node.name, op="Placeholder")
+            placeholder.attr["dtype"].type = node.attr["T"].type
+            arguments[node.attr["index"].i] = node.name
+        elif node.op in ("_Retval", "_DeviceRetval"):
+            if len(node.input) != 1 or node.input[0].startswith("^"):
+                return None
+            results[node.attr["index"].i] = node.input[0]
+        else:
+            copied = graph_def.node.add()
+            copied.CopyFrom(node)
+            copied.ClearField("device")
+    if sorted(arguments) != list(range(len(arguments))):
+        return None
+    if sorted(results) != list(range(len(results))):
+        return None
+    graph = tf.Graph()
+    try:
+        with graph.as_default():
+            tf.graph_util.import_graph_def(graph_def, name="")
+        inputs = [
+            graph.get_tensor_by_name(arguments[i] + ":0") for i in sorted(arguments)
+        ]
+        outputs = [
+            graph.get_tensor_by_name(
+                results[i] if ":" in results[i] else results[i] + ":0"
+            )
+            for i in sorted(results)
+        ]
+        operations = [op for op in graph.get_operations() if op.type != "Placeholder"]
+        return graph_to_function_def.graph_to_function_def(
+            graph, operations, inputs, outputs
+        )
+    except (ValueError, TypeError, KeyError, tf.errors.OpError):
+        return None
 
 
 class _no_graph_trace:
@@ -120,10 +226,11 @@ class _no_graph_trace:
         return False
 
 
-def _instantiated(ctx, op, inputs, attrs, count, probe):
-    """The one function graph TensorFlow instantiated for a cancelled call
-    of `op`: DIFFERENT when none was (the kernel was cached already, or the
-    call was not cancelled), RETRY when several were (another thread's)."""
+def _instantiated(ctx, op, inputs, attrs, count, probe, ours):
+    """The function graph TensorFlow instantiated for a cancelled call of
+    `op`, told from another thread's meanwhile by `ours`: DIFFERENT when
+    none was (the kernel was cached already, or the call was not
+    cancelled), RETRY when several could be it."""
     cancelled = cancellation.CancellationManager()
     cancelled.start_cancel()
     ran = False
@@ -140,12 +247,22 @@ def _instantiated(ctx, op, inputs, attrs, count, probe):
             metadata = ctx.export_run_metadata()
         finally:
             ctx.disable_graph_collection()
-    functions = list(metadata.function_graphs)
-    if ran or not functions:
+    found = [graph for graph in metadata.function_graphs if ours(graph)]
+    if ran or not found:
         return DIFFERENT
-    if len(functions) != 1:
+    if len(found) != 1:
         return RETRY
-    return functions[0]
+    return found[0]
+
+
+def _calls(name):
+    """Whether a function graph is that of a call of the definition `name`."""
+
+    def calls(function_graph):
+        called = [_called(node) for node in function_graph.pre_optimization_graph.node]
+        return called.count(name) == 1
+
+    return calls
 
 
 def _called(node):
@@ -165,21 +282,26 @@ def _canonical(function_graph):
 
 
 def _digests(graph):
-    nodes = {node.name: node for node in graph.node}
+    """The sorted digests of `graph`'s nodes (see `_canonical`). An
+    `Identity` on its input's device hands over the very tensor it is
+    given: its consumers read its input instead, and it is no node of its
+    own; a `NoOp` nothing depends on does nothing: left out."""
+    nodes = _without_idle_no_ops({node.name: node for node in graph.node})
     digests = {}
+    forwarded = {}
     visiting = set()
     for root in nodes:
         stack = [root]
         while stack:
             node_name = stack[-1]
-            if node_name in digests:
+            if node_name in digests or node_name in forwarded:
                 stack.pop()
                 continue
             node = nodes.get(node_name)
             if node is None:
                 raise _Unprovable("an input from outside the graph")
-            producers = [source.lstrip("^").partition(":")[0] for source in node.input]
-            waiting = [p for p in producers if p not in digests]
+            producers = [_source(source)[0] for source in node.input]
+            waiting = [p for p in producers if p not in digests and p not in forwarded]
             if waiting:
                 if node_name in visiting:
                     raise _Unprovable("a cycle")
@@ -188,7 +310,10 @@ def _digests(graph):
                 continue
             visiting.discard(node_name)
             stack.pop()
-            digests[node_name] = _digest(node, digests)
+            if _forwards(node, nodes):
+                forwarded[node_name] = _tensor(node.input[0], digests, forwarded)
+            else:
+                digests[node_name] = _digest(node, digests, forwarded)
     seen = set()
     for node_name, digest in digests.items():
         if digest in seen and _stateful(nodes[node_name].op):
@@ -197,22 +322,71 @@ def _digests(graph):
     return sorted(digests.values())
 
 
+def _without_idle_no_ops(nodes):
+    """`nodes` without the `NoOp`s no node reads or waits for."""
+    nodes = dict(nodes)
+    while True:
+        read = {_source(source)[0] for node in nodes.values() for source in node.input}
+        idle = [
+            name
+            for name, node in nodes.items()
+            if node.op == "NoOp" and name not in read
+        ]
+        if not idle:
+            return nodes
+        for name in idle:
+            del nodes[name]
+
+
+def _source(source):
+    """`(producer, port)` of an input (`^producer` for a control one)."""
+    if source.startswith("^"):
+        return source[1:], "^"
+    producer, _, port = source.partition(":")
+    return producer, port or "0"
+
+
+def _forwards(node, nodes):
+    """Whether `node` is an `Identity` of one data input on its device."""
+    if node.op != "Identity" or len(node.input) != 1:
+        return False
+    producer, port = _source(node.input[0])
+    return port != "^" and nodes[producer].device == node.device
+
+
+def _tensor(source, digests, forwarded):
+    """The digest and port of the tensor an input reads, through
+    forwarding `Identity` nodes."""
+    producer, port = _source(source)
+    if producer in forwarded:
+        return forwarded[producer]
+    return digests[producer], port
+
+
+def _waited(source, digests, forwarded):
+    """The digest of the node a control input waits for: through an
+    `Identity`, the node it forwards."""
+    producer = source[1:]
+    if producer in forwarded:
+        return forwarded[producer][0]
+    return digests[producer]
+
+
 def _stateful(op):
     """Whether `op` is stateful (an op TensorFlow does not know counts)."""
     op_def = op_def_registry.get(op)
     return op_def is None or op_def.is_stateful
 
 
-def _digest(node, digests):
+def _digest(node, digests, forwarded):
     """The digest of `node` once its producers have theirs."""
     data = []
     control = []
     for source in node.input:
         if source.startswith("^"):
-            control.append(digests[source[1:]])
+            control.append(_waited(source, digests, forwarded))
         else:
-            producer, _, port = source.partition(":")
-            data.append((digests[producer], port or "0"))
+            data.append(_tensor(source, digests, forwarded))
     attrs = []
     for key, value in node.attr.items():
         if key in _ANNOTATIONS:

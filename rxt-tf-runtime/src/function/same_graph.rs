@@ -29,6 +29,7 @@ const CHECKER: &str = include_str!("same_graph.py");
 
 /// The checker's answers (`same_graph.py`'s constants).
 const SAME: i64 = 1;
+const OPTIMIZED: i64 = 2;
 const DIFFERENT: i64 = 0;
 const RETRY: i64 = -1;
 const WAIT: i64 = -2;
@@ -47,11 +48,26 @@ const ATTEMPTS: u8 = 3;
 /// the `config_proto` bytes.
 type Key = (usize, CString, Box<[u8]>);
 
+/// How an exact call runs the graph its call by name runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Route {
+    /// By name, as TensorFlow's eager call of the function does.
+    ByName,
+    /// As one `StatefulPartitionedCall` of the definition with the
+    /// configuration: proven to run the by-name graph.
+    Inlined,
+    /// As one `StatefulPartitionedCall` of this definition, made from the
+    /// by-name graph as TensorFlow's passes left it, without a
+    /// configuration (no Grappler pass): proven to run that graph. The
+    /// definition stays in the context while the concrete function lives.
+    Optimized(Arc<CString>),
+}
+
 /// What is known of a key.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Known {
-    /// Whether the inlined graph is the by-name graph.
-    Answer(bool),
+    /// The route proven (or by name for good).
+    Answer(Route),
     /// Checks that could not tell, so far.
     Unsure(u8),
 }
@@ -64,77 +80,107 @@ fn answers() -> std::sync::MutexGuard<'static, HashMap<Key, Known>> {
     ANSWERS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Whether `callee`'s `StatefulPartitionedCall` with `config` runs the
-/// graph its call by name with `config` runs, checked on the first call
-/// under `config` (`arguments` are that call's tensors). Counts the
-/// answer as the route the call takes. A check that cannot tell answers
-/// no (the call by name is always the `tf.function`'s); only an interrupt
-/// (a Python `BaseException` that is not an `Exception`) is an error.
-pub(crate) fn inlined_is_same(
+/// The route of an exact call of `callee` under `config`, checked on the
+/// first call under `config` (`arguments` are that call's tensors).
+/// Counts the call. A check that cannot tell answers by name (always the
+/// `tf.function`'s graph); only an interrupt (a Python `BaseException`
+/// that is not an `Exception`) is an error.
+pub(crate) fn route(
     py: Python<'_>,
     callee: &Callee,
     arguments: &[Bound<'_, PyAny>],
     config: &[u8],
-) -> Result<bool> {
-    if let Some(same) = callee.last_answer.known(config) {
-        count(same);
-        return Ok(same);
+) -> Result<Route> {
+    if let Some(route) = callee.last_answer.known(config) {
+        count(&route);
+        return Ok(route);
     }
     let key: Key = (
         Arc::as_ptr(&callee.context) as usize,
         callee.node.name.clone(),
         config.into(),
     );
-    let known = answers().get(&key).copied();
-    let (same, definite) = match known {
-        Some(Known::Answer(same)) => (same, true),
-        Some(Known::Unsure(_)) | None => {
-            let answer = check(py, callee, arguments, config)?;
-            let mut answers = answers();
-            if answers.len() >= KEPT {
-                answers.clear();
-            }
-            let known = answers.get(&key).copied();
-            match (known, answer) {
-                // Another thread answered first: its check found the
-                // kernels new, this one found them cached.
-                (Some(Known::Answer(same)), _) => (same, true),
-                (_, SAME | DIFFERENT) => {
-                    answers.insert(key, Known::Answer(answer == SAME));
-                    (answer == SAME, true)
-                }
-                (_, WAIT) => (false, false),
-                (known, _) => {
-                    let tries = match known {
-                        Some(Known::Unsure(tries)) => tries,
-                        _ => 0,
-                    };
-                    let tries = tries.saturating_add(1);
-                    if tries >= ATTEMPTS {
-                        // By name for good.
-                        answers.insert(key, Known::Answer(false));
-                        (false, true)
-                    } else {
-                        answers.insert(key, Known::Unsure(tries));
-                        (false, false)
-                    }
-                }
-            }
-        }
+    let known = answers().get(&key).cloned();
+    let (route, definite) = match known {
+        Some(Known::Answer(route)) => (route, true),
+        Some(Known::Unsure(_)) | None => checked(py, callee, arguments, config, key)?,
     };
     if definite {
-        callee.last_answer.keep(config, same);
+        callee.last_answer.keep(config, route.clone());
     }
-    count(same);
-    Ok(same)
+    count(&route);
+    Ok(route)
+}
+
+/// One check at a time in the process: a check that finds the kernels
+/// another check made cached can prove nothing, so it must not answer
+/// before that other check's answer is known.
+static CHECKING: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    /// Whether this thread is checking (an op callback of the check that
+    /// calls a function exactly goes by name, not into a second check).
+    static IN_CHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The route of `key` after checking it, unless another thread's check
+/// answered meanwhile: `(route, whether it is kept)`.
+fn checked(
+    py: Python<'_>,
+    callee: &Callee,
+    arguments: &[Bound<'_, PyAny>],
+    config: &[u8],
+    key: Key,
+) -> Result<(Route, bool)> {
+    if IN_CHECK.get() {
+        return Ok((Route::ByName, false));
+    }
+    // Waited for with the GIL given up: the check holding it runs Python.
+    let _turn = crate::gil::acquire(|| CHECKING.try_lock(), || CHECKING.lock());
+    if let Some(Known::Answer(route)) = answers().get(&key).cloned() {
+        return Ok((route, true));
+    }
+    IN_CHECK.set(true);
+    let checked = check(py, callee, arguments, config);
+    IN_CHECK.set(false);
+    let (answer, optimized) = checked?;
+    Ok(record(key, answer, optimized))
+}
+
+/// Keeps what a check answered for `key`: `(route, whether it is kept)`.
+fn record(key: Key, answer: i64, optimized: Option<CString>) -> (Route, bool) {
+    let mut answers = answers();
+    if answers.len() >= KEPT {
+        answers.clear();
+    }
+    let proven = match (answer, optimized) {
+        (SAME, _) => Route::Inlined,
+        (OPTIMIZED, Some(name)) => Route::Optimized(Arc::new(name)),
+        (DIFFERENT, _) => Route::ByName,
+        (WAIT, _) => return (Route::ByName, false),
+        _ => {
+            let tries = match answers.get(&key) {
+                Some(Known::Unsure(tries)) => tries.saturating_add(1),
+                _ => 1,
+            };
+            if tries < ATTEMPTS {
+                answers.insert(key, Known::Unsure(tries));
+                return (Route::ByName, false);
+            }
+            // By name for good.
+            Route::ByName
+        }
+    };
+    answers.insert(key, Known::Answer(proven.clone()));
+    (proven, true)
 }
 
 /// Counts a call of the route it takes.
-fn count(inlined: bool) {
-    let counter = if inlined {
-        &crate::fused::EXACT_INLINED
-    } else {
+fn count(route: &Route) {
+    let counter = if *route == Route::ByName {
         &crate::fused::EXACT_BY_NAME
+    } else {
+        &crate::fused::EXACT_INLINED
     };
     counter.fetch_add(1, Ordering::Relaxed);
 }
@@ -143,34 +189,35 @@ fn count(inlined: bool) {
 /// its calls under an unchanged configuration read, without building the
 /// process-wide key.
 #[derive(Default)]
-pub(crate) struct LastAnswer(Mutex<Option<(Box<[u8]>, bool)>>);
+pub(crate) struct LastAnswer(Mutex<Option<(Box<[u8]>, Route)>>);
 
 impl LastAnswer {
-    fn known(&self, config: &[u8]) -> Option<bool> {
+    fn known(&self, config: &[u8]) -> Option<Route> {
         let last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         last.as_ref()
             .filter(|(checked, _)| **checked == *config)
-            .map(|(_, same)| *same)
+            .map(|(_, route)| route.clone())
     }
 
-    fn keep(&self, config: &[u8], same: bool) {
+    fn keep(&self, config: &[u8], route: Route) {
         let mut last = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        *last = Some((config.into(), same));
+        *last = Some((config.into(), route));
     }
 }
 
-/// The checker's answer; an `Exception` it raises is "could not tell".
+/// The checker's answer and the optimized definition's name it made; an
+/// `Exception` it raises is "could not tell".
 fn check(
     py: Python<'_>,
     callee: &Callee,
     arguments: &[Bound<'_, PyAny>],
     config: &[u8],
-) -> Result<i64> {
+) -> Result<(i64, Option<CString>)> {
     let node = &callee.node;
     // Its kernel is cached under TensorFlow's wrapper of its arity from
     // now on: let go of with the node.
     node.ran_eagerly.store(true, Ordering::Relaxed);
-    let answer = (|| -> PyResult<i64> {
+    let answer = (|| -> PyResult<(i64, Option<String>)> {
         let module = checker(py)?;
         let name = node.name.to_str().map_err(|err| {
             pyo3::exceptions::PyValueError::new_err(format!("the function's name: {err}"))
@@ -189,8 +236,12 @@ fn check(
             .extract()
     })();
     match answer {
-        Ok(answer) => Ok(answer),
-        Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(py) => Ok(RETRY),
+        Ok((answer, optimized)) => {
+            // A name with a NUL byte cannot be called: not proven.
+            let optimized = optimized.map(CString::new).transpose();
+            Ok(optimized.map_or((RETRY, None), |optimized| (answer, optimized)))
+        }
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(py) => Ok((RETRY, None)),
         Err(err) => Err(Error::python(
             py,
             "checking a function's inlined graph",
@@ -198,6 +249,7 @@ fn check(
         )),
     }
 }
+
 /// The checker module, made once.
 fn checker(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();

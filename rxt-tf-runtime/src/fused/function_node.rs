@@ -53,12 +53,25 @@ impl FunctionNode {
         inputs: &[&OwnedHandle],
         config: Option<&[u8]>,
     ) -> Result<Vec<OwnedHandle>> {
+        self.execute_definition(context, inputs, &self.name, config)
+    }
+
+    /// Runs the definition `name` of its signature (its own, or one made
+    /// from its optimized graph) as [`execute_configured`]
+    /// (Self::execute_configured) runs its own.
+    pub(crate) fn execute_definition(
+        &self,
+        context: &Arc<BoundContext>,
+        inputs: &[&OwnedHandle],
+        name: &CStr,
+        config: Option<&[u8]>,
+    ) -> Result<Vec<OwnedHandle>> {
         const CALL: &str = FUNCTION_CALL.name;
         self.ran_eagerly
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let types = (&self.input_types[..], &self.output_types[..]);
         let call = c"StatefulPartitionedCall";
-        run_function_call(context, call, &self.name, types, CALL, |mut op| {
+        run_function_call(context, call, name, types, CALL, |mut op| {
             if let Some(config) = config {
                 // As `same_graph.py` instantiated it: the same kernel.
                 op.set_bytes(c"config_proto", config)?;
