@@ -115,6 +115,7 @@ def test_rescaling_runs_its_optimized_graph_and_keeps_negative_zero() -> None:
 def test_commutative_inputs_in_name_order_run_the_optimized_graph(name: str) -> None:
     wrapped = rxt_tf.function(corpus_function(name))
     inlined, by_name = exact_counts()
+    before = optimized_definitions()
     for seed, special in ((1, False), (3, True)):
         args = arguments(name, seed, special)
         result = wrapped(*args)
@@ -122,6 +123,8 @@ def test_commutative_inputs_in_name_order_run_the_optimized_graph(name: str) -> 
         pairs = zip(tf.nest.flatten(result), tf.nest.flatten(reference), strict=True)
         assert all(same_bits(a, b) for a, b in pairs)
     assert exact_counts() == (inlined + 2, by_name)
+    # Their own inlined graph is not the by-name one: a definition was made.
+    assert len(optimized_definitions() - before) == 1
 
 
 def test_the_check_runs_no_kernel_of_a_stateful_function() -> None:

@@ -4,7 +4,6 @@ it must tell apart, what it may not tell apart, what it refuses."""
 
 from __future__ import annotations
 
-import gc
 import runpy
 from pathlib import Path
 from typing import Any
@@ -144,7 +143,7 @@ def test_cycles_inputs_from_outside_and_function_attributes_are_refused() -> Non
         digests(graph(("c", "PartitionedCall", [], {"f": called})))
 
 
-def test_an_optimized_definition_goes_with_its_concrete_function() -> None:
+def test_an_optimized_definition_is_made_for_the_caller() -> None:
     @tf.function
     def rescale(x: tf.Tensor) -> tf.Tensor:
         return x * 0.5 + 0.0
@@ -156,9 +155,76 @@ def test_an_optimized_definition_goes_with_its_concrete_function() -> None:
     name = concrete.function_def.signature.name
     answer, optimized = CHECKER["inlined_is_same"](name, [x], concrete, [1], config)
     # The by-name graph drops `+ 0.0`, the inlined one keeps it: the call
-    # takes a definition made of the by-name graph.
+    # takes a definition made of the by-name graph, which the caller owns.
     assert answer == CHECKER["OPTIMIZED"]
     assert ctx.has_function(optimized)
-    del concrete, rescale
-    gc.collect()
-    assert not ctx.has_function(optimized)
+    ctx.remove_function(optimized)
+
+
+def identity_graph(identity: Node, *, extra: tuple[Node, ...] = ()) -> graph_pb2.GraphDef:
+    return graph(
+        ("x", "_Arg", [], {"index": 0, "T": F}),
+        identity,
+        *extra,
+        ("n", "Neg", [identity[0]], {"T": F}),
+        ("out", "_Retval", ["n"], {"index": 0, "T": F}),
+    )
+
+
+def test_an_identity_forwards_its_tensor_on_its_own_device_only() -> None:
+    plain = graph(
+        ("x", "_Arg", [], {"index": 0, "T": F}),
+        ("n", "Neg", ["x"], {"T": F}),
+        ("out", "_Retval", ["n"], {"index": 0, "T": F}),
+    )
+    forwarding = identity_graph(("i", "Identity", ["x"], {"T": F}))
+    assert digests(forwarding) == digests(plain)
+    moved = identity_graph(("i", "Identity", ["x"], {"T": F}))
+    moved.node[1].device = "/device:CPU:1"
+    assert digests(moved) != digests(plain)
+    waiting = identity_graph(
+        ("i", "Identity", ["x", "^p"], {"T": F}), extra=(("p", "NoOp", [], {}),)
+    )
+    assert digests(waiting) != digests(plain)
+
+
+def test_waiting_on_an_identity_keeps_the_port_it_forwards() -> None:
+    def pivots(first: str, second: str) -> graph_pb2.GraphDef:
+        return graph(
+            ("x", "_Arg", [], {"index": 0, "T": F}),
+            ("p", "_Arg", [], {"index": 1, "T": types_pb2.DT_BOOL}),
+            ("s", "Switch", ["x", "p"], {"T": F}),
+            ("t", "Identity", ["s:1"], {"T": F}),
+            ("f", "Identity", ["s:0"], {"T": F}),
+            ("one", "Const", [f"^{first}"], {"dtype": F}),
+            ("two", "Neg", ["x", f"^{second}"], {"T": F}),
+            ("m", "Merge", ["one", "two"], {"N": 2, "T": F}),
+        )
+
+    assert digests(pivots("t", "f")) != digests(pivots("f", "t"))
+
+
+def test_idle_no_ops_are_left_out_and_waited_for_ones_count() -> None:
+    plain = graph(
+        ("x", "_Arg", [], {"index": 0, "T": F}),
+        ("n", "Neg", ["x"], {"T": F}),
+    )
+    idle = graph(
+        ("x", "_Arg", [], {"index": 0, "T": F}),
+        ("n", "Neg", ["x"], {"T": F}),
+        ("a", "NoOp", [], {}),
+        ("b", "NoOp", ["^a"], {}),
+    )
+    assert digests(idle) == digests(plain)
+    waited = graph(
+        ("x", "_Arg", [], {"index": 0, "T": F}),
+        ("a", "NoOp", [], {}),
+        ("n", "Neg", ["x", "^a"], {"T": F}),
+    )
+    assert digests(waited) != digests(plain)
+
+
+def test_a_resource_named_after_its_node_is_refused() -> None:
+    with pytest.raises(Unprovable):
+        digests(graph(("v", "VarHandleOp", [], {"shared_name": b"", "dtype": F})))
+    assert digests(graph(("v", "VarHandleOp", [], {"shared_name": b"kept", "dtype": F})))

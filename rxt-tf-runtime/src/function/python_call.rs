@@ -87,9 +87,12 @@ impl Function {
                                 .node
                                 .execute_configured(context, &inputs, Some(&config))?
                         }
-                        Route::Optimized(name) => callee
-                            .node
-                            .execute_definition(context, &inputs, &name, None)?,
+                        Route::Optimized(definition) => callee.node.execute_definition(
+                            context,
+                            &inputs,
+                            definition.name(),
+                            None,
+                        )?,
                         Route::ByName => callee.node.execute_by_name(context, &inputs, &config)?,
                     }
                 }

@@ -19,11 +19,9 @@ TensorFlow instantiates the function (and keeps the kernel in its cache)
 and stops at "cancelled before it was started". A stateful op never runs.
 """
 
-import contextlib
 import hashlib
 import itertools
 import threading
-import weakref
 
 import tensorflow as tf
 from tensorflow.core.framework import graph_pb2
@@ -66,9 +64,13 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
     (serialized ConfigProto bytes) can run the graph its call by name runs,
     up to node names and annotations: `(SAME, None)` as a
     StatefulPartitionedCall with `config`; `(OPTIMIZED, optimized)` as a
-    StatefulPartitionedCall of the definition `optimized` without one (kept
-    while `concrete` lives); else `(DIFFERENT, None)`, `(RETRY, None)` or
-    `(WAIT, None)`."""
+    StatefulPartitionedCall of the definition `optimized` without one (added
+    to the context: the caller removes it when done); else
+    `(DIFFERENT, None)`, `(RETRY, None)` or `(WAIT, None)`."""
+    attrs = concrete.function_def.attr
+    if any(key in attrs and attrs[key].b for key in ("_XlaMustCompile", "_noinline")):
+        # Compiled by XLA, or called as a function of its own by name.
+        return DIFFERENT, None
     inputs = list(arguments) + list(concrete.captured_inputs)
     ctx = context.context()
     types = [t.dtype.as_datatype_enum for t in inputs]
@@ -121,7 +123,9 @@ def _proven(function_graph, wanted):
 
 
 def _through_optimized(ctx, concrete, expected, inputs, types, output_types, wanted):
-    """The answer through a definition of the by-name graph `expected`."""
+    """The answer through a definition of the by-name graph `expected`,
+    added to the context under a new name. On OPTIMIZED the caller owns
+    it (and removes it); otherwise it is removed here."""
     definition = _optimized_definition(expected)
     if definition is None:
         return DIFFERENT, None
@@ -130,30 +134,29 @@ def _through_optimized(ctx, concrete, expected, inputs, types, output_types, wan
     )
     definition.signature.name = optimized
     ctx.add_function_def(definition)
-    call = ("Tin", types, "Tout", list(output_types), "f", optimized)
-    probe = tf.constant(0)
-    tf.identity(probe)
-    again = _instantiated(
-        ctx,
-        "StatefulPartitionedCall",
-        inputs,
-        call,
-        len(output_types),
-        probe,
-        _calls(optimized),
-    )
-    if again is not DIFFERENT and again is not RETRY and _proven(again, wanted):
-        weakref.finalize(concrete, _remove_function, ctx, optimized)
+    proven = False
+    try:
+        call = ("Tin", types, "Tout", list(output_types), "f", optimized)
+        probe = tf.constant(0)
+        tf.identity(probe)
+        again = _instantiated(
+            ctx,
+            "StatefulPartitionedCall",
+            inputs,
+            call,
+            len(output_types),
+            probe,
+            _calls(optimized),
+        )
+        proven = (
+            again is not DIFFERENT and again is not RETRY and _proven(again, wanted)
+        )
+    finally:
+        if not proven:
+            ctx.remove_function(optimized)
+    if proven:
         return OPTIMIZED, optimized
-    ctx.remove_function(optimized)
     return (RETRY if again is RETRY else DIFFERENT), None
-
-
-def _remove_function(ctx, name):
-    """Removes the definition `name` from `ctx` (when its function goes)."""
-    # The context may be gone at exit.
-    with contextlib.suppress(Exception):
-        ctx.remove_function(name)
 
 
 def _optimized_definition(function_graph):
@@ -368,7 +371,10 @@ def _waited(source, digests, forwarded):
     `Identity`, the node it forwards."""
     producer = source[1:]
     if producer in forwarded:
-        return forwarded[producer][0]
+        # The port counts: waiting on `Identity(Switch:1)` is not waiting
+        # on `Identity(Switch:0)` (a dead branch's pivot).
+        digest, port = forwarded[producer]
+        return f"{digest}:{port}"
     return digests[producer]
 
 
@@ -393,6 +399,12 @@ def _digest(node, digests, forwarded):
             continue
         if value.HasField("func") or value.list.func:
             raise _Unprovable("a function-valued attribute")
+        # A resource named after its node: the name is the node's, and
+        # names differ between the graphs.
+        if (key == "shared_name" and not value.s) or (
+            key == "use_node_name_sharing" and value.b
+        ):
+            raise _Unprovable("a resource named after its node")
         attrs.append((key, value.SerializeToString(deterministic=True)))
     op = _SAME_OP.get(node.op, node.op)
     text = repr((op, node.device, sorted(attrs), data, sorted(control)))

@@ -17,13 +17,15 @@
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
 use super::Callee;
+use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
+use crate::safe::status::Status;
 
 const CHECKER: &str = include_str!("same_graph.py");
 
@@ -58,18 +60,92 @@ pub(crate) enum Route {
     Inlined,
     /// As one `StatefulPartitionedCall` of this definition, made from the
     /// by-name graph as TensorFlow's passes left it, without a
-    /// configuration (no Grappler pass): proven to run that graph. The
-    /// definition stays in the context while the concrete function lives.
-    Optimized(Arc<CString>),
+    /// configuration (no Grappler pass): proven to run that graph.
+    Optimized(Arc<OptimizedDefinition>),
 }
+
+/// A definition `same_graph.py` made of a by-name graph and added to the
+/// context: removed from it when the last route to it is dropped.
+#[derive(Debug)]
+pub(crate) struct OptimizedDefinition {
+    name: CString,
+    /// Its context (not kept alive by it).
+    context: Weak<BoundContext>,
+}
+
+impl OptimizedDefinition {
+    /// Its name in the context.
+    pub(crate) fn name(&self) -> &std::ffi::CStr {
+        &self.name
+    }
+}
+
+impl PartialEq for OptimizedDefinition {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for OptimizedDefinition {}
+
+impl Drop for OptimizedDefinition {
+    fn drop(&mut self) {
+        // A context that is gone took its functions with it.
+        let Some(context) = self.context.upgrade() else {
+            return;
+        };
+        let api = context.wheel().api();
+        if let Ok(status) = Status::new(api, CHECK) {
+            // SAFETY: the context is live (held by `context`); the name is
+            // NUL-terminated and names a function the checker added for
+            // this value alone. Its error (none expected) cannot be
+            // reported from a drop.
+            unsafe {
+                (api.TFE_ContextRemoveFunction)(
+                    context.as_ptr(),
+                    self.name.as_ptr(),
+                    status.as_ptr(),
+                )
+            };
+        }
+    }
+}
+
+/// The name of the check in errors.
+const CHECK: &str = "checking a function's inlined graph";
 
 /// What is known of a key.
 #[derive(Clone)]
 enum Known {
-    /// The route proven (or by name for good).
-    Answer(Route),
+    /// By name for good.
+    ByName,
+    /// The definition's own inlined call is proven.
+    Inlined,
+    /// An optimized definition is proven: while some callee holds it (when
+    /// it is gone, the key is checked again).
+    Optimized(Weak<OptimizedDefinition>),
     /// Checks that could not tell, so far.
     Unsure(u8),
+}
+
+impl Known {
+    /// The route it proves, if it still can.
+    fn route(&self) -> Option<Route> {
+        match self {
+            Known::ByName => Some(Route::ByName),
+            Known::Inlined => Some(Route::Inlined),
+            Known::Optimized(weak) => weak.upgrade().map(Route::Optimized),
+            Known::Unsure(_) => None,
+        }
+    }
+
+    fn of(route: &Route) -> Known {
+        match route {
+            Route::ByName => Known::ByName,
+            Route::Inlined => Known::Inlined,
+            Route::Optimized(definition) => Known::Optimized(Arc::downgrade(definition)),
+        }
+    }
 }
 
 /// The process's answers: a definition's kernels are cached per context,
@@ -100,10 +176,10 @@ pub(crate) fn route(
         callee.node.name.clone(),
         config.into(),
     );
-    let known = answers().get(&key).cloned();
+    let known = answers().get(&key).and_then(Known::route);
     let (route, definite) = match known {
-        Some(Known::Answer(route)) => (route, true),
-        Some(Known::Unsure(_)) | None => checked(py, callee, arguments, config, key)?,
+        Some(route) => (route, true),
+        None => checked(py, callee, arguments, config, key)?,
     };
     if definite {
         callee.last_answer.keep(config, route.clone());
@@ -137,25 +213,47 @@ fn checked(
     }
     // Waited for with the GIL given up: the check holding it runs Python.
     let _turn = crate::gil::acquire(|| CHECKING.try_lock(), || CHECKING.lock());
-    if let Some(Known::Answer(route)) = answers().get(&key).cloned() {
+    if let Some(route) = answers().get(&key).and_then(Known::route) {
         return Ok((route, true));
     }
-    IN_CHECK.set(true);
-    let checked = check(py, callee, arguments, config);
-    IN_CHECK.set(false);
-    let (answer, optimized) = checked?;
+    let (answer, optimized) = {
+        let _checking = Checking::start();
+        check(py, callee, arguments, config)?
+    };
+    let optimized = optimized.map(|name| {
+        Arc::new(OptimizedDefinition {
+            name,
+            context: Arc::downgrade(&callee.context),
+        })
+    });
     Ok(record(key, answer, optimized))
 }
 
+/// This thread's check, for as long as it lives.
+struct Checking;
+
+impl Checking {
+    fn start() -> Checking {
+        IN_CHECK.set(true);
+        Checking
+    }
+}
+
+impl Drop for Checking {
+    fn drop(&mut self) {
+        IN_CHECK.set(false);
+    }
+}
+
 /// Keeps what a check answered for `key`: `(route, whether it is kept)`.
-fn record(key: Key, answer: i64, optimized: Option<CString>) -> (Route, bool) {
+fn record(key: Key, answer: i64, optimized: Option<Arc<OptimizedDefinition>>) -> (Route, bool) {
     let mut answers = answers();
     if answers.len() >= KEPT {
         answers.clear();
     }
     let proven = match (answer, optimized) {
         (SAME, _) => Route::Inlined,
-        (OPTIMIZED, Some(name)) => Route::Optimized(Arc::new(name)),
+        (OPTIMIZED, Some(definition)) => Route::Optimized(definition),
         (DIFFERENT, _) => Route::ByName,
         (WAIT, _) => return (Route::ByName, false),
         _ => {
@@ -171,7 +269,7 @@ fn record(key: Key, answer: i64, optimized: Option<CString>) -> (Route, bool) {
             Route::ByName
         }
     };
-    answers.insert(key, Known::Answer(proven.clone()));
+    answers.insert(key, Known::of(&proven));
     (proven, true)
 }
 
