@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import tensorflow as tf
 from tensorflow.core.framework import attr_value_pb2, graph_pb2, types_pb2
+from tensorflow.core.protobuf import config_pb2
 from tensorflow.python.eager import context
 
 CHECKER = runpy.run_path(
@@ -228,3 +229,23 @@ def test_a_resource_named_after_its_node_is_refused() -> None:
     with pytest.raises(Unprovable):
         digests(graph(("v", "VarHandleOp", [], {"shared_name": b"", "dtype": F})))
     assert digests(graph(("v", "VarHandleOp", [], {"shared_name": b"kept", "dtype": F})))
+
+
+def test_several_collected_graphs_alike_are_as_good_as_one() -> None:
+    pick = CHECKER["_pick"]
+
+    def collected(*graphs: graph_pb2.GraphDef) -> list[Any]:
+        metadata = config_pb2.RunMetadata()
+        for made in graphs:
+            metadata.function_graphs.add().partition_graphs.add().CopyFrom(made)
+        return list(metadata.function_graphs)
+
+    def everything(_: Any) -> bool:
+        return True
+
+    alike = collected(add_graph(), add_graph(names="other/"))
+    assert pick(alike, everything) is alike[0]
+    differing = collected(add_graph("x", "y"), add_graph("y", "x"))
+    assert pick(differing, everything) == CHECKER["RETRY"]
+    assert pick(collected(), everything) == CHECKER["DIFFERENT"]
+    assert pick(alike, lambda _: False) == CHECKER["DIFFERENT"]

@@ -250,11 +250,26 @@ def _instantiated(ctx, op, inputs, attrs, count, probe, ours):
             metadata = ctx.export_run_metadata()
         finally:
             ctx.disable_graph_collection()
-    found = [graph for graph in metadata.function_graphs if ours(graph)]
-    if ran or not found:
+    if ran:
         return DIFFERENT
-    if len(found) != 1:
-        return RETRY
+    return _pick(metadata.function_graphs, ours)
+
+
+def _pick(function_graphs, ours):
+    """The one of `function_graphs` that `ours` accepts: DIFFERENT when
+    none is (the kernel was cached already), RETRY when several are and
+    they differ. Several alike (another thread instantiated the same
+    definition the same way meanwhile) are as good as one."""
+    found = [graph for graph in function_graphs if ours(graph)]
+    if not found:
+        return DIFFERENT
+    if len(found) > 1:
+        try:
+            first = _canonical(found[0])
+            if any(_canonical(graph) != first for graph in found[1:]):
+                return RETRY
+        except _Unprovable:
+            return RETRY
     return found[0]
 
 
