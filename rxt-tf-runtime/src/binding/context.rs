@@ -174,6 +174,20 @@ impl BoundContext {
         self.raw.as_ptr()
     }
 
+    /// Removes the function `name` from the context; whether TensorFlow
+    /// had it (its error, if any, is not reported: callers let go of
+    /// functions where nothing can be reported).
+    pub(crate) fn remove_function(&self, name: &CStr) -> bool {
+        let api = self.wheel().api();
+        let Ok(status) = crate::safe::status::Status::new(api, "removing a function") else {
+            return false;
+        };
+        // SAFETY: the context is live (held by `self`); the name is
+        // NUL-terminated.
+        unsafe { (api.TFE_ContextRemoveFunction)(self.as_ptr(), name.as_ptr(), status.as_ptr()) };
+        status.check("removing a function").is_ok()
+    }
+
     /// The constant input `value` (a keyword's) as a `dtype` tensor, made
     /// once per context; `op` is named if the value does not fit.
     pub(crate) fn constant(

@@ -82,11 +82,12 @@ impl Function {
                     let config = thread_call_config(py, context)?;
                     use super::same_graph::{route, Route};
                     match route(py, callee, arguments, &config)? {
-                        Route::Inlined => {
-                            callee
-                                .node
-                                .execute_configured(context, &inputs, Some(&config))?
-                        }
+                        Route::Inlined => callee.node.execute_definition(
+                            context,
+                            &inputs,
+                            &callee.node.name,
+                            Some(&config),
+                        )?,
                         Route::Optimized(definition) => callee.node.execute_definition(
                             context,
                             &inputs,

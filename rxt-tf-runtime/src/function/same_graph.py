@@ -110,7 +110,7 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
         if inlined is not DIFFERENT and _proven(inlined, wanted):
             return SAME, None
         return _through_optimized(
-            ctx, concrete, expected, inputs, types, output_types, wanted
+            ctx, concrete, expected, inputs, types, output_types, probe, wanted
         )
 
 
@@ -122,7 +122,9 @@ def _proven(function_graph, wanted):
         return False
 
 
-def _through_optimized(ctx, concrete, expected, inputs, types, output_types, wanted):
+def _through_optimized(
+    ctx, concrete, expected, inputs, types, output_types, probe, wanted
+):
     """The answer through a definition of the by-name graph `expected`,
     added to the context under a new name. On OPTIMIZED the caller owns
     it (and removes it); otherwise it is removed here."""
@@ -137,8 +139,6 @@ def _through_optimized(ctx, concrete, expected, inputs, types, output_types, wan
     proven = False
     try:
         call = ("Tin", types, "Tout", list(output_types), "f", optimized)
-        probe = tf.constant(0)
-        tf.identity(probe)
         again = _instantiated(
             ctx,
             "StatefulPartitionedCall",

@@ -25,7 +25,6 @@ use pyo3::types::{PyBytes, PyList};
 use super::Callee;
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
-use crate::safe::status::Status;
 
 const CHECKER: &str = include_str!("same_graph.py");
 
@@ -51,7 +50,7 @@ const ATTEMPTS: u8 = 3;
 type Key = (usize, CString, Box<[u8]>);
 
 /// How an exact call runs the graph its call by name runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) enum Route {
     /// By name, as TensorFlow's eager call of the function does.
     ByName,
@@ -80,33 +79,12 @@ impl OptimizedDefinition {
     }
 }
 
-impl PartialEq for OptimizedDefinition {
-    fn eq(&self, other: &Self) -> bool {
-        self.name == other.name
-    }
-}
-
-impl Eq for OptimizedDefinition {}
-
 impl Drop for OptimizedDefinition {
     fn drop(&mut self) {
-        // A context that is gone took its functions with it.
-        let Some(context) = self.context.upgrade() else {
-            return;
-        };
-        let api = context.wheel().api();
-        if let Ok(status) = Status::new(api, CHECK) {
-            // SAFETY: the context is live (held by `context`); the name is
-            // NUL-terminated and names a function the checker added for
-            // this value alone. Its error (none expected) cannot be
-            // reported from a drop.
-            unsafe {
-                (api.TFE_ContextRemoveFunction)(
-                    context.as_ptr(),
-                    self.name.as_ptr(),
-                    status.as_ptr(),
-                )
-            };
+        // A context that is gone took its functions with it; its error
+        // (none expected) cannot be reported from a drop.
+        if let Some(context) = self.context.upgrade() {
+            context.remove_function(&self.name);
         }
     }
 }
@@ -275,7 +253,7 @@ fn record(key: Key, answer: i64, optimized: Option<Arc<OptimizedDefinition>>) ->
 
 /// Counts a call of the route it takes.
 fn count(route: &Route) {
-    let counter = if *route == Route::ByName {
+    let counter = if matches!(route, Route::ByName) {
         &crate::fused::EXACT_BY_NAME
     } else {
         &crate::fused::EXACT_INLINED
@@ -340,11 +318,7 @@ fn check(
             Ok(optimized.map_or((RETRY, None), |optimized| (answer, optimized)))
         }
         Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(py) => Ok((RETRY, None)),
-        Err(err) => Err(Error::python(
-            py,
-            "checking a function's inlined graph",
-            &err,
-        )),
+        Err(err) => Err(Error::python(py, CHECK, &err)),
     }
 }
 

@@ -40,25 +40,14 @@ impl FunctionNode {
         context: &Arc<BoundContext>,
         inputs: &[&OwnedHandle],
     ) -> Result<Vec<OwnedHandle>> {
-        self.execute_configured(context, inputs, None)
-    }
-
-    /// Runs it as [`execute`](Self::execute) does, with `config` (a
-    /// serialized `ConfigProto`) as the call's `config_proto` when given:
-    /// the graph passes then run with that configuration, as a call by
-    /// name with it does.
-    pub(crate) fn execute_configured(
-        &self,
-        context: &Arc<BoundContext>,
-        inputs: &[&OwnedHandle],
-        config: Option<&[u8]>,
-    ) -> Result<Vec<OwnedHandle>> {
-        self.execute_definition(context, inputs, &self.name, config)
+        self.execute_definition(context, inputs, &self.name, None)
     }
 
     /// Runs the definition `name` of its signature (its own, or one made
-    /// from its optimized graph) as [`execute_configured`]
-    /// (Self::execute_configured) runs its own.
+    /// from its optimized graph) as [`execute`](Self::execute) runs its
+    /// own, with `config` (a serialized `ConfigProto`) as the call's
+    /// `config_proto` when given: TensorFlow's graph passes then run with
+    /// that configuration, as a call by name with it does.
     pub(crate) fn execute_definition(
         &self,
         context: &Arc<BoundContext>,

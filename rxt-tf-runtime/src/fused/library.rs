@@ -329,14 +329,7 @@ fn remove_op_wrapper(context: &BoundContext, op: &str, inputs: usize, outputs: u
         "__wrapped__{op}_Tin_{inputs}_Tout_{outputs}_device_{}",
         CPU_DEVICE_C.to_string_lossy()
     );
-    let api = context.wheel().api();
-    let (Ok(name), Ok(status)) = (CString::new(name), Status::new(api, FUSED)) else {
-        return false;
-    };
-    // SAFETY: the context is live (held by `context`); the name is
-    // NUL-terminated.
-    unsafe { (api.TFE_ContextRemoveFunction)(context.as_ptr(), name.as_ptr(), status.as_ptr()) };
-    status.check(FUSED).is_ok()
+    CString::new(name).is_ok_and(|name| context.remove_function(&name))
 }
 
 /// The gate, shared, for an eager call of a TensorFlow function
@@ -484,22 +477,10 @@ impl FusedFunction {
 impl Drop for FusedFunction {
     fn drop(&mut self) {
         IN_CONTEXT.fetch_sub(1, Ordering::Relaxed);
-        // A context that is gone took its functions with it.
-        let Some(context) = self.context.upgrade() else {
-            return;
-        };
-        let api = context.wheel().api();
-        if let Ok(status) = Status::new(api, FUSED) {
-            // SAFETY: the context is live (held by `context`); the name is
-            // NUL-terminated and names a function this value added. Its
-            // error (none expected) cannot be reported from a drop.
-            unsafe {
-                (api.TFE_ContextRemoveFunction)(
-                    context.as_ptr(),
-                    self.name.as_ptr(),
-                    status.as_ptr(),
-                )
-            };
+        // A context that is gone took its functions with it; its error
+        // (none expected) cannot be reported from a drop.
+        if let Some(context) = self.context.upgrade() {
+            context.remove_function(&self.name);
         }
     }
 }
