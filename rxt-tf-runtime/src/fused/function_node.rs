@@ -2,7 +2,7 @@
 //! one `StatefulPartitionedCall` of its definition in Python's context.
 
 use std::ffi::{CStr, CString};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use rxt_tf_spec::Op;
 
@@ -25,7 +25,7 @@ pub(crate) struct FunctionNode {
     /// The `TF_DataType` codes of its outputs.
     pub(crate) output_types: Vec<i32>,
     /// Its context (not kept alive by it).
-    pub(crate) context: std::sync::Weak<BoundContext>,
+    pub(crate) context: Weak<BoundContext>,
     /// Whether it ran as an eager op: its kernel is then cached under
     /// TensorFlow's wrapper of its arity, removed when it is let go of.
     pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
@@ -68,7 +68,7 @@ impl FunctionNode {
             for input in inputs {
                 op.add_input(input)?;
             }
-            let _open = crate::fused::function_call_gate();
+            let _open = super::gate::open();
             // A whole function: always worth releasing the GIL for.
             op.execute_many(i64::MAX, self.output_types.len())
         })
@@ -97,7 +97,7 @@ impl FunctionNode {
         for input in inputs {
             op.add_input(input)?;
         }
-        let _open = crate::fused::function_call_gate();
+        let _open = super::gate::open();
         op.execute_many(i64::MAX, self.output_types.len())
     }
 }
@@ -128,13 +128,15 @@ impl Drop for FunctionNode {
         if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
             return;
         }
-        if let Some(context) = self.context.upgrade() {
-            crate::fused::release_function_wrapper(
-                &context,
-                self.input_types.len(),
-                self.output_types.len(),
-            );
-        }
+        // Its kernel is cached under the wrapper of its arity, and only
+        // that wrapper's removal frees it (the remaining functions of the
+        // arity make a new kernel on their next call).
+        super::gate::remove(vec![super::gate::Removal {
+            context: Weak::clone(&self.context),
+            wrapper: super::gate::Wrapper::Function,
+            inputs: self.input_types.len(),
+            outputs: self.output_types.len(),
+        }]);
     }
 }
 

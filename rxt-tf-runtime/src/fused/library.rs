@@ -5,28 +5,23 @@
 //! the traces of a context that is gone (after `_reset_context()`) are
 //! dropped.
 //!
-//! Calls and the removal of TensorFlow's per-arity call wrappers (which
-//! frees the kernels of evicted functions) exclude each other through a
-//! gate: a call holds it shared, a removal exclusively. Without it, a call
-//! instantiated through a wrapper being removed fails, and its kernel is
-//! cached where no removal reaches it.
+//! Evicted functions' kernels are freed by removing TensorFlow's per-arity
+//! call wrappers, through the [`gate`](super::gate).
 
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{
-    Arc, LazyLock, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, Weak,
-};
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, Weak};
 
 use rxt_tf_spec::{DType, Value};
 
-use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::binding::context::BoundContext;
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::function_node::run_function_call;
+use crate::fused::gate::{self, Removal, Wrapper};
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
-use crate::gil::acquire;
 use crate::litert::ModelCache;
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
@@ -50,7 +45,6 @@ static BUILDS: AtomicU64 = AtomicU64::new(0);
 static EVICTIONS: AtomicU64 = AtomicU64::new(0);
 static IN_CONTEXT: AtomicU64 = AtomicU64::new(0);
 static REPLAYS: AtomicU64 = AtomicU64::new(0);
-static WRAPPERS_KEPT: AtomicU64 = AtomicU64::new(0);
 /// Exact calls from Python run as one proven `StatefulPartitionedCall`.
 pub(crate) static EXACT_INLINED: AtomicU64 = AtomicU64::new(0);
 /// Exact calls from Python run by name.
@@ -115,7 +109,7 @@ pub fn stats() -> Stats {
         cached,
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
-        wrappers_kept: WRAPPERS_KEPT.load(Ordering::Relaxed),
+        wrappers_kept: gate::WRAPPERS_KEPT.load(Ordering::Relaxed),
         litert_calls: crate::litert::COUNTERS.calls.load(Ordering::Relaxed),
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
         litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
@@ -155,24 +149,6 @@ pub(crate) struct FusedFunction {
     outputs: Vec<i32>,
     /// Its LiteRT model and compiled models, for runs in a litert scope.
     litert: ModelCache,
-}
-
-/// The gate between calls (shared) and wrapper removals (exclusive).
-static GATE: RwLock<()> = RwLock::new(());
-
-/// The per-arity wrappers fused calls used since they were last removed:
-/// (context address, inputs, outputs).
-static USED_WRAPPERS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
-
-/// The gate, shared; a thread that must wait gives up the GIL meanwhile (a
-/// removal waits for calls that may need the GIL back to finish).
-fn gate_shared() -> RwLockReadGuard<'static, ()> {
-    acquire(|| GATE.try_read(), || GATE.read())
-}
-
-/// The gate, exclusive, waiting with the GIL given up.
-fn gate_exclusive() -> RwLockWriteGuard<'static, ()> {
-    acquire(|| GATE.try_write(), || GATE.write())
 }
 
 /// The function of the trace `key` (which names its context), built on a
@@ -264,101 +240,28 @@ impl Library {
 
 /// Releases evicted functions, then TensorFlow's kernel cache of their
 /// calls. Each `PartitionedCall` runs through a one-op wrapper function that
-/// TensorFlow adds to the context per arity (its name holds the numbers of
-/// inputs and outputs); the compiled kernel of every call of that arity is
-/// cached under it and is only freed when the wrapper is removed. Removing
-/// it costs the calls that remain one new kernel each (made on their next
-/// call); keeping it would keep every evicted function's kernel forever.
-/// Only wrappers fused calls used since their last removal are removed,
-/// with the gate held exclusively (no call runs meanwhile). Call with no
-/// lock held: it waits for running calls, and dropping a function may
-/// release its context.
+/// TensorFlow adds to the context per arity; the compiled kernel of every
+/// call of that arity is cached under it and is only freed when the
+/// wrapper is removed. Removing it costs the calls that remain one new
+/// kernel each (made on their next call); keeping it would keep every
+/// evicted function's kernel forever. Only wrappers fused calls used since
+/// their last removal are removed, once no call runs ([`gate::remove`]).
+/// Call with no lock held: dropping a function may release its context.
 pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
     if evicted.is_empty() {
         return;
     }
-    let mut wrappers: Vec<(Arc<BoundContext>, usize, usize)> = Vec::new();
-    for function in &evicted {
-        let Some(context) = function.context.upgrade() else {
-            // Its context is gone, with its wrappers: forget them, so a new
-            // context at the same address starts afresh.
-            let gone = function.context.as_ptr() as usize;
-            USED_WRAPPERS
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .retain(|(context, _, _)| *context != gone);
-            continue;
-        };
-        let arity = (function.inputs.len(), function.outputs.len());
-        if !wrappers
-            .iter()
-            .any(|(known, i, o)| Arc::ptr_eq(known, &context) && (*i, *o) == arity)
-        {
-            wrappers.push((context, arity.0, arity.1));
-        }
-    }
+    let removals = evicted
+        .iter()
+        .map(|function| Removal {
+            context: Weak::clone(&function.context),
+            wrapper: Wrapper::Fused,
+            inputs: function.inputs.len(),
+            outputs: function.outputs.len(),
+        })
+        .collect();
     drop(evicted);
-    {
-        let _closed = gate_exclusive();
-        let mut used = USED_WRAPPERS.lock().unwrap_or_else(PoisonError::into_inner);
-        for (context, inputs, outputs) in &wrappers {
-            let wrapper = (Arc::as_ptr(context) as usize, *inputs, *outputs);
-            let Some(position) = used.iter().position(|known| *known == wrapper) else {
-                continue;
-            };
-            used.swap_remove(position);
-            if !remove_wrapper(context, *inputs, *outputs) {
-                WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    }
-    // The contexts may be released here, outside the gate.
-    drop(wrappers);
-}
-
-/// Removes the `PartitionedCall` wrapper of this arity from `context`;
-/// whether TensorFlow had it.
-fn remove_wrapper(context: &BoundContext, inputs: usize, outputs: usize) -> bool {
-    remove_op_wrapper(context, "PartitionedCall", inputs, outputs)
-}
-
-/// Removes the wrapper TensorFlow made for eager `op` calls of this arity
-/// from `context`; whether TensorFlow had it.
-fn remove_op_wrapper(context: &BoundContext, op: &str, inputs: usize, outputs: usize) -> bool {
-    let name = format!(
-        "__wrapped__{op}_Tin_{inputs}_Tout_{outputs}_device_{}",
-        CPU_DEVICE_C.to_string_lossy()
-    );
-    CString::new(name).is_ok_and(|name| context.remove_function(&name))
-}
-
-/// The gate, shared, for an eager call of a TensorFlow function
-/// (`rxt_tf::Function`): its kernel is cached under a per-arity wrapper
-/// that [`release_function_wrapper`] removes.
-pub(crate) fn function_call_gate() -> RwLockReadGuard<'static, ()> {
-    gate_shared()
-}
-
-/// Removes the wrapper of eager `StatefulPartitionedCall`s of this arity
-/// from `context`, with the gate held exclusively: the kernels of every
-/// function called eagerly with this arity are cached under it, and only
-/// its removal frees them (the remaining functions of the arity make a new
-/// kernel on their next call). Call when a function called eagerly is let
-/// go of, holding no lock.
-pub(crate) fn release_function_wrapper(context: &BoundContext, inputs: usize, outputs: usize) {
-    let _closed = gate_exclusive();
-    if !remove_op_wrapper(context, "StatefulPartitionedCall", inputs, outputs) {
-        WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// Notes that a call of this arity ran through its wrapper on `context`.
-fn note_wrapper_used(context: &BoundContext, inputs: usize, outputs: usize) {
-    let wrapper = (std::ptr::from_ref(context) as usize, inputs, outputs);
-    let mut used = USED_WRAPPERS.lock().unwrap_or_else(PoisonError::into_inner);
-    if !used.contains(&wrapper) {
-        used.push(wrapper);
-    }
+    gate::remove(removals);
 }
 
 /// Builds the graph of `nodes` and adds it to `context` as a new function.
@@ -461,16 +364,18 @@ impl FusedFunction {
         }
         let types = (&self.inputs[..], &self.outputs[..]);
         let call = c"PartitionedCall";
-        let outputs = run_function_call(context, call, &self.name, types, FUSED, |mut op| {
+        run_function_call(context, call, &self.name, types, FUSED, |mut op| {
             op.set_bytes(c"config_proto", NO_GRAPH_REWRITES)?;
             for input in inputs {
                 op.add_input(&input.handle)?;
             }
-            let _open = gate_shared();
-            op.execute_many(work, self.outputs.len())
-        });
-        note_wrapper_used(context, self.inputs.len(), self.outputs.len());
-        outputs
+            let _open = gate::open();
+            let outputs = op.execute_many(work, self.outputs.len());
+            // Noted before the gate opens: a removal made as this call
+            // leaves must see the wrapper it may have made.
+            gate::note_used(context, self.inputs.len(), self.outputs.len());
+            outputs
+        })
     }
 }
 

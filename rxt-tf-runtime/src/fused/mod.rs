@@ -23,6 +23,7 @@
 mod batch;
 mod emit;
 mod function_node;
+pub(crate) mod gate;
 mod key;
 mod library;
 mod litert_trace;
@@ -40,10 +41,8 @@ use crate::error::Result;
 use crate::tensor::Untyped;
 
 pub(crate) use function_node::FunctionNode;
-pub(crate) use library::{
-    function_call_gate, release_function_wrapper, EXACT_BY_NAME, EXACT_INLINED,
-};
 pub use library::{stats, Stats, TRACE_CAPACITY};
+pub(crate) use library::{EXACT_BY_NAME, EXACT_INLINED};
 
 /// How the ops of the current thread run.
 #[derive(Clone, Copy, PartialEq, Eq)]
