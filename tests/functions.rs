@@ -171,3 +171,50 @@ fn a_stateful_call_runs_once_each_time_in_a_fused_body() {
         assert_eq!(count(&globals) - start, 4.0, "four calls, each once");
     });
 }
+
+/// Functions let go of remove TensorFlow's call wrapper of their arity
+/// (what frees their cached kernels) once: later removals with no call in
+/// between find nothing to free and look for nothing.
+#[test]
+fn functions_let_go_of_remove_their_wrapper_once() {
+    let _serial = serial();
+    with_python(|py| {
+        let globals = run_setup(py);
+        let x: TensorF32Cpu2D = get(&globals, "x");
+        let wrapper = "__wrapped__StatefulPartitionedCall_Tin_1_Tout_1_device_\
+                       /job:localhost/replica:0/task:0/device:CPU:0";
+        let has_wrapper = || -> bool {
+            py.import("tensorflow.python.eager.context")
+                .and_then(|context| context.call_method0("context"))
+                .and_then(|context| context.call_method1("has_function", (wrapper,)))
+                .and_then(|found| found.extract())
+                .expect("has_function")
+        };
+        let before = fusion::stats();
+        // More than the resolver remembers (64): the first ones are held
+        // here alone, so dropping them lets them go.
+        let functions: Vec<Function> = (0..70)
+            .map(|i| {
+                let code = format!(
+                    "tf.function(lambda v: v * {i}.0, \
+                     input_signature=[tf.TensorSpec((None, 16))])"
+                );
+                let code = std::ffi::CString::new(code).expect("no NUL");
+                let made = py.eval(&code, Some(&globals), None).expect("tf.function");
+                let function: Function = made
+                    .extract()
+                    .unwrap_or_else(|err| panic!("function: {err}"));
+                let _out: TensorF32Cpu2D = function.call((&x,)).expect("call");
+                function
+            })
+            .collect();
+        assert!(has_wrapper(), "the calls made it");
+        drop(functions);
+        assert!(!has_wrapper(), "removed once no call ran");
+        assert_eq!(
+            fusion::stats().wrappers_kept,
+            before.wrappers_kept,
+            "no removal looked for a wrapper already removed"
+        );
+    });
+}

@@ -290,9 +290,11 @@ fn check(
     config: &[u8],
 ) -> Result<(i64, Option<CString>)> {
     let node = &callee.node;
-    // Its kernel is cached under TensorFlow's wrapper of its arity from
-    // now on: let go of with the node.
-    node.ran_eagerly.store(true, Ordering::Relaxed);
+    // The check's calls go through TensorFlow's wrapper of the node's
+    // arity, as the node's own do: under the gate, and noted, so that
+    // letting the node go frees the kernels they cache.
+    let _open = crate::fused::gate::open();
+    node.note_wrapper_used(&callee.context);
     let answer = (|| -> PyResult<(i64, Option<String>)> {
         let module = checker(py)?;
         let name = node.name.to_str().map_err(|err| {

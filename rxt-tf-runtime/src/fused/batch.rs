@@ -49,8 +49,8 @@ pub(crate) struct Batch {
 
 /// What a batch lets go of while its recording is locked, dropped after:
 /// dropping these may release a context, whose Python objects' release
-/// runs Python code, and evicted functions are removed from their context
-/// under the call gate.
+/// runs Python code, and releasing evicted functions removes call
+/// wrappers through the call gate.
 #[derive(Default)]
 struct Garbage {
     evicted: Vec<Arc<FusedFunction>>,

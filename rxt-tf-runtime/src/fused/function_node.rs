@@ -56,8 +56,6 @@ impl FunctionNode {
         config: Option<&[u8]>,
     ) -> Result<Vec<OwnedHandle>> {
         const CALL: &str = FUNCTION_CALL.name;
-        self.ran_eagerly
-            .store(true, std::sync::atomic::Ordering::Relaxed);
         let types = (&self.input_types[..], &self.output_types[..]);
         let call = c"StatefulPartitionedCall";
         run_function_call(context, call, name, types, CALL, |mut op| {
@@ -70,12 +68,24 @@ impl FunctionNode {
             }
             let _open = super::gate::open();
             // A whole function: always worth releasing the GIL for.
-            op.execute_many(i64::MAX, self.output_types.len())
+            let outputs = op.execute_many(i64::MAX, self.output_types.len());
+            self.note_wrapper_used(context);
+            outputs
         })
     }
 }
 
 impl FunctionNode {
+    /// Notes that a `StatefulPartitionedCall` of its arity ran on
+    /// `context` (its kernel is cached under that wrapper, which letting
+    /// it go removes). Call holding the gate.
+    pub(crate) fn note_wrapper_used(&self, context: &BoundContext) {
+        self.ran_eagerly
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let arity = (self.input_types.len(), self.output_types.len());
+        super::gate::note_used(context, super::gate::Wrapper::Function, arity.0, arity.1);
+    }
+
     /// Runs it as TensorFlow's eager call of a function does: an op named
     /// after the definition with `config` (the calling thread's
     /// `config_proto`) and the default executor, so the same graph passes

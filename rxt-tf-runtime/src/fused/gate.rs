@@ -12,40 +12,65 @@
 //! Removals happen where a function is let go of, often in a finalizer,
 //! and on any thread: a `tf.py_function`'s Python, running inside a call
 //! that holds the gate shared, may let a function go. So a removal never
-//! waits for the gate. It is queued, and the queue is emptied whenever the
-//! gate is free: at once if no call runs, else by the last call to leave
-//! it (or by the next removal).
+//! waits for the gate. It is queued (one entry per wrapper), and made when
+//! no call holds the gate: at once if none does, else by the last call to
+//! leave it. So that calls overlapping without pause on several threads
+//! cannot put it off forever, a removal queued for [`PRIORITY_AFTER`] makes
+//! each new call wait for it, [`WAIT_AT_MOST`] at most (a call nested in
+//! another, which the removal waits for in turn, then goes in anyway).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
 use std::sync::{
-    Arc, Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError, Weak,
+    Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError, Weak,
 };
+use std::time::{Duration, Instant};
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
-use crate::gil::acquire;
+use crate::gil::{acquire, maybe_released, RELEASE_WORK};
+
+/// How long a removal may be put off by running calls before new calls
+/// wait for it.
+pub(crate) const PRIORITY_AFTER: Duration = Duration::from_millis(20);
+
+/// How long a new call waits for an overdue removal at most.
+pub(crate) const WAIT_AT_MOST: Duration = Duration::from_millis(5);
 
 /// The gate: calls shared, removals exclusive.
 static GATE: RwLock<()> = RwLock::new(());
 
 /// Removals not made yet, to make when the gate is free.
-static QUEUED: Mutex<Vec<Removal>> = Mutex::new(Vec::new());
+static QUEUED: Mutex<Queue> = Mutex::new(Queue {
+    removals: Vec::new(),
+    since: None,
+});
+
+/// The removals not made yet, and since when the oldest waits.
+struct Queue {
+    removals: Vec<Removal>,
+    since: Option<Instant>,
+}
 
 /// Whether [`QUEUED`] may hold removals (read by every call leaving the
 /// gate without locking the queue).
 static ANY_QUEUED: AtomicBool = AtomicBool::new(false);
 
-/// The `PartitionedCall` wrappers fused calls used since they were last
-/// removed: (context address, inputs, outputs).
-static USED: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
+/// The wrappers calls used since they were last removed (context address,
+/// wrapper, inputs, outputs): only those are removed.
+static USED: Mutex<Vec<(usize, Wrapper, usize, usize)>> = Mutex::new(Vec::new());
 
-/// Wrappers TensorFlow did not have when asked to remove them.
+/// Wrappers a call used that TensorFlow did not have when asked to remove
+/// them.
 pub(super) static WRAPPERS_KEPT: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// How many calls of this thread hold the gate.
+    static OPEN_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// Which wrapper a removal removes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Wrapper {
-    /// The `PartitionedCall` wrapper of fused calls: removed only if a
-    /// fused call used it since it was last removed.
+    /// The `PartitionedCall` wrapper of fused calls.
     Fused,
     /// The `StatefulPartitionedCall` wrapper of function calls.
     Function,
@@ -87,32 +112,55 @@ impl Removal {
 /// The gate, held shared by a call while it lives.
 pub(crate) struct Open(Option<RwLockReadGuard<'static, ()>>);
 
-/// The gate, shared, for a call through a wrapper: waited for (only while
-/// removals are being made) with the GIL given up.
+/// The gate, shared, for a call through a wrapper: waited for while
+/// removals are being made, and for an overdue removal (see the module's
+/// text), with the GIL given up.
 pub(crate) fn open() -> Open {
-    Open(Some(acquire(|| GATE.try_read(), || GATE.read())))
+    // A thread inside a call cannot help the removal: it goes in at once.
+    if ANY_QUEUED.load(Ordering::Acquire) && OPEN_HERE.get() == 0 && overdue() {
+        let start = Instant::now();
+        maybe_released(RELEASE_WORK, || {
+            while drain_if_free() && start.elapsed() < WAIT_AT_MOST {
+                std::thread::sleep(Duration::from_micros(50));
+            }
+        });
+    }
+    let guard = acquire(|| GATE.try_read(), || GATE.read());
+    OPEN_HERE.set(OPEN_HERE.get() + 1);
+    Open(Some(guard))
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
+        OPEN_HERE.set(OPEN_HERE.get().saturating_sub(1));
         drop(self.0.take());
-        // The last call to leave makes the queued removals. A context only
-        // they still held is released here, where the caller may hold a
-        // lock of its own: its release deletes TensorFlow's context and
-        // runs no rxt-tf code.
-        if ANY_QUEUED.load(Ordering::Acquire) {
-            drain_if_free();
-        }
+        // The last call to leave makes the queued removals.
+        drain_if_free();
     }
 }
 
-/// Notes that a fused call of this arity ran through its wrapper.
-pub(crate) fn note_used(context: &BoundContext, inputs: usize, outputs: usize) {
-    let wrapper = (std::ptr::from_ref(context) as usize, inputs, outputs);
+/// Notes that a call through `wrapper` of this arity ran on `context`:
+/// call holding the gate, so a removal made as the call leaves sees it.
+pub(crate) fn note_used(context: &BoundContext, wrapper: Wrapper, inputs: usize, outputs: usize) {
+    let used_now = (
+        std::ptr::from_ref(context) as usize,
+        wrapper,
+        inputs,
+        outputs,
+    );
     let mut used = USED.lock().unwrap_or_else(PoisonError::into_inner);
-    if !used.contains(&wrapper) {
-        used.push(wrapper);
+    if !used.contains(&used_now) {
+        used.push(used_now);
     }
+}
+
+/// Whether the oldest queued removal has waited [`PRIORITY_AFTER`].
+fn overdue() -> bool {
+    QUEUED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .since
+        .is_some_and(|since| since.elapsed() >= PRIORITY_AFTER)
 }
 
 /// Makes `removals` with the gate held exclusively (no call runs
@@ -125,58 +173,66 @@ pub(crate) fn remove(removals: Vec<Removal>) {
     {
         let mut queued = QUEUED.lock().unwrap_or_else(PoisonError::into_inner);
         for removal in removals {
-            // One per wrapper: the queue stays as small as the wrappers.
-            if !queued.iter().any(|known| known.same_wrapper(&removal)) {
-                queued.push(removal);
+            if !queued
+                .removals
+                .iter()
+                .any(|known| known.same_wrapper(&removal))
+            {
+                queued.removals.push(removal);
             }
         }
+        queued.since.get_or_insert_with(Instant::now);
     }
     ANY_QUEUED.store(true, Ordering::Release);
     drain_if_free();
 }
 
-/// Makes the queued removals if no call holds the gate.
-fn drain_if_free() {
-    match GATE.try_write() {
-        Ok(closed) => drain(closed),
-        // Every holder leaves what the gate guards consistent.
-        Err(TryLockError::Poisoned(poisoned)) => drain(poisoned.into_inner()),
-        Err(TryLockError::WouldBlock) => {}
+/// Makes the queued removals while no call holds the gate; whether some
+/// are left (a call holds it).
+fn drain_if_free() -> bool {
+    loop {
+        // Pairs with the fence of a thread that queued a removal (or left
+        // the gate) meanwhile: one of the two sees the other's change.
+        fence(Ordering::SeqCst);
+        if !ANY_QUEUED.load(Ordering::Acquire) {
+            return false;
+        }
+        match GATE.try_write() {
+            Ok(closed) => drain(closed),
+            // Every holder leaves what the gate guards consistent.
+            Err(TryLockError::Poisoned(poisoned)) => drain(poisoned.into_inner()),
+            Err(TryLockError::WouldBlock) => return true,
+        }
     }
 }
 
-/// Makes the queued removals under `closed`; the contexts they held alive
-/// are let go of after the gate opens.
+/// Makes the queued removals under `closed`; the contexts they hold are
+/// let go of after the gate opens (their release may run Python code).
 fn drain(closed: RwLockWriteGuard<'static, ()>) {
     let removals = {
         let mut queued = QUEUED.lock().unwrap_or_else(PoisonError::into_inner);
         ANY_QUEUED.store(false, Ordering::Release);
-        std::mem::take(&mut *queued)
+        queued.since = None;
+        std::mem::take(&mut queued.removals)
     };
     let mut contexts = Vec::with_capacity(removals.len());
     {
         let mut used = USED.lock().unwrap_or_else(PoisonError::into_inner);
         for removal in &removals {
+            let address = removal.context.as_ptr() as usize;
             let Some(context) = removal.context.upgrade() else {
                 // Gone, with its wrappers: a new context at its address
                 // starts afresh.
-                let gone = removal.context.as_ptr() as usize;
-                used.retain(|(context, _, _)| *context != gone);
+                used.retain(|(context, ..)| *context != address);
                 continue;
             };
-            if removal.wrapper == Wrapper::Fused {
-                let wrapper = (
-                    Arc::as_ptr(&context) as usize,
-                    removal.inputs,
-                    removal.outputs,
-                );
-                let Some(position) = used.iter().position(|known| *known == wrapper) else {
-                    continue;
-                };
+            let used_now = (address, removal.wrapper, removal.inputs, removal.outputs);
+            // Without a call since it was last removed, nothing to free.
+            if let Some(position) = used.iter().position(|known| *known == used_now) {
                 used.swap_remove(position);
-            }
-            if !remove_wrapper(&context, removal) {
-                WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
+                if !remove_wrapper(&context, removal) {
+                    WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
+                }
             }
             contexts.push(context);
         }

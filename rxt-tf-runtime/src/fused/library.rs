@@ -65,9 +65,9 @@ pub struct Stats {
     pub in_context: u64,
     /// Fused calls that failed and were run again op by op.
     pub replays: u64,
-    /// TensorFlow call wrappers of an arity fused calls used that an
-    /// eviction could not remove (their cached kernels stay): nonzero only
-    /// if TensorFlow names them differently.
+    /// TensorFlow call wrappers a call used that their removal did not
+    /// find (their cached kernels stay): nonzero only if TensorFlow names
+    /// them differently.
     pub wrappers_kept: u64,
     /// `Function` calls of a litert scope run through LiteRT.
     pub litert_calls: u64,
@@ -373,7 +373,8 @@ impl FusedFunction {
             let outputs = op.execute_many(work, self.outputs.len());
             // Noted before the gate opens: a removal made as this call
             // leaves must see the wrapper it may have made.
-            gate::note_used(context, self.inputs.len(), self.outputs.len());
+            let arity = (self.inputs.len(), self.outputs.len());
+            gate::note_used(context, Wrapper::Fused, arity.0, arity.1);
             outputs
         })
     }
