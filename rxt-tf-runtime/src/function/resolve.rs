@@ -172,7 +172,7 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         input_types,
         output_types: outputs.iter().map(|spec| spec.dtype).collect(),
         context: Arc::downgrade(&context),
-        ran_eagerly: std::sync::atomic::AtomicBool::new(false),
+        used_wrapper: std::sync::atomic::AtomicBool::new(false),
     };
     Ok(Callee {
         node: Arc::new(node),

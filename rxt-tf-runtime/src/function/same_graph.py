@@ -54,6 +54,11 @@ _LOCK = threading.Lock()
 # Numbers the optimized definitions' names.
 _OPTIMIZED = itertools.count()
 
+wrapper_calls = 0
+"""How many StatefulPartitionedCalls the checks made: each goes through
+TensorFlow's wrapper of its arity, whose removal frees its kernel (the
+caller notes that the wrapper was used when this moves)."""
+
 
 class _Unprovable(Exception):
     """A graph this check cannot compare for sure."""
@@ -234,6 +239,9 @@ def _instantiated(ctx, op, inputs, attrs, count, probe, ours):
     `op`, told from another thread's meanwhile by `ours`: DIFFERENT when
     none was (the kernel was cached already, or the call was not
     cancelled), RETRY when several could be it."""
+    global wrapper_calls
+    if op == "StatefulPartitionedCall":
+        wrapper_calls += 1
     cancelled = cancellation.CancellationManager()
     cancelled.start_cancel()
     ran = False

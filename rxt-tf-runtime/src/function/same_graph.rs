@@ -290,11 +290,16 @@ fn check(
     config: &[u8],
 ) -> Result<(i64, Option<CString>)> {
     let node = &callee.node;
-    // The check's calls go through TensorFlow's wrapper of the node's
-    // arity, as the node's own do: under the gate, and noted, so that
-    // letting the node go frees the kernels they cache.
+    // The check's `StatefulPartitionedCall`s go through TensorFlow's
+    // wrapper of the node's arity, as the node's own calls do: under the
+    // gate, and noted if any was made, so that letting the node go frees
+    // the kernels they cache.
     let _open = crate::fused::gate::open();
-    node.note_wrapper_used(&callee.context);
+    let wrapper_calls = || -> Option<u64> {
+        let module = checker(py).ok()?;
+        module.getattr("wrapper_calls").ok()?.extract().ok()
+    };
+    let calls_before = wrapper_calls();
     let answer = (|| -> PyResult<(i64, Option<String>)> {
         let module = checker(py)?;
         let name = node.name.to_str().map_err(|err| {
@@ -313,6 +318,9 @@ fn check(
             )?
             .extract()
     })();
+    if calls_before.is_none() || wrapper_calls() != calls_before {
+        node.note_wrapper_used(&callee.context);
+    }
     match answer {
         Ok((answer, optimized)) => {
             // A name with a NUL byte cannot be called: not proven.

@@ -26,9 +26,10 @@ pub(crate) struct FunctionNode {
     pub(crate) output_types: Vec<i32>,
     /// Its context (not kept alive by it).
     pub(crate) context: Weak<BoundContext>,
-    /// Whether it ran as an eager op: its kernel is then cached under
-    /// TensorFlow's wrapper of its arity, removed when it is let go of.
-    pub(crate) ran_eagerly: std::sync::atomic::AtomicBool,
+    /// Whether a call through TensorFlow's wrapper of its arity was noted
+    /// (its kernel is cached under that wrapper): letting it go then
+    /// removes the wrapper.
+    pub(crate) used_wrapper: std::sync::atomic::AtomicBool,
 }
 
 impl FunctionNode {
@@ -80,7 +81,7 @@ impl FunctionNode {
     /// `context` (its kernel is cached under that wrapper, which letting
     /// it go removes). Call holding the gate.
     pub(crate) fn note_wrapper_used(&self, context: &BoundContext) {
-        self.ran_eagerly
+        self.used_wrapper
             .store(true, std::sync::atomic::Ordering::Relaxed);
         let arity = (self.input_types.len(), self.output_types.len());
         super::gate::note_used(context, super::gate::Wrapper::Function, arity.0, arity.1);
@@ -135,7 +136,7 @@ pub(crate) fn run_function_call<R>(
 
 impl Drop for FunctionNode {
     fn drop(&mut self) {
-        if !self.ran_eagerly.load(std::sync::atomic::Ordering::Relaxed) {
+        if !self.used_wrapper.load(std::sync::atomic::Ordering::Relaxed) {
             return;
         }
         // Its kernel is cached under the wrapper of its arity, and only

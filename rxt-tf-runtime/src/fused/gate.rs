@@ -16,9 +16,12 @@
 //! no call holds the gate: at once if none does, else by the last call to
 //! leave it. So that calls overlapping without pause on several threads
 //! cannot put it off forever, a removal queued for [`PRIORITY_AFTER`] makes
-//! each new call wait for it, [`WAIT_AT_MOST`] at most (a call nested in
-//! another, which the removal waits for in turn, then goes in anyway).
+//! new calls wait for it, [`WAIT_AT_MOST`] at most and once per thread (a
+//! call may be nested in one the removal waits for in turn: on the same
+//! thread it goes in at once, on another, a `tf.py_function`'s, after that
+//! one wait).
 
+use std::cell::Cell;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
 use std::sync::{
     Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError, Weak,
@@ -64,7 +67,10 @@ pub(super) static WRAPPERS_KEPT: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     /// How many calls of this thread hold the gate.
-    static OPEN_HERE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    static OPEN_HERE: Cell<usize> = const { Cell::new(0) };
+    /// The overdue queue this thread waited for in vain (by when its
+    /// oldest removal was queued): not waited for again.
+    static GAVE_UP_ON: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
 /// Which wrapper a removal removes.
@@ -117,13 +123,20 @@ pub(crate) struct Open(Option<RwLockReadGuard<'static, ()>>);
 /// text), with the GIL given up.
 pub(crate) fn open() -> Open {
     // A thread inside a call cannot help the removal: it goes in at once.
-    if ANY_QUEUED.load(Ordering::Acquire) && OPEN_HERE.get() == 0 && overdue() {
-        let start = Instant::now();
-        maybe_released(RELEASE_WORK, || {
-            while drain_if_free() && start.elapsed() < WAIT_AT_MOST {
+    if ANY_QUEUED.load(Ordering::Acquire) && OPEN_HERE.get() == 0 {
+        if let Some(since) = overdue_since().filter(|since| GAVE_UP_ON.get() != Some(*since)) {
+            let start = Instant::now();
+            let left = maybe_released(RELEASE_WORK, || loop {
+                let left = drain_if_free();
+                if !left || start.elapsed() >= WAIT_AT_MOST {
+                    break left;
+                }
                 std::thread::sleep(Duration::from_micros(50));
+            });
+            if left {
+                GAVE_UP_ON.set(Some(since));
             }
-        });
+        }
     }
     let guard = acquire(|| GATE.try_read(), || GATE.read());
     OPEN_HERE.set(OPEN_HERE.get() + 1);
@@ -134,7 +147,10 @@ impl Drop for Open {
     fn drop(&mut self) {
         OPEN_HERE.set(OPEN_HERE.get().saturating_sub(1));
         drop(self.0.take());
-        // The last call to leave makes the queued removals.
+        // The last call to leave makes the queued removals. A context only
+        // they still held is released here, where the caller may hold a
+        // lock of its own: its release deletes TensorFlow's context and
+        // drops TensorFlow's Python context object and capsule.
         drain_if_free();
     }
 }
@@ -154,13 +170,13 @@ pub(crate) fn note_used(context: &BoundContext, wrapper: Wrapper, inputs: usize,
     }
 }
 
-/// Whether the oldest queued removal has waited [`PRIORITY_AFTER`].
-fn overdue() -> bool {
+/// When the oldest queued removal was queued, if [`PRIORITY_AFTER`] ago.
+fn overdue_since() -> Option<Instant> {
     QUEUED
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .since
-        .is_some_and(|since| since.elapsed() >= PRIORITY_AFTER)
+        .filter(|since| since.elapsed() >= PRIORITY_AFTER)
 }
 
 /// Makes `removals` with the gate held exclusively (no call runs
@@ -188,7 +204,7 @@ pub(crate) fn remove(removals: Vec<Removal>) {
 }
 
 /// Makes the queued removals while no call holds the gate; whether some
-/// are left (a call holds it).
+/// may be left (a call holds it, or another thread is making them).
 fn drain_if_free() -> bool {
     loop {
         // Pairs with the fence of a thread that queued a removal (or left
@@ -207,7 +223,7 @@ fn drain_if_free() -> bool {
 }
 
 /// Makes the queued removals under `closed`; the contexts they hold are
-/// let go of after the gate opens (their release may run Python code).
+/// let go of after the gate opens (a call's thread may then release one).
 fn drain(closed: RwLockWriteGuard<'static, ()>) {
     let removals = {
         let mut queued = QUEUED.lock().unwrap_or_else(PoisonError::into_inner);
