@@ -6,6 +6,7 @@ use std::sync::{Arc, Weak};
 
 use rxt_tf_spec::Op;
 
+use super::gate;
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
@@ -67,7 +68,7 @@ impl FunctionNode {
             for input in inputs {
                 op.add_input(input)?;
             }
-            let _open = super::gate::open();
+            let _open = gate::open();
             // A whole function: always worth releasing the GIL for.
             let outputs = op.execute_many(i64::MAX, self.output_types.len());
             self.note_wrapper_used(context);
@@ -83,8 +84,16 @@ impl FunctionNode {
     pub(crate) fn note_wrapper_used(&self, context: &BoundContext) {
         self.used_wrapper
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        let arity = (self.input_types.len(), self.output_types.len());
-        super::gate::note_used(context, super::gate::Wrapper::Function, arity.0, arity.1);
+        gate::note_used(context, self.wrapper());
+    }
+
+    /// TensorFlow's wrapper its eager calls go through.
+    fn wrapper(&self) -> gate::Wrapper {
+        gate::Wrapper {
+            call: gate::Call::StatefulPartitioned,
+            inputs: self.input_types.len(),
+            outputs: self.output_types.len(),
+        }
     }
 
     /// Runs it as TensorFlow's eager call of a function does: an op named
@@ -108,7 +117,7 @@ impl FunctionNode {
         for input in inputs {
             op.add_input(input)?;
         }
-        let _open = super::gate::open();
+        let _open = gate::open();
         op.execute_many(i64::MAX, self.output_types.len())
     }
 }
@@ -142,11 +151,9 @@ impl Drop for FunctionNode {
         // Its kernel is cached under the wrapper of its arity, and only
         // that wrapper's removal frees it (the remaining functions of the
         // arity make a new kernel on their next call).
-        super::gate::remove(vec![super::gate::Removal {
+        gate::remove(vec![gate::Removal {
             context: Weak::clone(&self.context),
-            wrapper: super::gate::Wrapper::Function,
-            inputs: self.input_types.len(),
-            outputs: self.output_types.len(),
+            wrapper: self.wrapper(),
         }]);
     }
 }

@@ -22,6 +22,7 @@
 //! one wait).
 
 use std::cell::Cell;
+use std::ffi::CString;
 use std::sync::atomic::{fence, AtomicBool, AtomicU64, Ordering};
 use std::sync::{
     Mutex, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard, TryLockError, Weak,
@@ -57,9 +58,9 @@ struct Queue {
 /// gate without locking the queue).
 static ANY_QUEUED: AtomicBool = AtomicBool::new(false);
 
-/// The wrappers calls used since they were last removed (context address,
-/// wrapper, inputs, outputs): only those are removed.
-static USED: Mutex<Vec<(usize, Wrapper, usize, usize)>> = Mutex::new(Vec::new());
+/// The wrappers calls used since they were last removed (by context
+/// address): only those are removed.
+static USED: Mutex<Vec<(usize, Wrapper)>> = Mutex::new(Vec::new());
 
 /// Wrappers a call used that TensorFlow did not have when asked to remove
 /// them.
@@ -73,22 +74,40 @@ thread_local! {
     static GAVE_UP_ON: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
-/// Which wrapper a removal removes.
+/// The op a wrapper wraps.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Wrapper {
-    /// The `PartitionedCall` wrapper of fused calls.
-    Fused,
-    /// The `StatefulPartitionedCall` wrapper of function calls.
-    Function,
+pub(crate) enum Call {
+    /// `PartitionedCall`: fused calls.
+    Partitioned,
+    /// `StatefulPartitionedCall`: function calls.
+    StatefulPartitioned,
+}
+
+/// One of TensorFlow's call wrappers in a context: its op and arity.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Wrapper {
+    /// The op it wraps.
+    pub(crate) call: Call,
+    /// Its number of inputs.
+    pub(crate) inputs: usize,
+    /// Its number of outputs.
+    pub(crate) outputs: usize,
 }
 
 impl Wrapper {
-    /// The op the wrapper wraps.
-    fn op(self) -> &'static str {
-        match self {
-            Wrapper::Fused => "PartitionedCall",
-            Wrapper::Function => "StatefulPartitionedCall",
-        }
+    /// Its name in the context (none holds a NUL byte).
+    fn name(self) -> Option<CString> {
+        let op = match self.call {
+            Call::Partitioned => "PartitionedCall",
+            Call::StatefulPartitioned => "StatefulPartitionedCall",
+        };
+        let name = format!(
+            "__wrapped__{op}_Tin_{}_Tout_{}_device_{}",
+            self.inputs,
+            self.outputs,
+            CPU_DEVICE_C.to_string_lossy()
+        );
+        CString::new(name).ok()
     }
 }
 
@@ -98,20 +117,14 @@ impl Wrapper {
 pub(crate) struct Removal {
     /// The context the wrapper is in.
     pub(crate) context: Weak<BoundContext>,
-    /// Which wrapper.
+    /// The wrapper.
     pub(crate) wrapper: Wrapper,
-    /// The wrapper's number of inputs.
-    pub(crate) inputs: usize,
-    /// The wrapper's number of outputs.
-    pub(crate) outputs: usize,
 }
 
 impl Removal {
     /// Whether `other` removes the same wrapper.
     fn same_wrapper(&self, other: &Removal) -> bool {
-        Weak::ptr_eq(&self.context, &other.context)
-            && (self.wrapper, self.inputs, self.outputs)
-                == (other.wrapper, other.inputs, other.outputs)
+        Weak::ptr_eq(&self.context, &other.context) && self.wrapper == other.wrapper
     }
 }
 
@@ -155,15 +168,10 @@ impl Drop for Open {
     }
 }
 
-/// Notes that a call through `wrapper` of this arity ran on `context`:
-/// call holding the gate, so a removal made as the call leaves sees it.
-pub(crate) fn note_used(context: &BoundContext, wrapper: Wrapper, inputs: usize, outputs: usize) {
-    let used_now = (
-        std::ptr::from_ref(context) as usize,
-        wrapper,
-        inputs,
-        outputs,
-    );
+/// Notes that a call through `wrapper` ran on `context`: call holding the
+/// gate, so a removal made as the call leaves sees it.
+pub(crate) fn note_used(context: &BoundContext, wrapper: Wrapper) {
+    let used_now = (std::ptr::from_ref(context) as usize, wrapper);
     let mut used = USED.lock().unwrap_or_else(PoisonError::into_inner);
     if !used.contains(&used_now) {
         used.push(used_now);
@@ -239,14 +247,18 @@ fn drain(closed: RwLockWriteGuard<'static, ()>) {
             let Some(context) = removal.context.upgrade() else {
                 // Gone, with its wrappers: a new context at its address
                 // starts afresh.
-                used.retain(|(context, ..)| *context != address);
+                used.retain(|(context, _)| *context != address);
                 continue;
             };
-            let used_now = (address, removal.wrapper, removal.inputs, removal.outputs);
+            let used_now = (address, removal.wrapper);
             // Without a call since it was last removed, nothing to free.
             if let Some(position) = used.iter().position(|known| *known == used_now) {
                 used.swap_remove(position);
-                if !remove_wrapper(&context, removal) {
+                let removed = removal
+                    .wrapper
+                    .name()
+                    .is_some_and(|name| context.remove_function(&name));
+                if !removed {
                     WRAPPERS_KEPT.fetch_add(1, Ordering::Relaxed);
                 }
             }
@@ -255,17 +267,4 @@ fn drain(closed: RwLockWriteGuard<'static, ()>) {
     }
     drop(closed);
     drop(contexts);
-}
-
-/// Removes the wrapper `removal` names from `context`; whether TensorFlow
-/// had it.
-fn remove_wrapper(context: &BoundContext, removal: &Removal) -> bool {
-    let name = format!(
-        "__wrapped__{}_Tin_{}_Tout_{}_device_{}",
-        removal.wrapper.op(),
-        removal.inputs,
-        removal.outputs,
-        CPU_DEVICE_C.to_string_lossy()
-    );
-    std::ffi::CString::new(name).is_ok_and(|name| context.remove_function(&name))
 }

@@ -19,7 +19,7 @@ use crate::binding::context::BoundContext;
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::function_node::run_function_call;
-use crate::fused::gate::{self, Removal, Wrapper};
+use crate::fused::gate::{self, Call, Removal, Wrapper};
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
 use crate::litert::ModelCache;
@@ -255,9 +255,7 @@ pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
         .iter()
         .map(|function| Removal {
             context: Weak::clone(&function.context),
-            wrapper: Wrapper::Fused,
-            inputs: function.inputs.len(),
-            outputs: function.outputs.len(),
+            wrapper: function.wrapper(),
         })
         .collect();
     drop(evicted);
@@ -337,6 +335,15 @@ fn build(
 }
 
 impl FusedFunction {
+    /// TensorFlow's wrapper its calls go through.
+    fn wrapper(&self) -> Wrapper {
+        Wrapper {
+            call: Call::Partitioned,
+            inputs: self.inputs.len(),
+            outputs: self.outputs.len(),
+        }
+    }
+
     /// Its name in the context.
     pub(crate) fn name(&self) -> &str {
         self.name.to_str().unwrap_or_default()
@@ -373,8 +380,7 @@ impl FusedFunction {
             let outputs = op.execute_many(work, self.outputs.len());
             // Noted before the gate opens: a removal made as this call
             // leaves must see the wrapper it may have made.
-            let arity = (self.inputs.len(), self.outputs.len());
-            gate::note_used(context, Wrapper::Fused, arity.0, arity.1);
+            gate::note_used(context, self.wrapper());
             outputs
         })
     }
