@@ -222,3 +222,21 @@ def binop(
 def plus(left: Operand, right: Operand, **extra: Any) -> ClaimSite:
     """A ``binop`` site for ``left + right``."""
     return binop("+", left, right, **extra)
+
+
+def compare(operator: str, left: Operand, right: Operand) -> ClaimSite:
+    """A ``compare`` site for ``left <operator> right`` (plugin API 1.5).
+
+    Rextio gives a comparison its operand types and literals, and no
+    expression tree.
+    """
+    args = (_arg(left), _arg(right))
+    return ClaimSite(
+        kind="compare",
+        target=operator,
+        operand_types=tuple(arg.type for arg in args),
+        file_path="model.py",
+        line=3,
+        column=4,
+        operand_literals=tuple(arg.literal for arg in args),
+    )

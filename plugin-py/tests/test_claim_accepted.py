@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from claims import claim, describe, false, true
 from half_claims import HALVES
+from index_compare_claims import COMPARES, SLICES
 from layer_claims import LAYERS
 from rextio.plugins.api import Claimed, ClaimExpr
 from sites import (
@@ -495,6 +496,8 @@ ACCEPTED = [
     ),
     *LAYERS,
     *HALVES,
+    *COMPARES,
+    *SLICES,
     # sort: the tensor's type; argsort: int32 of its rank.
     (call("tensorflow.sort", T3), rule_id("sort"), T3),
     (call("tensorflow.sort", I64_4, lit(0), lit("DESCENDING")), rule_id("sort"), I64_4),

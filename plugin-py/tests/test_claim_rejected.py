@@ -22,6 +22,7 @@ from claims import (
     ranks,
     true,
 )
+from index_compare_claims import REJECTED_FORMS
 from rextio.plugins.api import Rejected
 from sites import (
     B1,
@@ -720,3 +721,11 @@ def test_rejections_suggest_what_to_write() -> None:
         "cast one operand to the other's element type first (tf.cast is not lowered, so do it "
         "outside this function)"
     )
+
+
+@pytest.mark.parametrize("site", REJECTED_FORMS, ids=[describe(site) for site in REJECTED_FORMS])
+def test_comparisons_and_indexes_outside_the_typed_forms_are_rejected(site) -> None:  # type: ignore[no-untyped-def]
+    result = claim(site)
+    assert isinstance(result, Rejected), result
+    assert result.diagnostic.message.startswith("rxt-tf cannot lower")
+    assert result.diagnostic.suggestion

@@ -39,6 +39,11 @@ def keywords_for(row: OpRow, ranks: tuple[int, ...], axes: int, keepdims: bool) 
         return Keywords(row, given, lists=((1,) * axes,))
     elif row.rule == "per-axis":
         return Keywords(row, given, lists=((2,) * ranks[0],))
+    elif row.rule == "index":
+        # `x[0, 0, …]`: `axes` integers, each dropping an axis.
+        entries = (0,) * axes
+        given = {"shrink_axis_mask": (1 << axes) - 1}
+        return Keywords(row, given, lists=(entries, (1,) * axes, (1,) * axes))
     elif row.rule == "window":
         return Keywords(row, given, lists=((0,) * ranks[0], (-1,) * ranks[0]))
     return Keywords(row, given)

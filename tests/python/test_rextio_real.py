@@ -34,6 +34,8 @@ NATIVE = {
         "keras_layers.permute",
         "keras_layers.thresholded_relu",
         "keras_layers.unit_normalization",
+        "tutorials.create_padding_mask",
+        "tutorials.interpolate_images",
         "tutorials.my_dense_layer",
     },
 }

@@ -230,7 +230,7 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
          positional={},\n                python_only={},\n                \
          macro_only={},\n                leading_literal_keeps_its_type={},\n                \
          renamed={},\n                matching_dtype={},\n                \
-         other_dtype_casts={},\n            ),",
+         other_dtype_casts={},\n                needs_literal={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
@@ -242,7 +242,8 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         boolean(rule.leading_literal_keeps_its_type),
         tuple(&renamed),
         rule.matching_dtype.map_or_else(|| "None".to_owned(), string),
-        boolean(rule.other_dtype_casts)
+        boolean(rule.other_dtype_casts),
+        boolean(rule.needs_literal)
     );
 }
 

@@ -105,7 +105,7 @@ fn python_forms(rules: &[PythonRule]) -> String {
 fn spelled(kind: SiteKind, target: &str) -> String {
     match kind {
         SiteKind::Call => format!("`{}`", target.replacen("tensorflow.", "tf.", 1)),
-        SiteKind::Binop => format!("`a {target} b`"),
+        SiteKind::Binop | SiteKind::Compare => format!("`a {target} b`"),
     }
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn rules_table() -> String {
     for (rule_id, kind, code) in FALLBACK_RULES {
         let what = match kind {
             SiteKind::Call => "a covered call",
-            SiteKind::Binop => "a covered operator",
+            SiteKind::Binop | SiteKind::Compare => "a covered operator",
         };
         out.push_str(&format!(
             "| {what} whose operands are not plugin tensors (fallback) | `{rule_id}` | `{}` |\n",

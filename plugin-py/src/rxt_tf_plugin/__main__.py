@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rxt_tf_plugin import explain, rewrite
+from rxt_tf_plugin import explain, rewrite, source_file
 from rxt_tf_plugin.project_setup import SetupError, setup_project
 
 
@@ -130,11 +130,15 @@ def _diff(project: Path) -> str:
         for path in sorted(copy.rglob("*.py")):
             relative = path.relative_to(copy)
             original = project / relative
-            before = original.read_text() if original.is_file() else ""
+            try:
+                before = source_file.read(original).text if original.is_file() else ""
+                after = source_file.read(path).text
+            except source_file.SourceError:
+                continue  # reported by the rewrite itself
             diffs.extend(
                 difflib.unified_diff(
                     before.splitlines(keepends=True),
-                    path.read_text().splitlines(keepends=True),
+                    after.splitlines(keepends=True),
                     fromfile=f"a/{relative}",
                     tofile=f"b/{relative}",
                 )
@@ -145,16 +149,24 @@ def _diff(project: Path) -> str:
 def _rewrite(check: dict, *, quiet: bool) -> bool:  # type: ignore[type-arg]
     """Applies the rewrites to every module of the report; whether any changed."""
     changed = False
-    augmented = explain.augmented_positions(check)
+    on_tensors = explain.tensor_positions(check)
     for path in explain.project_files(check):
-        before = path.read_text()
         try:
-            after, edits = rewrite.fix(before, augmented.get(str(path), set()))
+            read = source_file.read(path)
+        except source_file.SourceError as exc:
+            print(f"rxt-tf explain: {exc}", file=sys.stderr)
+            continue
+        try:
+            after, edits = rewrite.fix(read.text, on_tensors.get(str(path), set()))
         except SyntaxError:
             continue
-        if after == before:
+        if after == read.text:
             continue
-        path.write_text(after)
+        try:
+            source_file.write(read, after)
+        except source_file.SourceError as exc:
+            print(f"rxt-tf explain: {exc}", file=sys.stderr)
+            continue
         changed = True
         if not quiet:
             print(f"rxt-tf explain: {path}: {len(edits)} rewrite(s)", file=sys.stderr)

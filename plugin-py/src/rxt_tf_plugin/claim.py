@@ -24,6 +24,7 @@ FLOAT = "float"
 INT = "int"
 """Rextio's type of an int operand (an int literal is a literal to it)."""
 
+
 INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 """The values an int literal beside an integer tensor may take."""
 
@@ -128,13 +129,23 @@ def _decide(op: Op, site: Any) -> Verdict:
     if any(key is None for key in operand_types):
         return NOT_COVERED
     if (
-        op.kind == "binop"
+        op.is_operator
         and not any(tensor_type(key) is not None for key in operand_types[: op.arity])
         and not any(str(key).startswith("tensorflow.") for key in operand_types[: op.arity])
     ):
         # An operator with no tensor among its operands (`1.0 - 2.0`, ints,
         # strings) is not TensorFlow's at all.
         return NOT_COVERED
+    if op.rule.needs_literal and not any(
+        key in (FLOAT, INT) or getattr(tensor_type(key), "rank", None) == 0
+        for key in operand_types[: op.arity]
+    ):
+        return _rejected(
+            op,
+            f"`{op.spelling}` of two tensors gives a scalar where their shapes do not "
+            "broadcast (Tensor.__eq__), which no typed result holds",
+            f"write tf.{op.macro_name}(a, b), which raises there instead",
+        )
     positional = _positional_keywords(op, operand_types, literals)
     if isinstance(positional, Verdict):
         return positional
@@ -165,6 +176,7 @@ def _decide(op: Op, site: Any) -> Verdict:
     typed = op.typing(ranks, Keywords(op.row, keywords, lists=tuple(lists.values())))
     if isinstance(typed, Problem):
         return _rejected(op, typed.message, typed.suggestion)
+    keywords = {**keywords, **dict(typed.derived)}
     return Verdict(
         "claimed",
         op=op,

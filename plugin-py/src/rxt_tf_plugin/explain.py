@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rxt_tf_plugin import rewrite, spec
+from rxt_tf_plugin import rewrite, source_file, spec
 from rxt_tf_plugin.ops import op_for
 
 PLUGIN_CODE = "RXTP-RXTTF-"
@@ -81,6 +81,9 @@ def run_check(project: Path) -> dict[str, Any]:
     )
     report = project / ".rextio" / "reports" / "check.json"
     if not report.is_file():
+        unreadable = _undecodable(project)
+        if unreadable:
+            raise ExplainError("`rextio check` cannot read the project: " + "; ".join(unreadable))
         raise ExplainError(
             f"`rextio check` wrote no report in {project} (exit {done.returncode}): "
             f"{(done.stderr or done.stdout).strip()[-2000:]}"
@@ -92,6 +95,19 @@ def run_check(project: Path) -> dict[str, Any]:
     return loaded
 
 
+def _undecodable(project: Path) -> list[str]:
+    """Why each Python file of ``project`` that does not decode fails (a Rextio traceback)."""
+    found: list[str] = []
+    for path in sorted(project.rglob("*.py")):
+        if any(part.startswith(".") for part in path.relative_to(project).parts):
+            continue
+        try:
+            source_file.read(path)
+        except source_file.SourceError as exc:
+            found.append(str(exc))
+    return found
+
+
 def explain(check: dict[str, Any]) -> list[FunctionReport]:
     """Every function of the report, with its route and blockers."""
     reports: list[FunctionReport] = []
@@ -99,7 +115,7 @@ def explain(check: dict[str, Any]) -> list[FunctionReport]:
     for module in check.get("modules", ()):
         path = str(module.get("file_path", ""))
         if path not in sources:
-            sources[path] = _Source.read(path, _augmented(module))
+            sources[path] = _Source.read(path, _on_tensors(module))
             sources[path].imports_dropped = not module.get("import_policies")
         source = sources[path]
         for function in module.get("functions", ()):
@@ -115,19 +131,30 @@ def explain(check: dict[str, Any]) -> list[FunctionReport]:
     return reports
 
 
-def augmented_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
-    """Per file, the ``x op= y`` on tensors Rextio refused (``--fix`` rewrites them)."""
+def tensor_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
+    """Per file, the ``x op= y`` and ``x[...]`` on tensors Rextio refused.
+
+    ``--fix`` rewrites them: Rextio's own typing says the value is a tensor.
+    """
     return {
-        str(module.get("file_path", "")): _augmented(module) for module in check.get("modules", ())
+        str(module.get("file_path", "")): _on_tensors(module) for module in check.get("modules", ())
     }
 
 
-def _augmented(module: dict[str, Any]) -> set[tuple[int, int]]:
+_ON_TENSORS = (
+    "in-place augmented assignment on a plugin-typed value",
+    "indexing a plugin-typed value",
+    "changes its type from rxt-tf/",
+)
+"""Rextio's words for the constructs on tensors ``--fix`` rewrites."""
+
+
+def _on_tensors(module: dict[str, Any]) -> set[tuple[int, int]]:
     return {
         (int(d["line"]), int(d["column"]))
         for function in module.get("functions", ())
         for d in _diagnostics(function)
-        if "in-place augmented assignment on a plugin-typed value" in str(d.get("message"))
+        if any(words in str(d.get("message")) for words in _ON_TENSORS)
     }
 
 
@@ -151,12 +178,12 @@ def _diagnostics(function: dict[str, Any]) -> Iterator[dict[str, Any]]:
 class _Source:
     """One module's text, tree and the rewrites ``--fix`` would make in it."""
 
-    def __init__(self, path: str, text: str, augmented: set[tuple[int, int]]) -> None:
+    def __init__(self, path: str, text: str, on_tensors: set[tuple[int, int]]) -> None:
         self.path = path
         self.text = text
         try:
             self.tree: ast.Module | None = ast.parse(text)
-            self.edits = rewrite.plan(text, augmented)
+            self.edits = rewrite.plan(text, on_tensors)
         except SyntaxError:
             self.tree = None
             self.edits = []
@@ -188,12 +215,12 @@ class _Source:
         return rewrite.tf_path(node, self.tf_names)
 
     @classmethod
-    def read(cls, path: str, augmented: set[tuple[int, int]]) -> _Source:
+    def read(cls, path: str, on_tensors: set[tuple[int, int]]) -> _Source:
         try:
-            text = Path(path).read_text()
-        except OSError:
+            text = source_file.read(Path(path)).text
+        except source_file.SourceError:
             text = ""
-        return cls(path, text, augmented)
+        return cls(path, text, on_tensors)
 
     def construct(
         self, line: int, column: int
@@ -430,7 +457,12 @@ def _unclaimed_fix(path: str) -> str:
     """What to do about a TensorFlow call no rule of the plugin claims."""
     name = path.rsplit(".", 1)[-1]
     if any(row.name == name for row in spec.OPS):
-        why = _NEVER_OFFERED.get(name, "Rextio offers it in no form the plugin claims")
+        why = _NEVER_OFFERED.get(name)
+        if why is None:
+            return (
+                f"rxt-tf has {name} (call tf!({name}(...)) from Rust), but the plugin does not "
+                "claim this form yet; keep it on Python"
+            )
         return (
             f"rxt-tf has {name} (call tf!({name}(...)) from Rust), but not from Python here: "
             f"{why}; keep it on Python"

@@ -177,7 +177,7 @@ class RuleRow:
     """One rule record of the plugin: which Python sites lower to the op."""
 
     kind: str
-    """Rextio's site kind: ``call`` or ``binop``."""
+    """Rextio's site kind: ``call``, ``binop`` or ``compare``."""
     targets: tuple[str, ...]
     """Dotted call targets (canonical first), or the operator token."""
     rule_id: str
@@ -201,6 +201,9 @@ class RuleRow:
     """A keyword Python may pass naming the call's own element type (dropped)."""
     other_dtype_casts: bool = False
     """Whether that keyword may name another type, lowered as a cast of the result."""
+    needs_literal: bool = False
+    """Whether one operand must be a number literal (``a == 0``: a tensor against a
+    tensor gives a scalar where the shapes do not broadcast)."""
 
 
 @dataclass(frozen=True)

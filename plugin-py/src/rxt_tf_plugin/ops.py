@@ -87,13 +87,18 @@ class Op:
 
     @property
     def kind(self) -> str:
-        """Rextio's site kind: ``call`` or ``binop``."""
+        """Rextio's site kind: ``call``, ``binop`` or ``compare``."""
         return self.rule.kind
 
     @property
     def targets(self) -> tuple[str, ...]:
         """Dotted call targets (aliases resolved), or the operator token."""
         return self.rule.targets
+
+    @property
+    def is_operator(self) -> bool:
+        """Whether the form is an operator (``a + b``, ``a > b``) rather than a call."""
+        return self.kind in ("binop", "compare")
 
     @property
     def keywords(self) -> tuple[KeywordRow, ...]:
@@ -123,7 +128,7 @@ class Op:
     @property
     def spelling(self) -> str:
         """How messages show the form: ``tf.matmul`` or ``a + b``."""
-        if self.kind == "binop":
+        if self.is_operator:
             return f"a {self.targets[0]} b"
         return self.targets[0].replace("tensorflow.", "tf.", 1)
 

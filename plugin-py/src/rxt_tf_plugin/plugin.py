@@ -21,6 +21,9 @@ REQUIRED_PLUGIN_API = "1.3"
 SCOPE_GUARD_API = "1.7"
 """The plugin API whose ``function_scope_guard`` hook fuses a function's ops."""
 
+COMPARE_API = "1.5"
+"""The plugin API that offers comparison sites (``a > b``) to plugins."""
+
 FUSION_GUARD = "rxt_tf::fusion::Scope::fused()"
 """The guard the fusing provider puts around each generated native body."""
 
@@ -52,7 +55,7 @@ class RxtTfPlugin:
         from rxt_tf_plugin.rules import rule_records
 
         del config
-        return rule_records()
+        return rule_records(compare=_api(self.api_version) >= _api(COMPARE_API))
 
     def type_vocabulary(self) -> Any:
         """The annotation markers and their Rust tensor types."""
@@ -121,15 +124,20 @@ class FusingRxtTfPlugin(RxtTfPlugin):
         return PluginFunctionScopeGuard(rust=FUSION_GUARD)
 
 
-def host_api_version() -> tuple[int, int]:
-    """The plugin API of the Rextio that loads the plugin, as ``(major, minor)``."""
-    from rextio.plugins.api import PLUGIN_API_VERSION
-
-    major, _, minor = str(PLUGIN_API_VERSION).partition(".")
+def _api(version: str) -> tuple[int, int]:
+    """``"1.7"`` as ``(1, 7)``; ``(0, 0)`` for anything else."""
+    major, _, minor = str(version).partition(".")
     try:
         return (int(major), int(minor or 0))
     except ValueError:
         return (0, 0)
+
+
+def host_api_version() -> tuple[int, int]:
+    """The plugin API of the Rextio that loads the plugin, as ``(major, minor)``."""
+    from rextio.plugins.api import PLUGIN_API_VERSION
+
+    return _api(str(PLUGIN_API_VERSION))
 
 
 def plugin() -> RxtTfPlugin:

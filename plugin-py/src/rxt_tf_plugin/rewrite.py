@@ -33,11 +33,12 @@ import ast
 import math
 import operator
 from collections.abc import Collection, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rxt_tf_plugin import spec
 from rxt_tf_plugin.ops import op_for
+from rxt_tf_plugin.source_file import newline_of
 
 DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
     "bfloat16",
@@ -82,20 +83,23 @@ class Edit:
     line: int
     column: int
     reason: str
+    group: str = ""
+    """Edits of one group are made all or none (a renamed local and its reads)."""
 
 
-def plan(source: str, augmented: Collection[tuple[int, int]] = ()) -> list[Edit]:
+def plan(source: str, on_tensors: Collection[tuple[int, int]] = ()) -> list[Edit]:
     """The behaviour-keeping rewrites of a module's ``source``.
 
-    ``augmented`` holds the ``(line, column)`` of each ``x op= y`` Rextio
-    found on a tensor; only those become plain assignments.
+    ``on_tensors`` holds the ``(line, column)`` of each ``x op= y`` and each
+    subscript ``x[...]`` Rextio found on a plugin tensor; only those become
+    plain assignments and ``tf.strided_slice`` calls.
     """
     tree = ast.parse(source)
     module = _Module(source, tree)
     edits: list[Edit] = []
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-            edits.extend(module.function_edits(function, augmented))
+            edits.extend(module.function_edits(function, on_tensors))
     edits.extend(module.future_edit())
     return _outermost(edits)
 
@@ -103,36 +107,52 @@ def plan(source: str, augmented: Collection[tuple[int, int]] = ()) -> list[Edit]
 def apply(source: str, edits: list[Edit]) -> str:
     """``source`` with ``edits`` (non-overlapping) applied."""
     data = source.encode()
-    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+    # From the end; at one offset, a replacement before an insertion there.
+    for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
         data = data[: edit.start] + edit.text.encode() + data[edit.end :]
     return data.decode()
 
 
-def fix(source: str, augmented: Collection[tuple[int, int]] = ()) -> tuple[str, list[Edit]]:
+def fix(source: str, on_tensors: Collection[tuple[int, int]] = ()) -> tuple[str, list[Edit]]:
     """``source`` with every rewrite applied until none is left, and the edits made.
 
-    ``augmented`` positions refer to the original source; they are applied in
-    the first pass only (later passes move text).
+    ``on_tensors`` positions refer to the original source; they are applied
+    in the first pass only (later passes move text).
     """
     done: list[Edit] = []
     for _ in range(4):
-        edits = plan(source, augmented)
+        edits = plan(source, on_tensors)
         if not edits:
             break
         done.extend(edits)
         source = apply(source, edits)
-        augmented = ()
+        on_tensors = ()
     return source, done
 
 
 def _outermost(edits: list[Edit]) -> list[Edit]:
-    """The edits not inside another (an inlined constant inside a moved dtype)."""
+    """The edits not inside another (an inlined constant inside a moved dtype).
+
+    An insertion (an empty span) conflicts only with an edit it is strictly
+    inside. Edits of one group (a local renamed at every read) are made all
+    or none.
+    """
     kept: list[Edit] = []
     for edit in sorted(edits, key=lambda e: (e.start, -e.end)):
-        if kept and edit.start < kept[-1].end:
+        if any(_overlap(edit, other) for other in kept):
             continue
         kept.append(edit)
-    return kept
+    dropped = {edit.group for edit in edits if edit.group and edit not in kept}
+    if not dropped:
+        return kept
+    return _outermost([edit for edit in edits if edit.group not in dropped])
+
+
+def _overlap(one: Edit, other: Edit) -> bool:
+    if one.start == one.end or other.start == other.end:
+        inserted, around = (one, other) if one.start == one.end else (other, one)
+        return around.start < inserted.start < around.end
+    return one.start < other.end and other.start < one.end
 
 
 class _Module:
@@ -186,7 +206,7 @@ class _Module:
     def function_edits(
         self,
         function: ast.FunctionDef | ast.AsyncFunctionDef,
-        augmented: Collection[tuple[int, int]],
+        on_tensors: Collection[tuple[int, int]],
     ) -> Iterator[Edit]:
         local = _local_names(function)
         dtypes = {
@@ -232,12 +252,20 @@ class _Module:
                 yield from self._dtype_edits(node, dtypes, local)
                 yield from self._tuple_edits(node)
                 yield from self._contraction_edits(node)
-            if isinstance(node, _FOLDED) and not (local | self.shadowed) & {"len"}:
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Load)
+                and (node.lineno, node.col_offset) in on_tensors
+            ):
+                yield from self._subscript_edits(node)
+            elif isinstance(node, _FOLDED) and not (local | self.shadowed) & {"len"}:
                 value = _folded(node)
                 spelled = None if value is _UNKNOWN else _spelled(value)
                 if spelled is not None and self.text(node) not in (spelled, spelled[1:-1]):
                     yield self.edit(node, spelled, "write the literal expression's value")
-            elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in augmented:
+            elif isinstance(node, ast.Assign) and (node.lineno, node.col_offset) in on_tensors:
+                yield from self._rebinding_edits(function, node)
+            elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in on_tensors:
                 if isinstance(node.target, ast.Name):
                     operator = _OPERATORS.get(type(node.op))
                     if operator is not None:
@@ -250,6 +278,72 @@ class _Module:
                             f"{name} = {name} {operator} {value}",
                             "write `x = x op y` (tensors are immutable)",
                         )
+
+    def _subscript_edits(self, node: ast.Subscript) -> Iterator[Edit]:
+        """``x[...]`` of a tensor as the ``tf.strided_slice`` call ``Tensor.__getitem__`` makes.
+
+        Only for an index of int literals, slices of int literals, ``None``,
+        ``tf.newaxis`` and ``...``: the lists and masks are TensorFlow's
+        ``_slice_helper``'s, so the op, its inputs and its attributes are the
+        same (the bits too).
+        """
+        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+        index = index_lists(node.slice, self.tf_names)
+        if module is None or index is None:
+            return
+        begin, end, strides, masks = index
+        arguments = [
+            *(_int_tuple(entries) for entries in (begin, end, strides)),
+            *(f"{name}={mask}" for name, mask in masks.items() if mask),
+        ]
+        # Two edits around the indexed value, so a rewrite inside it (a
+        # renamed local, an inlined constant) is made as well.
+        start, _ = self.span(node)
+        _, value_end = self.span(node.value)
+        _, end_ = self.span(node)
+        reason = "write the subscript as the tf.strided_slice call it makes"
+        line, column = node.lineno, node.col_offset
+        yield Edit(start, start, f"{module}.strided_slice(", line, column, reason)
+        yield Edit(value_end, end_, f", {', '.join(arguments)})", line, column, reason)
+
+    def _rebinding_edits(
+        self, function: ast.FunctionDef | ast.AsyncFunctionDef, statement: ast.Assign
+    ) -> Iterator[Edit]:
+        """A local rebound to a value of another type, as a new name from there on.
+
+        Rextio gives a native local one type; Python does not care which name
+        holds a value. Only where the renaming is plainly the same program: the
+        assignment is a statement of the function's own body (no branch or loop
+        around it), the name is not bound again inside a branch, loop, nested
+        scope or ``del`` after it, and the function reads no namespace by name
+        (``locals``, ``vars``, ``eval``, ``exec``, ``dir``). The new name is
+        read up to the next statement of the body that binds the old one.
+        """
+        if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
+            return
+        if statement not in function.body:
+            return
+        name = statement.targets[0].id
+        if _reads_namespaces(function) or name in _scoped_names(function):
+            return
+        later = function.body[function.body.index(statement) + 1 :]
+        reads: list[ast.Name] = []
+        for following in later:
+            stores = _stores(following, name)
+            if stores and not (
+                isinstance(following, ast.Assign)
+                and all(isinstance(t, ast.Name) for t in following.targets)
+            ):
+                return  # bound in a branch, a loop, a `with`, `del`, a tuple target
+            if stores and isinstance(following, ast.Assign):
+                reads.extend(_loads(following.value, name))
+                break
+            reads.extend(_loads(following, name))
+        fresh = _fresh_name(self.tree, name)
+        group = f"rename {name} at {statement.lineno}"
+        reason = f"name the rebound {name} anew ({fresh})"
+        for node in [statement.targets[0], *reads]:
+            yield replace(self.edit(node, fresh, reason), group=group)
 
     def _roots(self, node: ast.expr) -> set[str]:
         return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
@@ -367,7 +461,142 @@ class _Module:
         if first is None:
             return
         start = self.starts[first.lineno - 1]
-        yield Edit(start, start, FUTURE, first.lineno, 0, POSTPONED)
+        text = FUTURE.replace("\n", newline_of(self.source))
+        yield Edit(start, start, text, first.lineno, 0, POSTPONED)
+
+
+_NAMESPACE_READERS = frozenset({"locals", "vars", "eval", "exec", "dir", "globals"})
+"""Builtins that read variables by name: renaming a local would show."""
+
+
+def _reads_namespaces(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(
+        isinstance(node, ast.Name) and node.id in _NAMESPACE_READERS for node in ast.walk(function)
+    )
+
+
+def _scoped_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Names a nested scope, ``global`` or ``nonlocal`` touches (a closure, a lambda)."""
+    names: set[str] = set()
+    for node in ast.walk(function):
+        if node is function:
+            continue
+        if isinstance(
+            node,
+            ast.FunctionDef
+            | ast.AsyncFunctionDef
+            | ast.Lambda
+            | ast.ClassDef
+            | ast.ListComp
+            | ast.SetComp
+            | ast.DictComp
+            | ast.GeneratorExp,
+        ):
+            names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names.update(node.names)
+    return names
+
+
+def _stores(node: ast.AST, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store | ast.Del)
+        for n in ast.walk(node)
+    ) or any(
+        isinstance(n, ast.Import | ast.ImportFrom)
+        and any((alias.asname or alias.name).split(".")[0] == name for alias in n.names)
+        for n in ast.walk(node)
+    )
+
+
+def _loads(node: ast.AST, name: str) -> list[ast.Name]:
+    return [
+        n
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+
+
+def _fresh_name(tree: ast.Module, name: str) -> str:
+    """``name_1`` (or the first ``name_<n>``) no identifier of the module uses."""
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
+    used |= {
+        n.name
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    count = 1
+    while f"{name}_{count}" in used:
+        count += 1
+    return f"{name}_{count}"
+
+
+SLICE_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+"""The masks ``Tensor.__getitem__`` passes to ``tf.strided_slice``."""
+
+
+def index_lists(
+    index: ast.expr, tf_modules: dict[str, str]
+) -> tuple[list[int], list[int], list[int], dict[str, int]] | None:
+    """The lists and masks ``_slice_helper`` builds for the subscript ``index``.
+
+    Begin, end and strides, and the five masks, as TensorFlow's
+    ``_slice_helper`` builds them, if the index holds only literals.
+    ``None`` for anything else: a name or an expression (its value is not
+    known here), a bool (a boolean mask), a list (another indexing), an empty
+    tuple.
+    """
+    items = index.elts if isinstance(index, ast.Tuple) else [index]
+    if not items:
+        return None
+    entries: list[tuple[int, int, int]] = []
+    masks = dict.fromkeys(SLICE_MASKS, 0)
+    for position, item in enumerate(items):
+        bit = 1 << position
+        if isinstance(item, ast.Slice):
+            bounds = (item.lower, item.upper, item.step)
+            start, stop, step = (None if b is None else _index_int(b) for b in bounds)
+            if any(
+                b is not None and v is None
+                for b, v in zip(bounds, (start, stop, step), strict=True)
+            ):
+                return None
+            masks["begin_mask"] |= bit if start is None else 0
+            masks["end_mask"] |= bit if stop is None else 0
+            entries.append((start or 0, stop or 0, 1 if step is None else step))
+        elif isinstance(item, ast.Constant) and item.value is Ellipsis:
+            masks["ellipsis_mask"] |= bit
+            entries.append((0, 0, 1))
+        elif (isinstance(item, ast.Constant) and item.value is None) or tf_path(
+            item, tf_modules
+        ) == "tensorflow.newaxis":
+            masks["new_axis_mask"] |= bit
+            entries.append((0, 0, 1))
+        elif (at := _index_int(item)) is not None:
+            masks["shrink_axis_mask"] |= bit
+            entries.append((at, at + 1, 1))
+        else:
+            return None
+    begin, end, strides = (list(column) for column in zip(*entries, strict=True))
+    return begin, end, strides, masks
+
+
+def _index_int(node: ast.expr) -> int | None:
+    """An int literal (``2``, ``-1``), not a bool."""
+    sign = 1
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, sign = node.operand, -1
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return sign * node.value
+    return None
+
+
+def _int_tuple(values: list[int]) -> str:
+    """``(1, -1)``, ``(0,)``."""
+    inner = ", ".join(str(value) for value in values)
+    return f"({inner},)" if len(values) == 1 else f"({inner})"
 
 
 _OPERATORS: dict[type, str] = {

@@ -31,8 +31,12 @@ def coverage() -> CoverageDecl:
     )
 
 
-def rule_records() -> tuple[RuleRecord, ...]:
-    """One native rule per op row, plus the fallback rule for foreign operands."""
+def rule_records(compare: bool = True) -> tuple[RuleRecord, ...]:
+    """One native rule per op row, plus the fallback rule for foreign operands.
+
+    ``compare``: whether to include the comparison rules (``a > b``), which a
+    provider declares only on hosts of plugin API 1.5 and later.
+    """
     records = [
         RuleRecord(
             id=op.rule_id,
@@ -49,6 +53,7 @@ def rule_records() -> tuple[RuleRecord, ...]:
             fix_template=fix_template(op),
         )
         for op in OPS
+        if compare or op.kind != "compare"
     ]
     for fallback in FALLBACKS.values():
         what = "call" if fallback.kind == "call" else "operator"
@@ -82,14 +87,22 @@ FIX_COMMAND = "python -m rxt_tf_plugin explain --fix"
 EXPLAIN = (
     "`python -m rxt_tf_plugin explain` names what keeps each function on Python; "
     "`explain --fix` inlines module constants, writes dtypes as strings and keywords "
-    "(tf.float32, x.dtype, a positional dtype) and `x op= y` as `x = x op y`."
+    "(tf.float32, x.dtype, a positional dtype), `x op= y` as `x = x op y` and a "
+    "subscript of a tensor as the tf.strided_slice call it makes."
 )
 """What every rule record says about finding and lifting blockers."""
 
 
 def fix_template(op: Op) -> dict[str, str]:
     """A blocker of the rule's form and its rewrite, for ``rextio capabilities``."""
-    if op.kind == "binop":
+    if op.kind == "compare":
+        token = op.targets[0]
+        return {
+            "before": f"def f(x):\n    return x {token} 0",
+            "after": f"def f(x: TensorF32Cpu2D) -> TensorBoolCpu2D:\n    return x {token} 0",
+            "command": FIX_COMMAND,
+        }
+    if op.is_operator:
         token = op.targets[0]
         return {"before": f"x {token}= y", "after": f"x = x {token} y", "command": FIX_COMMAND}
     spelled = op.spelling
@@ -126,7 +139,7 @@ def _pattern(op: Op, target: str) -> str:
     For example ``tensorflow.matmul(a, b)``, ``tensorflow.reduce_mean(x, axis=...)``
     or ``a + b``.
     """
-    if op.kind == "binop":
+    if op.is_operator:
         return f"a {target} b"
     operands = ["x"] if op.arity == 1 else [chr(ord("a") + i) for i in range(op.arity)]
     required = [f"{k.name}=..." for k in op.keywords if k.required]

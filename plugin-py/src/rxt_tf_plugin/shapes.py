@@ -26,6 +26,8 @@ class Typed:
     """Its rank."""
     dtype: str | None = None
     """Its element type; ``None`` for the operands' own."""
+    derived: tuple[tuple[str, int], ...] = ()
+    """Keywords only ``tf!`` takes, derived from the site (an index's counts)."""
 
 
 @dataclass(frozen=True)
@@ -283,16 +285,55 @@ def window(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return _typed("window", ranks)
 
 
-def index(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
-    """``index``: ``rank - shrink_axes + new_axes`` (Rextio offers no subscript site).
+INDEX_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+"""The masks of ``tf.strided_slice``, in the order of its parameters."""
 
-    The crate's table covers the axes an index drops, not those it adds.
+
+def index(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
+    """``index``: ``rank - shrink_axes + new_axes``, the counts derived from the masks.
+
+    Begin, end and strides have one length; each mask has no bit beyond it;
+    an entry is at most one of an ellipsis (one at most), a new axis and a
+    dropped axis, as ``Tensor.__getitem__`` builds them; the entries that read
+    an axis are at most the rank (TensorFlow raises otherwise).
     """
-    shrink = keywords.value("shrink_axes")
-    new = keywords.value("new_axes")
-    dropped = shrink if isinstance(shrink, int) else 0
-    added = new if isinstance(new, int) else 0
-    return Typed(ranks[0] - dropped + added)
+    lengths = {len(entries) for entries in keywords.lists}
+    masks = {name: keywords.value(name) for name in INDEX_MASKS}
+    if len(keywords.lists) != 3 or len(lengths) != 1:
+        return Problem(
+            "begin, end and strides must be literal tuples of one length",
+            "write `tf.strided_slice(x, (0, 1), (0, 3), (1, 1))`",
+        )
+    length = lengths.pop()
+    if not all(isinstance(mask, int) and 0 <= mask < 1 << length for mask in masks.values()):
+        return Problem(
+            f"each mask must be an integer literal within the {length} entries",
+            "write the masks `Tensor.__getitem__` builds (explain --fix does)",
+        )
+    ellipsis, new, shrink = (
+        mask if isinstance(mask := masks[name], int) else 0 for name in INDEX_MASKS[2:]
+    )
+    if ellipsis & (ellipsis - 1) or ellipsis & new or ellipsis & shrink or new & shrink:
+        return Problem(
+            "an entry may be one of an ellipsis (one at most), a new axis or a dropped axis",
+            "write the masks `Tensor.__getitem__` builds (explain --fix does)",
+        )
+    added, dropped = new.bit_count(), shrink.bit_count()
+    indexed = length - ellipsis.bit_count() - added
+    if indexed > ranks[0]:
+        return Problem(
+            f"the index reads {indexed} axes of a rank-{ranks[0]} tensor "
+            "(TensorFlow raises InvalidArgumentError)",
+            "index at most as many axes as the tensor has",
+        )
+    rank = ranks[0] - dropped + added
+    if not 0 <= rank <= spec.MAX_RANK:
+        return Problem(
+            f"the result would have rank {rank}; rxt-tf tensors have ranks 0 to {spec.MAX_RANK}",
+            "add fewer axes",
+        )
+    derived = (("indexed_axes", indexed), ("shrink_axes", dropped), ("new_axes", added))
+    return Typed(rank, derived=derived)
 
 
 def einsum(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:

@@ -10,6 +10,8 @@ pub enum SiteKind {
     Call,
     /// A binary operator such as `a + b`.
     Binop,
+    /// A comparison such as `a > b` (Rextio plugin API 1.5 and later).
+    Compare,
 }
 
 impl SiteKind {
@@ -18,6 +20,7 @@ impl SiteKind {
         match self {
             SiteKind::Call => "call",
             SiteKind::Binop => "binop",
+            SiteKind::Compare => "compare",
         }
     }
 }
@@ -66,6 +69,10 @@ pub struct PythonRule {
     /// `tf.zeros_like(x, dtype="float32")` of an int32 `x` is
     /// `cast(zeros_like(x), F32)`, the same zeros TensorFlow makes.
     pub other_dtype_casts: bool,
+    /// Whether one of the two operands must be a number literal: `a == b`
+    /// of two tensors gives a scalar where their shapes do not broadcast,
+    /// which no typed result holds, while a literal always broadcasts.
+    pub needs_literal: bool,
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

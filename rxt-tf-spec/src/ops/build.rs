@@ -61,6 +61,7 @@ pub(super) const fn calls(
         renamed: &[],
         matching_dtype: None,
         other_dtype_casts: false,
+        needs_literal: false,
     }
 }
 
@@ -84,6 +85,24 @@ pub(super) const fn binop(
         renamed: &[],
         matching_dtype: None,
         other_dtype_casts: false,
+        needs_literal: false,
+    }
+}
+
+/// The Rextio rule of a comparison operator form (`a > b`; plugin API 1.5).
+/// `needs_literal`: `a == b` and `a != b`, which give a scalar where the
+/// shapes do not broadcast, take a tensor and a literal only.
+pub(super) const fn compare(
+    token: &'static [&'static str],
+    rule_id: &'static str,
+    code: u16,
+    detail: &'static str,
+    needs_literal: bool,
+) -> PythonRule {
+    PythonRule {
+        kind: SiteKind::Compare,
+        needs_literal,
+        ..binop(token, rule_id, code, detail)
     }
 }
 

@@ -2,9 +2,22 @@
 //! (`where`): the ops with a bool result or condition.
 
 use super::build::{
-    broadcasting, calls, elementwise, BINARY_DETAIL, BOOLS, FLOATS, NUMBERS, T, UNARY_DETAIL,
+    broadcasting, calls, compare, elementwise, BINARY_DETAIL, BOOLS, FLOATS, NUMBERS, T,
+    UNARY_DETAIL,
 };
 use crate::model::{DType, Input, Op, Rule, Steps, Work};
+
+/// The rest of an ordering comparison's constraint (`a < b`), after its
+/// tensors.
+const COMPARE_DETAIL: &str =
+    ", broadcasting, or one of them and a literal (Rextio 0.1.5 and later)";
+
+/// The rest of `a == b` / `a != b`: `Tensor.__eq__` gives a scalar `False`
+/// (`True`) where the shapes do not broadcast, which no typed result holds,
+/// so only a literal, which always broadcasts, is claimed beside a tensor.
+const COMPARE_SCALAR_DETAIL: &str =
+    " and a number literal (a tensor against a tensor stays on Python: `Tensor.__eq__` gives \
+     a scalar where shapes do not broadcast; write tf.equal); Rextio 0.1.5 and later";
 
 /// `equal(a, b)`: a bool tensor.
 pub const EQUAL: Op = Op {
@@ -15,12 +28,21 @@ pub const EQUAL: Op = Op {
         "element-wise `a == b`, broadcasting: a bool tensor",
         c"Equal",
         DType::ALL,
-        &[calls(
-            &["tensorflow.equal", "tensorflow.math.equal"],
-            "rxt-tf/equal-cpu",
-            38,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.equal", "tensorflow.math.equal"],
+                "rxt-tf/equal-cpu",
+                38,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &["=="],
+                "rxt-tf/equal-operator-cpu",
+                117,
+                COMPARE_SCALAR_DETAIL,
+                true,
+            ),
+        ],
     )
 };
 
@@ -33,12 +55,21 @@ pub const NOT_EQUAL: Op = Op {
         "element-wise `a != b`, broadcasting: a bool tensor",
         c"NotEqual",
         DType::ALL,
-        &[calls(
-            &["tensorflow.not_equal", "tensorflow.math.not_equal"],
-            "rxt-tf/not-equal-cpu",
-            39,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.not_equal", "tensorflow.math.not_equal"],
+                "rxt-tf/not-equal-cpu",
+                39,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &["!="],
+                "rxt-tf/not-equal-operator-cpu",
+                118,
+                COMPARE_SCALAR_DETAIL,
+                true,
+            ),
+        ],
     )
 };
 
@@ -51,12 +82,21 @@ pub const LESS: Op = Op {
         "element-wise `a < b`, broadcasting: a bool tensor",
         c"Less",
         NUMBERS,
-        &[calls(
-            &["tensorflow.less", "tensorflow.math.less"],
-            "rxt-tf/less-cpu",
-            40,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.less", "tensorflow.math.less"],
+                "rxt-tf/less-cpu",
+                40,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &["<"],
+                "rxt-tf/less-operator-cpu",
+                119,
+                COMPARE_DETAIL,
+                false,
+            ),
+        ],
     )
 };
 
@@ -69,12 +109,21 @@ pub const LESS_EQUAL: Op = Op {
         "element-wise `a <= b`, broadcasting: a bool tensor",
         c"LessEqual",
         NUMBERS,
-        &[calls(
-            &["tensorflow.less_equal", "tensorflow.math.less_equal"],
-            "rxt-tf/less-equal-cpu",
-            41,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.less_equal", "tensorflow.math.less_equal"],
+                "rxt-tf/less-equal-cpu",
+                41,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &["<="],
+                "rxt-tf/less-equal-operator-cpu",
+                120,
+                COMPARE_DETAIL,
+                false,
+            ),
+        ],
     )
 };
 
@@ -87,12 +136,21 @@ pub const GREATER: Op = Op {
         "element-wise `a > b`, broadcasting: a bool tensor",
         c"Greater",
         NUMBERS,
-        &[calls(
-            &["tensorflow.greater", "tensorflow.math.greater"],
-            "rxt-tf/greater-cpu",
-            42,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.greater", "tensorflow.math.greater"],
+                "rxt-tf/greater-cpu",
+                42,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &[">"],
+                "rxt-tf/greater-operator-cpu",
+                121,
+                COMPARE_DETAIL,
+                false,
+            ),
+        ],
     )
 };
 
@@ -105,12 +163,21 @@ pub const GREATER_EQUAL: Op = Op {
         "element-wise `a >= b`, broadcasting: a bool tensor",
         c"GreaterEqual",
         NUMBERS,
-        &[calls(
-            &["tensorflow.greater_equal", "tensorflow.math.greater_equal"],
-            "rxt-tf/greater-equal-cpu",
-            43,
-            BINARY_DETAIL,
-        )],
+        &[
+            calls(
+                &["tensorflow.greater_equal", "tensorflow.math.greater_equal"],
+                "rxt-tf/greater-equal-cpu",
+                43,
+                BINARY_DETAIL,
+            ),
+            compare(
+                &[">="],
+                "rxt-tf/greater-equal-operator-cpu",
+                122,
+                COMPARE_DETAIL,
+                false,
+            ),
+        ],
     )
 };
 

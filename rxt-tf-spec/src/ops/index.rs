@@ -192,6 +192,22 @@ pub const STRIDED_SLICE: Op = Op {
     ],
     work: Work::FirstInput,
     steps: Steps::One,
-    // Rextio offers no subscript site: `x[:, 0]` stays on Python.
-    python: &[],
+    // Rextio offers no subscript site, but offers the call `Tensor.__getitem__`
+    // makes (`explain --fix` writes a subscript as it): the counts that type
+    // the result are the plugin's to derive from the masks.
+    python: &[PythonRule {
+        macro_only: &["indexed_axes", "shrink_axes", "new_axes"],
+        ..calls(
+            &["tensorflow.strided_slice"],
+            "rxt-tf/strided-slice-cpu",
+            123,
+            STRIDED_SLICE_DETAIL,
+        )
+    }],
 };
+
+/// The rest of `tf.strided_slice`'s constraint, after its operands.
+const STRIDED_SLICE_DETAIL: &str = ": begin, end and strides as literal tuples of integers of \
+     one length, and the masks as integer literals each within that length, an entry at most \
+     one of an ellipsis (one at most), a new axis and a dropped axis, as `Tensor.__getitem__` \
+     builds them";

@@ -90,6 +90,7 @@ const fn reduction_calls(
         renamed: &[],
         matching_dtype: None,
         other_dtype_casts: false,
+        needs_literal: false,
     }
 }
 
