@@ -179,7 +179,8 @@ def test_rextio_certification_kit_on_every_native_function(built: Built) -> None
 
 def certify(specs: list[Any], check: Any) -> Any:
     """A hypothesis test of one native function: batch sizes 0-5 on the first
-    argument, float32 values with NaN, infinities, signed zeros and extremes."""
+    argument, float values with NaN, infinities, signed zeros and extremes,
+    integers over their type's whole range."""
     import numpy as np
     import tensorflow as tf
     from hypothesis import HealthCheck, given, settings
@@ -187,7 +188,12 @@ def certify(specs: list[Any], check: Any) -> Any:
     from rextio.plugins.testing import CertificationError
 
     special = st.sampled_from([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-45, -3.4e38, 88.7])
-    values = st.one_of(st.floats(width=32, allow_nan=True, allow_infinity=True), special)
+    floats = st.one_of(st.floats(width=32, allow_nan=True, allow_infinity=True), special)
+    integers = {
+        "int32": st.integers(-(2**31), 2**31 - 1),
+        "int64": st.integers(-(2**63), 2**63 - 1),
+        "bool": st.booleans(),
+    }
 
     @settings(max_examples=25, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -197,6 +203,7 @@ def certify(specs: list[Any], check: Any) -> Any:
         for index, (dtype, shape) in enumerate(specs):
             shape = (batch, *shape[1:]) if index == 0 else shape
             count = int(np.prod(shape))
+            values = integers.get(str(np.dtype(dtype)), floats)
             drawn = data.draw(st.lists(values, min_size=count, max_size=count))
             args.append(tf.constant(np.array(drawn, dtype).reshape(shape)))
         try:

@@ -30,14 +30,14 @@ changes nothing a caller can observe:
 from __future__ import annotations
 
 import ast
-import math
-import operator
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from rxt_tf_plugin import spec
+from rxt_tf_plugin.folding import FOLDED, UNKNOWN, folded, spelled
+from rxt_tf_plugin.indexing import index_lists, int_tuple
 from rxt_tf_plugin.ops import op_for
+from rxt_tf_plugin.renaming import fresh_name, loads, reads_namespaces, scoped_names, stores
 from rxt_tf_plugin.source_file import newline_of
 
 DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
@@ -258,11 +258,11 @@ class _Module:
                 and (node.lineno, node.col_offset) in on_tensors
             ):
                 yield from self._subscript_edits(node)
-            elif isinstance(node, _FOLDED) and not (local | self.shadowed) & {"len"}:
-                value = _folded(node)
-                spelled = None if value is _UNKNOWN else _spelled(value)
-                if spelled is not None and self.text(node) not in (spelled, spelled[1:-1]):
-                    yield self.edit(node, spelled, "write the literal expression's value")
+            elif isinstance(node, FOLDED) and not (local | self.shadowed) & {"len"}:
+                value = folded(node)
+                text = None if value is UNKNOWN else spelled(value)
+                if text is not None and self.text(node) not in (text, text[1:-1]):
+                    yield self.edit(node, text, "write the literal expression's value")
             elif isinstance(node, ast.Assign) and (node.lineno, node.col_offset) in on_tensors:
                 yield from self._rebinding_edits(function, node)
             elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in on_tensors:
@@ -288,12 +288,12 @@ class _Module:
         same (the bits too).
         """
         module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
-        index = index_lists(node.slice, self.tf_names)
+        index = index_lists(node.slice, lambda item: self._tf_path(item) == "tensorflow.newaxis")
         if module is None or index is None:
             return
         begin, end, strides, masks = index
         arguments = [
-            *(_int_tuple(entries) for entries in (begin, end, strides)),
+            *(int_tuple(entries) for entries in (begin, end, strides)),
             *(f"{name}={mask}" for name, mask in masks.items() if mask),
         ]
         # Two edits around the indexed value, so a rewrite inside it (a
@@ -324,22 +324,22 @@ class _Module:
         if statement not in function.body:
             return
         name = statement.targets[0].id
-        if _reads_namespaces(function) or name in _scoped_names(function):
+        if reads_namespaces(function) or name in scoped_names(function):
             return
         later = function.body[function.body.index(statement) + 1 :]
         reads: list[ast.Name] = []
         for following in later:
-            stores = _stores(following, name)
-            if stores and not (
+            binds = stores(following, name)
+            if binds and not (
                 isinstance(following, ast.Assign)
                 and all(isinstance(t, ast.Name) for t in following.targets)
             ):
                 return  # bound in a branch, a loop, a `with`, `del`, a tuple target
-            if stores and isinstance(following, ast.Assign):
-                reads.extend(_loads(following.value, name))
+            if binds and isinstance(following, ast.Assign):
+                reads.extend(loads(following.value, name))
                 break
-            reads.extend(_loads(following, name))
-        fresh = _fresh_name(self.tree, name)
+            reads.extend(loads(following, name))
+        fresh = fresh_name(self.tree, name)
         group = f"rename {name} at {statement.lineno}"
         reason = f"name the rebound {name} anew ({fresh})"
         for node in [statement.targets[0], *reads]:
@@ -465,140 +465,6 @@ class _Module:
         yield Edit(start, start, text, first.lineno, 0, POSTPONED)
 
 
-_NAMESPACE_READERS = frozenset({"locals", "vars", "eval", "exec", "dir", "globals"})
-"""Builtins that read variables by name: renaming a local would show."""
-
-
-def _reads_namespaces(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any(
-        isinstance(node, ast.Name) and node.id in _NAMESPACE_READERS for node in ast.walk(function)
-    )
-
-
-def _scoped_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Names a nested scope, ``global`` or ``nonlocal`` touches (a closure, a lambda)."""
-    names: set[str] = set()
-    for node in ast.walk(function):
-        if node is function:
-            continue
-        if isinstance(
-            node,
-            ast.FunctionDef
-            | ast.AsyncFunctionDef
-            | ast.Lambda
-            | ast.ClassDef
-            | ast.ListComp
-            | ast.SetComp
-            | ast.DictComp
-            | ast.GeneratorExp,
-        ):
-            names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return names
-
-
-def _stores(node: ast.AST, name: str) -> bool:
-    return any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store | ast.Del)
-        for n in ast.walk(node)
-    ) or any(
-        isinstance(n, ast.Import | ast.ImportFrom)
-        and any((alias.asname or alias.name).split(".")[0] == name for alias in n.names)
-        for n in ast.walk(node)
-    )
-
-
-def _loads(node: ast.AST, name: str) -> list[ast.Name]:
-    return [
-        n
-        for n in ast.walk(node)
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-    ]
-
-
-def _fresh_name(tree: ast.Module, name: str) -> str:
-    """``name_1`` (or the first ``name_<n>``) no identifier of the module uses."""
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    used |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
-    used |= {
-        n.name
-        for n in ast.walk(tree)
-        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-    }
-    used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    count = 1
-    while f"{name}_{count}" in used:
-        count += 1
-    return f"{name}_{count}"
-
-
-SLICE_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
-"""The masks ``Tensor.__getitem__`` passes to ``tf.strided_slice``."""
-
-
-def index_lists(
-    index: ast.expr, tf_modules: dict[str, str]
-) -> tuple[list[int], list[int], list[int], dict[str, int]] | None:
-    """The lists and masks ``_slice_helper`` builds for the subscript ``index``.
-
-    Begin, end and strides, and the five masks, as TensorFlow's
-    ``_slice_helper`` builds them, if the index holds only literals.
-    ``None`` for anything else: a name or an expression (its value is not
-    known here), a bool (a boolean mask), a list (another indexing), an empty
-    tuple.
-    """
-    items = index.elts if isinstance(index, ast.Tuple) else [index]
-    if not items:
-        return None
-    entries: list[tuple[int, int, int]] = []
-    masks = dict.fromkeys(SLICE_MASKS, 0)
-    for position, item in enumerate(items):
-        bit = 1 << position
-        if isinstance(item, ast.Slice):
-            bounds = (item.lower, item.upper, item.step)
-            start, stop, step = (None if b is None else _index_int(b) for b in bounds)
-            if any(
-                b is not None and v is None
-                for b, v in zip(bounds, (start, stop, step), strict=True)
-            ):
-                return None
-            masks["begin_mask"] |= bit if start is None else 0
-            masks["end_mask"] |= bit if stop is None else 0
-            entries.append((start or 0, stop or 0, 1 if step is None else step))
-        elif isinstance(item, ast.Constant) and item.value is Ellipsis:
-            masks["ellipsis_mask"] |= bit
-            entries.append((0, 0, 1))
-        elif (isinstance(item, ast.Constant) and item.value is None) or tf_path(
-            item, tf_modules
-        ) == "tensorflow.newaxis":
-            masks["new_axis_mask"] |= bit
-            entries.append((0, 0, 1))
-        elif (at := _index_int(item)) is not None:
-            masks["shrink_axis_mask"] |= bit
-            entries.append((at, at + 1, 1))
-        else:
-            return None
-    begin, end, strides = (list(column) for column in zip(*entries, strict=True))
-    return begin, end, strides, masks
-
-
-def _index_int(node: ast.expr) -> int | None:
-    """An int literal (``2``, ``-1``), not a bool."""
-    sign = 1
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node, sign = node.operand, -1
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return sign * node.value
-    return None
-
-
-def _int_tuple(values: list[int]) -> str:
-    """``(1, -1)``, ``(0,)``."""
-    inner = ", ".join(str(value) for value in values)
-    return f"({inner},)" if len(values) == 1 else f"({inner})"
-
-
 _OPERATORS: dict[type, str] = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -708,124 +574,6 @@ def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         elif isinstance(node, ast.Global | ast.Nonlocal):
             names.update(node.names)
     return names
-
-
-_UNKNOWN = object()
-"""What :func:`_folded` returns for an expression whose value it does not fix."""
-
-_FOLDED = (ast.BinOp, ast.Subscript, ast.Call, ast.Compare, ast.IfExp, ast.BoolOp, ast.UnaryOp)
-"""Expressions of literals folded to their value (after constants are inlined):
-``(0,) + (2, 1)``, ``(-1,)[0]``, ``len((1, 2))``, ``1.0 / 255``, ``"a" == "a"``."""
-
-_FOLD_OPERATORS: dict[type, Any] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-}
-
-_COMPARISONS: dict[type, Any] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-}
-
-
-def _folded(node: ast.expr) -> object:
-    """The value of an expression made of literals only, or ``_UNKNOWN``.
-
-    Only what Python computes exactly the same way every time: arithmetic on
-    ints and floats (no division by zero, ints within 64 bits), tuple
-    concatenation and indexing, ``len`` of a tuple, comparisons and boolean
-    logic of literals, a conditional expression with a literal test.
-    """
-    if isinstance(node, ast.Constant):
-        plain = type(node.value) in (int, float, str, bool) or node.value is None
-        return node.value if plain else _UNKNOWN
-    if isinstance(node, ast.Tuple) and isinstance(node.ctx, ast.Load):
-        items = [_folded(item) for item in node.elts]
-        return _UNKNOWN if any(item is _UNKNOWN for item in items) else tuple(items)
-    if isinstance(node, ast.UnaryOp):
-        operand = _folded(node.operand)
-        if isinstance(node.op, ast.Not) and operand is not _UNKNOWN:
-            return not operand
-        if isinstance(node.op, ast.USub | ast.UAdd) and type(operand) in (int, float):
-            return -operand if isinstance(node.op, ast.USub) else operand  # type: ignore[operator]
-        return _UNKNOWN
-    if isinstance(node, ast.BinOp) and type(node.op) in _FOLD_OPERATORS:
-        left, right = _folded(node.left), _folded(node.right)
-        numbers = type(left) in (int, float) and type(right) in (int, float)
-        tuples = isinstance(node.op, ast.Add) and type(left) is tuple and type(right) is tuple
-        if not (numbers or tuples):
-            return _UNKNOWN
-        if numbers and isinstance(node.op, ast.Div | ast.FloorDiv) and right == 0:
-            return _UNKNOWN
-        value = _FOLD_OPERATORS[type(node.op)](left, right)
-        if type(value) is int and not -(2**63) <= value < 2**63:
-            return _UNKNOWN
-        return value
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-        container, index = _folded(node.value), _folded(node.slice)
-        if type(container) is tuple and type(index) is int:
-            if -len(container) <= index < len(container):
-                return container[index]
-        return _UNKNOWN
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-        and not node.keywords
-    ):
-        container = _folded(node.args[0])
-        return len(container) if type(container) in (tuple, str) else _UNKNOWN  # type: ignore[arg-type]
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARISONS:
-        left, right = _folded(node.left), _folded(node.comparators[0])
-        if left is _UNKNOWN or right is _UNKNOWN:
-            return _UNKNOWN
-        if isinstance(node.ops[0], ast.Is | ast.IsNot) and not (left is None or right is None):
-            return _UNKNOWN  # identity of other literals is an implementation detail
-        try:
-            return bool(_COMPARISONS[type(node.ops[0])](left, right))
-        except TypeError:
-            return _UNKNOWN
-    if isinstance(node, ast.IfExp):
-        test = _folded(node.test)
-        if test is _UNKNOWN:
-            return _UNKNOWN
-        return _folded(node.body if test else node.orelse)
-    if isinstance(node, ast.BoolOp):
-        values = [_folded(value) for value in node.values]
-        if any(value is _UNKNOWN for value in values):
-            return _UNKNOWN
-        result = values[0]
-        for value in values[1:]:
-            result = (result and value) if isinstance(node.op, ast.And) else (result or value)
-        return result
-    return _UNKNOWN
-
-
-def _spelled(value: object) -> str | None:
-    """A folded value as Python source, parenthesized when negative.
-
-    ``None`` if it has no literal spelling (an infinite or NaN float).
-    """
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, tuple):
-        parts = [_spelled(item) for item in value]
-        if any(part is None for part in parts):
-            return None
-        inner = ", ".join(part or "" for part in parts)
-        return f"({inner},)" if len(parts) == 1 else f"({inner})"
-    text = repr(value)
-    return f"({text})" if text.startswith("-") else text
 
 
 def _inlinable(
