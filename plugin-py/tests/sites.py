@@ -16,7 +16,7 @@ are the operands. Measured facts the builders follow:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rextio.plugins.api import NON_LITERAL, ClaimExpr, ClaimLiteral, ClaimSite, KeywordArg
@@ -227,16 +227,6 @@ def plus(left: Operand, right: Operand, **extra: Any) -> ClaimSite:
 def compare(operator: str, left: Operand, right: Operand) -> ClaimSite:
     """A ``compare`` site for ``left <operator> right`` (plugin API 1.5).
 
-    Rextio gives a comparison its operand types and literals, and no
-    expression tree.
+    As a ``binop`` site, but Rextio gives a comparison no expression tree.
     """
-    args = (_arg(left), _arg(right))
-    return ClaimSite(
-        kind="compare",
-        target=operator,
-        operand_types=tuple(arg.type for arg in args),
-        file_path="model.py",
-        line=3,
-        column=4,
-        operand_literals=tuple(arg.literal for arg in args),
-    )
+    return replace(binop(operator, left, right), kind="compare", expression=None)
