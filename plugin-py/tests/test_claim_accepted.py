@@ -441,6 +441,10 @@ ACCEPTED = [
     (call("tensorflow.reshape", I64_4, lit((-1,))), rule_id("reshape"), I64),
     (call("tensorflow.reshape", B0, lit((1, 1, 1, 1))), rule_id("reshape"), B4),
     (call("tensorflow.reshape", D3, lit(())), rule_id("reshape"), D0),
+    # Sizes known at run time (`(batch, -1, 2, 4)`): the rank is their count.
+    (call("tensorflow.reshape", T2, "tuple[int, int, int, int]"), rule_id("reshape"), T4),
+    (call("tensorflow.broadcast_to", T0, "tuple[int, int]"), rule_id("broadcast_to"), T2),
+    (call("tensorflow.tile", T2, "tuple[int, int]"), rule_id("tile"), T2),
     (call("tensorflow.tile", T3, lit((1, 2, 3))), rule_id("tile"), T3),
     (call("tensorflow.tile", B1, lit((4,))), rule_id("tile"), B1),
     # gather and embedding_lookup: params rank - 1 + indices rank - batch_dims.
@@ -536,6 +540,8 @@ ACCEPTED = [
     (call("tensorflow.fill", lit((2, 3)), F), "rxt-tf/fill-cpu", T2),
     (call("tensorflow.fill", lit(()), FVAR), "rxt-tf/fill-cpu", T0),
     (call("tensorflow.fill", lit((4,)), lit(7)), "rxt-tf/fill-cpu", I32_1),
+    (call("tensorflow.fill", "tuple[int, int, int]", F), "rxt-tf/fill-cpu", T3),
+    (call("tensorflow.ones", "tuple[int, int]"), rule_id("ones"), T2),
     (call("tensorflow.fill", lit((1, 2, 3, 4)), D0), "rxt-tf/fill-cpu", D4),
     (call("tensorflow.fill", lit((2, 2)), I64_0), "rxt-tf/fill-cpu", I64_2),
     # tf.eye: a square identity matrix, float32 unless `dtype` says otherwise.

@@ -606,7 +606,8 @@ REJECTED = [
         "RXTP-RXTTF-109",
         "got the tuple (2,) × float32 rank-1",
     ),
-    (call("tensorflow.fill", "tuple[int, int]", F), "RXTP-RXTTF-109", "a literal tuple"),
+    (call("tensorflow.fill", "tuple[int, float]", F), "RXTP-RXTTF-109", "a literal tuple"),
+    (call("tensorflow.fill", "tuple[int, ...]", F), "RXTP-RXTTF-109", "a literal tuple"),
     # tf.eye: a size of at least 0, a square matrix only.
     (call("tensorflow.eye", lit(-1)), "RXTP-RXTTF-108", "non-negative size"),
     (call("tensorflow.eye", lit(2), lit(3)), "RXTP-RXTTF-108", "takes 1 operand"),
@@ -645,7 +646,7 @@ REJECTED = [
         "'int32'",
     ),
     (call("tensorflow.zeros", lit((2,)), "str"), "RXTP-RXTTF-103", "a positional `dtype`"),
-    (call("tensorflow.zeros", "tuple[int, int]"), "RXTP-RXTTF-103", "a literal tuple"),
+    (call("tensorflow.zeros", "list[int]"), "RXTP-RXTTF-103", "a literal tuple"),
     # An int variable is not a literal.
     (binop("*", T2, "int"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, int)"),
     (call("tensorflow.add", I32_2, "int"), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),

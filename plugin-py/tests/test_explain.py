@@ -63,6 +63,18 @@ def scaled(x: TensorF32Cpu2D, d: float) -> TensorF32Cpu2D:
 
 def masked(x: TensorF32Cpu2D, mask: Optional[TensorBoolCpu2D] = None) -> TensorF32Cpu2D:
     return tf.nn.relu(x)
+
+
+def square_ones(n: int) -> TensorF32Cpu2D:
+    return tf.ones((n, n))
+
+
+def documented(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    """Rectifies x.
+
+    Negative values become 0.
+    """
+    return tf.nn.relu(x)
 '''
 
 FIXED = {
@@ -75,8 +87,9 @@ FIXED = {
     "alias",
     "positional_dtype",
     "scaled",
+    "square_ones",
 }
-"""The functions ``--fix`` makes native."""
+"""The functions ``--fix`` makes native (``--unsafe-fixes`` also ``documented``)."""
 
 
 def explain(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -104,7 +117,7 @@ def reports(done: subprocess.CompletedProcess[str]) -> dict[str, dict]:  # type:
 
 def test_every_function_on_python_has_a_named_blocker(project: Path) -> None:
     found = reports(explain(project, "--format", "json"))
-    assert set(found) == FIXED | {"subscript", "missing_op", "masked"}
+    assert set(found) == FIXED | {"subscript", "missing_op", "masked", "documented"}
     for name, report in found.items():
         assert report["route"] == "python", name
         assert report["blockers"], name
@@ -146,6 +159,9 @@ def test_fix_rewrites_in_place_and_says_what_remains(project: Path) -> None:
     assert not missing["fixable"]
     [optional] = found["masked"]["blockers"]
     assert optional["owner"] == "rextio" and "Optional" in optional["fix"]
+    [docstring] = found["documented"]["blockers"]
+    assert docstring["owner"] == "rextio" and "--unsafe-fixes" in docstring["fix"]
+    assert '"""Rectifies x.' in after
     # A subscript of a tensor is the tf.strided_slice call it makes.
     assert "d = tf.strided_slice(tf.shape(x), (-1,), (0,), (1,), shrink_axis_mask=1)" in after
     # Nothing left to do: a second --fix changes nothing.
@@ -160,17 +176,32 @@ def test_diff_shows_the_rewrites_and_writes_nothing(project: Path) -> None:
     assert "+from __future__ import annotations" in done.stdout
     assert "-    x += y\n+    x = x + y" in done.stdout
     assert '+    return tf.cast(x, dtype="float32")' in done.stdout
+    assert "unsafe" not in done.stdout and "Rectifies" not in done.stdout
+
+
+def test_unsafe_fixes_make_a_docstring_a_comment_and_say_so(project: Path) -> None:
+    done = explain(project, "--diff", "--unsafe-fixes")
+    assert done.returncode == 0, done.stderr
+    assert (project / "layers.py").read_text() == MODULE
+    line = MODULE.splitlines().index('    """Rectifies x.') + 1
+    assert done.stdout.startswith(
+        f"# unsafe: layers.py:{line}: make the docstring a comment (unsafe: the "
+        "function's __doc__ becomes None)\n"
+    ), done.stdout[:300]
+    assert "+    # Rectifies x.\n+    #\n+    # Negative values become 0.\n" in done.stdout
+    found = reports(explain(project, "--fix", "--unsafe-fixes", "--format", "json"))
+    assert {n for n, r in found.items() if r["route"] == "native"} == FIXED | {"documented"}
 
 
 def test_text_output_names_each_function_and_blocker(project: Path) -> None:
     done = explain(project)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("rxt-tf explain: 0 of 11 functions native\n")
+    assert done.stdout.startswith("rxt-tf explain: 0 of 13 functions native\n")
     assert "layers.missing_op: python\n" in done.stdout
     assert "layers.py:11:0: [rextio] def constant(x: TensorF32Cpu2D)" in done.stdout
     assert "(explain --fix does this)" in done.stdout
     fixed = explain(project, "--fix")
-    assert fixed.stdout.startswith("rxt-tf explain: 9 of 11 functions native\n")
+    assert fixed.stdout.startswith("rxt-tf explain: 10 of 13 functions native\n")
     assert "layers.constant: native\n" in fixed.stdout
     assert "[rxt-tf] tf.math.cumprod(x)" in fixed.stdout
     assert "rewrite(s)" in fixed.stderr
@@ -206,7 +237,8 @@ def test_an_op_rxt_tf_has_but_rextio_never_offers_is_told_apart() -> None:
     from rxt_tf_plugin.explain import _unclaimed_fix
 
     assert "rxt-tf has concat" in _unclaimed_fix("tensorflow.concat")
-    assert "list of tensors" in _unclaimed_fix("tensorflow.concat")
+    assert "list literal of plugin tensors" in _unclaimed_fix("tensorflow.concat")
+    assert "does not claim this form yet" in _unclaimed_fix("tensorflow.pad")
     assert "tuple unpacking" in _unclaimed_fix("tensorflow.math.top_k")
     assert _unclaimed_fix("tensorflow.math.cumprod").startswith("rxt-tf has no op")
     assert "rxt-tf has fused_batch_norm" in _unclaimed_fix(

@@ -312,7 +312,17 @@ def as_rust(value: object) -> str:
 def test_every_accepted_row_lowers(site, _rule, _result) -> None:  # type: ignore[no-untyped-def]
     operands = rendered(site)
     lowered = P.lower(claimed(site), ctx(*operands))
-    assert lowered.rust.startswith("::rxt_tf::tf!(") and lowered.rust.endswith(")?")
+    runtime = [
+        str(t).startswith("tuple[") and not lit.is_literal
+        for t, lit in zip(
+            site.operand_types, site.operand_literals or (NON_LITERAL,) * len(operands), strict=True
+        )
+    ]
+    if any(runtime):
+        # Sizes known at run time: a block binds the tuple, the list reads it.
+        assert lowered.rust.startswith("{ let __rxt_tf_operand_") and lowered.rust.endswith(")? }")
+    else:
+        assert lowered.rust.startswith("::rxt_tf::tf!(") and lowered.rust.endswith(")?")
     assert lowered.helpers == () and lowered.uses == ()
     op = op_for(site.kind, site.target)
     assert op is not None
@@ -465,3 +475,18 @@ def test_a_float_expression_operand_is_rounded_to_float32_at_run_time() -> None:
     assert P.lower(site, ctx("x", "(1.0f64 / 255.0f64)")).rust == (
         "::rxt_tf::tf!(x * ::rxt_tf::ops::Scalar(((1.0f64 / 255.0f64) as f32)))?"
     )
+
+
+def test_sizes_known_at_run_time_are_read_after_the_tensor_as_python_evaluates() -> None:
+    site = call("tensorflow.reshape", T2, "tuple[int, int, int]")
+    lowered = P.lower(claimed(site), ctx("::rxt_tf::tf!(relu(x))?", "(b, -1, 4)")).rust
+    assert lowered == (
+        "{ let __rxt_tf_operand_0 = (::rxt_tf::tf!(relu(x))?); "
+        "let __rxt_tf_operand_1: (i64, i64, i64, ) = (b, -1, 4); "
+        "::rxt_tf::tf!(reshape(__rxt_tf_operand_0, [__rxt_tf_operand_1.0, "
+        "__rxt_tf_operand_1.1, __rxt_tf_operand_1.2]))? }"
+    )
+    # A named tensor is read where it is: nothing to evaluate first.
+    plain = P.lower(claimed(site), ctx("x", "shape")).rust
+    assert plain.startswith("{ let __rxt_tf_operand_1: (i64, i64, i64, ) = shape; ")
+    assert "reshape(x, [" in plain

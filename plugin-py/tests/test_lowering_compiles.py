@@ -55,6 +55,7 @@ def _operand_choices(op: Op, dtype: str) -> list[list[Any]]:
             ]
         elif role == "dims":
             options = [lit(tuple([1] * n)) for n in range(0, 5)]
+            options += [Arg(f"tuple[{', '.join(['int'] * n)}]") for n in range(1, 5)]
         elif role == "size":
             options = [lit(3), "int"]
         else:
@@ -133,6 +134,10 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                         elif operand == "int":
                             names.append("n")
                             params["n"] = "i64"
+                        elif isinstance(operand, Arg) and str(operand.type).startswith("tuple"):
+                            names.append(f"d{index}")
+                            count = str(operand.type).count("int")
+                            params[f"d{index}"] = f"({'i64, ' * count})"
                         else:
                             names.append(f"a{index}")
                             found = tensor_type(str(operand))

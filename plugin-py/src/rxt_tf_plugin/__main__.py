@@ -2,8 +2,9 @@
 
 ``setup <project> [--crate-path DIR] [--force] [--dry-run]`` makes a Rextio
 project build with rxt-tf; ``explain [PROJECT] [--format text|json] [--fix]
-[--diff]`` says why each function is native or not, and makes the rewrites
-that keep behaviour.
+[--unsafe-fixes] [--diff]`` says why each function is native or not, and
+makes the rewrites that keep behaviour (with ``--unsafe-fixes`` also those
+that change something observable besides speed, as ruff separates them).
 """
 
 from __future__ import annotations
@@ -55,11 +56,19 @@ def main(argv: list[str] | None = None) -> int:
         help="apply, in place, the rewrites that keep behaviour identical; then explain again",
     )
     described.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, also make the rewrites that change something observable "
+        "besides speed (a docstring made a comment leaves __doc__ empty)",
+    )
+    described.add_argument(
         "--diff", action="store_true", help="print the rewrites --fix would make; write nothing"
     )
     args = parser.parse_args(argv)
     if args.command == "explain":
-        return _explain(args.project, args.format, fix=args.fix, diff=args.diff)
+        return _explain(
+            args.project, args.format, fix=args.fix, diff=args.diff, unsafe=args.unsafe_fixes
+        )
     try:
         report = setup_project(
             args.project, args.crate_path, force=args.force, dry_run=args.dry_run
@@ -90,12 +99,15 @@ FIX_ROUNDS = 3
 type a function, which shows the next blocker (``x += y`` on a tensor)."""
 
 
-def _explain(project: Path, output: str, *, fix: bool, diff: bool) -> int:
+def _explain(project: Path, output: str, *, fix: bool, diff: bool, unsafe: bool) -> int:
     try:
         if diff:
-            print(_diff(project), end="")
+            print(_diff(project, unsafe=unsafe), end="")
             return 0
-        check = _fixed(project, quiet=False) if fix else explain.run_check(project)
+        if fix:
+            check, _ = _fixed(project, quiet=False, unsafe=unsafe)
+        else:
+            check = explain.run_check(project)
         reports = explain.explain(check)
     except (explain.ExplainError, OSError) as exc:
         print(f"rxt-tf explain: {exc}", file=sys.stderr)
@@ -107,26 +119,31 @@ def _explain(project: Path, output: str, *, fix: bool, diff: bool) -> int:
     return 0
 
 
-def _fixed(project: Path, *, quiet: bool) -> dict:  # type: ignore[type-arg]
+def _fixed(project: Path, *, quiet: bool, unsafe: bool) -> tuple[dict, list[str]]:  # type: ignore[type-arg]
     """Rewrites ``project`` in place and checks again, until nothing changes.
 
-    At most :data:`FIX_ROUNDS` times; returns the last report.
+    At most :data:`FIX_ROUNDS` times; returns the last report and a note for
+    each unsafe rewrite made.
     """
     check = explain.run_check(project)
+    notes: list[str] = []
     for _ in range(FIX_ROUNDS):
-        if not _rewrite(check, quiet=quiet):
+        if not _rewrite(check, quiet=quiet, unsafe=unsafe, notes=notes):
             break
         check = explain.run_check(project)
-    return check
+    return check, notes
 
 
-def _diff(project: Path) -> str:
-    """What ``--fix`` would change, made on a copy of the project's sources."""
+def _diff(project: Path, *, unsafe: bool) -> str:
+    """What ``--fix`` would change, made on a copy of the project's sources.
+
+    Each unsafe rewrite is named first, in lines starting ``# unsafe:``.
+    """
     with tempfile.TemporaryDirectory(prefix="rxt-tf-explain-") as scratch:
         copy = Path(scratch) / project.resolve().name
         shutil.copytree(project, copy, ignore=shutil.ignore_patterns(".rextio", ".git", "target"))
-        _fixed(copy, quiet=True)
-        diffs: list[str] = []
+        _, notes = _fixed(copy, quiet=True, unsafe=unsafe)
+        diffs: list[str] = [f"# unsafe: {note}\n" for note in notes]
         for path in sorted(copy.rglob("*.py")):
             relative = path.relative_to(copy)
             original = project / relative
@@ -146,10 +163,14 @@ def _diff(project: Path) -> str:
         return "".join(diffs)
 
 
-def _rewrite(check: dict, *, quiet: bool) -> bool:  # type: ignore[type-arg]
-    """Applies the rewrites to every module of the report; whether any changed."""
+def _rewrite(check: dict, *, quiet: bool, unsafe: bool, notes: list[str]) -> bool:  # type: ignore[type-arg]
+    """Applies the rewrites to every module of the report; whether any changed.
+
+    Unsafe ones only with ``unsafe``, each noted in ``notes``.
+    """
     changed = False
     on_tensors = explain.tensor_positions(check)
+    docstrings = explain.docstring_positions(check) if unsafe else {}
     for path in explain.project_files(check):
         try:
             read = source_file.read(path)
@@ -157,7 +178,9 @@ def _rewrite(check: dict, *, quiet: bool) -> bool:  # type: ignore[type-arg]
             print(f"rxt-tf explain: {exc}", file=sys.stderr)
             continue
         try:
-            after, edits = rewrite.fix(read.text, on_tensors.get(str(path), set()))
+            after, edits = rewrite.fix(
+                read.text, on_tensors.get(str(path), set()), docstrings.get(str(path), set())
+            )
         except SyntaxError:
             continue
         if after == read.text:
@@ -168,6 +191,7 @@ def _rewrite(check: dict, *, quiet: bool) -> bool:  # type: ignore[type-arg]
             print(f"rxt-tf explain: {exc}", file=sys.stderr)
             continue
         changed = True
+        notes.extend(f"{path.name}:{e.line}: {e.reason}" for e in edits if e.unsafe)
         if not quiet:
             print(f"rxt-tf explain: {path}: {len(edits)} rewrite(s)", file=sys.stderr)
     return changed

@@ -25,6 +25,11 @@ INT = "int"
 """Rextio's type of an int operand (an int literal is a literal to it)."""
 
 
+RUNTIME_SIZES = frozenset({"reshape", "per-axis", "fill", "filled"})
+"""The rules whose list operand may hold run-time ints (``tf.ones((n, n))``): the
+result's rank is the list's length, and TensorFlow checks the values when the
+op runs (``reshape``'s at most one ``-1``, non-negative sizes and multiples)."""
+
 INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
 """The values an int literal beside an integer tensor may take."""
 
@@ -56,6 +61,8 @@ class Verdict:
     """Operand positions holding an int literal, with its value."""
     lists: dict[int, tuple[int, ...]] = field(default_factory=dict)
     """Operand positions holding a literal tuple of integers (``reshape``'s sizes)."""
+    runtime_lists: dict[int, int] = field(default_factory=dict)
+    """Operand positions holding a tuple of ints known at run time, with its length."""
     cast_to: str | None = None
     """The element type the result is cast to (``tf.zeros_like(x, dtype=...)``
     naming another type than ``x``'s), or ``None``."""
@@ -77,10 +84,12 @@ class _Operand:
     """An int literal's value."""
     dims: tuple[int, ...] | None = None
     """A literal tuple of integers, where the op takes a list."""
+    runtime: int | None = None
+    """The length of a tuple of ints known only at run time, where the op takes a list."""
 
     @property
     def rank(self) -> int:
-        if self.dims is not None:
+        if self.dims is not None or self.runtime is not None:
             return 1
         return self.tensor.rank if self.tensor is not None else 0
 
@@ -89,6 +98,8 @@ class _Operand:
             return self.tensor.describe()
         if self.dims is not None:
             return f"the tuple {self.dims!r}"
+        if self.runtime is not None:
+            return f"a tuple of {self.runtime} ints"
         return "an int literal" if self.number == INT else "a float literal"
 
 
@@ -173,7 +184,13 @@ def _decide(op: Op, site: Any) -> Verdict:
         )
     ranks = tuple(operand.rank for operand in operands)
     lists = {i: operand.dims for i, operand in enumerate(operands) if operand.dims is not None}
-    typed = op.typing(ranks, Keywords(op.row, keywords, lists=tuple(lists.values())))
+    runtime = {i: o.runtime for i, o in enumerate(operands) if o.runtime is not None}
+    # A run-time tuple is typed by its length: zeros stand for its values,
+    # which TensorFlow checks when the op runs.
+    sizes = {**lists, **{i: (0,) * count for i, count in runtime.items()}}
+    typed = op.typing(
+        ranks, Keywords(op.row, keywords, lists=tuple(sizes[i] for i in sorted(sizes)))
+    )
     if isinstance(typed, Problem):
         return _rejected(op, typed.message, typed.suggestion)
     keywords = {**keywords, **dict(typed.derived)}
@@ -187,6 +204,7 @@ def _decide(op: Op, site: Any) -> Verdict:
         element=dtype,
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
         lists=lists,
+        runtime_lists=runtime,
     )
 
 
@@ -229,10 +247,17 @@ def _operands(
             operands.append(_Operand(number=INT, value=size))
         elif op.row.roles[index] == "dims":
             dims = _int_tuple(literals, index)
+            count = _ints_count(key)
+            if dims is None and count is not None and op.row.rule in RUNTIME_SIZES:
+                operands.append(_Operand(runtime=count))
+                continue
             if dims is None:
+                also = (
+                    " or a typed tuple of ints (`(n, n)`)" if op.row.rule in RUNTIME_SIZES else ""
+                )
                 return _rejected(
                     op,
-                    f"needs a literal tuple of integers as operand {index + 1}, got {key}",
+                    f"needs a literal tuple of integers{also} as operand {index + 1}, got {key}",
                     "write the sizes as a tuple literal, e.g. `(2, -1)`",
                 )
             operands.append(_Operand(dims=dims))
@@ -382,6 +407,17 @@ def _int_tuple(literals: Sequence[Any], index: int) -> tuple[int, ...] | None:
     ):
         return None
     return value
+
+
+def _ints_count(key: str | None) -> int | None:
+    """How many ints a ``tuple[int, int]`` type holds; ``None`` for another type."""
+    text = str(key)
+    if not (text.startswith("tuple[") and text.endswith("]")):
+        return None
+    items = [item.strip() for item in text[len("tuple[") : -1].split(",")]
+    if not items or any(item != INT for item in items):
+        return None
+    return len(items)
 
 
 def _a(dtype: str) -> str:

@@ -141,6 +141,25 @@ def tensor_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
     }
 
 
+def docstring_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
+    """Per file, the statements Rextio refused as expression statements.
+
+    ``--unsafe-fixes`` makes a function docstring among them a comment.
+    """
+    return {
+        str(module.get("file_path", "")): {
+            (int(d["line"]), int(d["column"]))
+            for function in module.get("functions", ())
+            for d in _diagnostics(function)
+            if str(d.get("message", "")).startswith(EXPRESSION_STATEMENT)
+        }
+        for module in check.get("modules", ())
+    }
+
+
+EXPRESSION_STATEMENT = "expression statements are supported only"
+"""Rextio's words for a statement of one expression (a docstring among them)."""
+
 _ON_TENSORS = (
     "in-place augmented assignment on a plugin-typed value",
     "indexing a plugin-typed value",
@@ -440,9 +459,8 @@ def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[B
 
 
 _NEVER_OFFERED = {
-    "concat": "a list of tensors is no operand Rextio passes to plugins",
-    "stack": "a list of tensors is no operand Rextio passes to plugins",
-    "pad": "a list of pairs is no literal to Rextio",
+    "concat": "Rextio offers the call but refuses a list literal of plugin tensors",
+    "stack": "Rextio offers the call but refuses a list literal of plugin tensors",
     "split": "it gives several tensors, and Rextio refuses the tuple unpacking",
     "unstack": "it gives several tensors, and Rextio refuses the tuple unpacking",
     "top_k": "it gives several tensors, and Rextio refuses the tuple unpacking",
@@ -450,7 +468,10 @@ _NEVER_OFFERED = {
     "einsum": "its equation is a positional string, which Rextio offers as no literal",
     "fused_batch_norm": "it gives several tensors, and Rextio refuses the tuple unpacking",
 }
-"""Why Rextio never offers a call of an op rxt-tf has in a form the plugin claims."""
+"""Why no plugin can claim a call of an op rxt-tf has (shown by the probe
+plugin's tests); an op not named here the plugin does not claim yet in the
+form written (``tf.pad`` of a run-time ``list[list[int]]``, which Rextio
+offers)."""
 
 
 def _unclaimed_fix(path: str) -> str:
@@ -541,10 +562,10 @@ def _classify(
         )
     if re.search(r"unsupported (argument|return) type", message) and source.imports_dropped:
         return "rextio", _dropped_imports(source)
-    if "expression statements are supported only" in message and construct.startswith(('"', "'")):
+    if message.startswith(EXPRESSION_STATEMENT) and construct.startswith(('"', "'")):
         return "rextio", (
-            "Rextio takes no docstring in a native function: make it a comment (the "
-            "function's __doc__ is then empty)"
+            "Rextio takes no docstring in a native function: make it a comment "
+            "(`explain --fix --unsafe-fixes` does; the function's __doc__ is then None)"
         )
     if "indexing a plugin-typed value" in message:
         return "rextio", (

@@ -44,6 +44,8 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
         _rendered(verdict, index, operand) for index, operand in enumerate(operands[: op.arity])
     )
     lowered = f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
+    if verdict.runtime_lists:
+        lowered = _with_runtime_lists(verdict, operands[: op.arity], rendered, op)
     if verdict.cast_to is not None:
         # `tf.zeros_like(x, dtype=...)` naming another type: the op's result
         # cast to it (zeros and ones convert exactly between all types).
@@ -133,6 +135,38 @@ def _rendered(verdict: Verdict, index: int, operand: str) -> str:
     if index in verdict.lists:
         return f"[{', '.join(str(value) for value in verdict.lists[index])}]"
     return _operand(operand)
+
+
+def _with_runtime_lists(
+    verdict: Verdict, operands: tuple[str, ...], rendered: tuple[str, ...], op: Op
+) -> str:
+    """The invocation in a block binding each operand in Python's order.
+
+    A tuple of ints known at run time (Rextio renders ``(i64, …)``) becomes
+    the list ``tf!`` takes, ``[d.0, d.1, …]``; the operands before it are
+    bound first, so they are evaluated (and fail) in the order Python
+    evaluates the call's arguments.
+    """
+    lets: list[str] = []
+    given: list[str] = []
+    last = max(verdict.runtime_lists)
+    for index, operand in enumerate(operands):
+        name = f"__rxt_tf_operand_{index}"
+        count = verdict.runtime_lists.get(index)
+        if count is not None:
+            lets.append(f"let {name}: ({'i64, ' * count}) = {operand};")
+            given.append(f"[{', '.join(f'{name}.{i}' for i in range(count))}]")
+        elif (
+            index > last
+            or _IDENTIFIER.fullmatch(rendered[index])
+            or index in verdict.ints
+            or index in verdict.scalars
+        ):
+            given.append(rendered[index])
+        else:
+            lets.append(f"let {name} = {rendered[index]};")
+            given.append(name)
+    return f"{{ {' '.join(lets)} ::{CRATE}::tf!({_invocation(op, tuple(given), verdict)})? }}"
 
 
 def _int(value: int) -> str:

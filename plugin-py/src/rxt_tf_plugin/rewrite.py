@@ -23,6 +23,9 @@ changes nothing a caller can observe:
   ``dtype=`` keyword;
 - ``x op= y`` on a tensor (as Rextio's own analysis types it: tensors are
   immutable, so ``op=`` already makes a new one) becomes ``x = x op (y)``;
+- with ``unsafe`` (``--unsafe-fixes``), a function's docstring Rextio
+  refused becomes a comment: the computation is the same, but the
+  function's ``__doc__`` is then ``None`` (so this one is not behaviour-keeping);
 - ``from __future__ import annotations`` is added to a module whose
   ``Optional[...]`` annotation makes Rextio drop the module's imports.
 """
@@ -85,14 +88,21 @@ class Edit:
     reason: str
     group: str = ""
     """Edits of one group are made all or none (a renamed local and its reads)."""
+    unsafe: bool = False
+    """Whether the edit changes something observable besides speed (``__doc__``)."""
 
 
-def plan(source: str, on_tensors: Collection[tuple[int, int]] = ()) -> list[Edit]:
-    """The behaviour-keeping rewrites of a module's ``source``.
+def plan(
+    source: str,
+    on_tensors: Collection[tuple[int, int]] = (),
+    docstrings: Collection[tuple[int, int]] = (),
+) -> list[Edit]:
+    """The rewrites of a module's ``source``.
 
     ``on_tensors`` holds the ``(line, column)`` of each ``x op= y`` and each
     subscript ``x[...]`` Rextio found on a plugin tensor; only those become
-    plain assignments and ``tf.strided_slice`` calls.
+    plain assignments and ``tf.strided_slice`` calls. ``docstrings`` holds
+    the function docstrings to make comments (the unsafe rewrite).
     """
     tree = ast.parse(source)
     module = _Module(source, tree)
@@ -100,6 +110,7 @@ def plan(source: str, on_tensors: Collection[tuple[int, int]] = ()) -> list[Edit
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             edits.extend(module.function_edits(function, on_tensors))
+            edits.extend(module.docstring_edits(function, docstrings))
     edits.extend(module.future_edit())
     return _outermost(edits)
 
@@ -113,20 +124,24 @@ def apply(source: str, edits: list[Edit]) -> str:
     return data.decode()
 
 
-def fix(source: str, on_tensors: Collection[tuple[int, int]] = ()) -> tuple[str, list[Edit]]:
+def fix(
+    source: str,
+    on_tensors: Collection[tuple[int, int]] = (),
+    docstrings: Collection[tuple[int, int]] = (),
+) -> tuple[str, list[Edit]]:
     """``source`` with every rewrite applied until none is left, and the edits made.
 
-    ``on_tensors`` positions refer to the original source; they are applied
-    in the first pass only (later passes move text).
+    ``on_tensors`` and ``docstrings`` positions refer to the original source;
+    they are applied in the first pass only (later passes move text).
     """
     done: list[Edit] = []
     for _ in range(4):
-        edits = plan(source, on_tensors)
+        edits = plan(source, on_tensors, docstrings)
         if not edits:
             break
         done.extend(edits)
         source = apply(source, edits)
-        on_tensors = ()
+        on_tensors = docstrings = ()
     return source, done
 
 
@@ -278,6 +293,31 @@ class _Module:
                             f"{name} = {name} {operator} {value}",
                             "write `x = x op y` (tensors are immutable)",
                         )
+
+    def docstring_edits(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        docstrings: Collection[tuple[int, int]],
+    ) -> Iterator[Edit]:
+        """The function's docstring as comments, if it is in ``docstrings``.
+
+        Not where it is the whole body (a body of comments does not parse).
+        """
+        first = function.body[0]
+        if not is_docstring(first) or len(function.body) < 2:
+            return
+        if (first.lineno, first.col_offset) not in docstrings:
+            return
+        text = ast.get_docstring(function) or ""
+        indent = " " * first.col_offset
+        newline = newline_of(self.source)
+        lines = [f"# {line}".rstrip() for line in text.splitlines()] or ["#"]
+        edit = self.edit(
+            first,
+            (newline + indent).join(lines),
+            "make the docstring a comment (unsafe: the function's __doc__ becomes None)",
+        )
+        yield replace(edit, unsafe=True)
 
     def _subscript_edits(self, node: ast.Subscript) -> Iterator[Edit]:
         """``x[...]`` of a tensor as the ``tf.strided_slice`` call ``Tensor.__getitem__`` makes.
