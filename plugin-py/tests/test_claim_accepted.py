@@ -542,6 +542,22 @@ ACCEPTED = [
     (call("tensorflow.fill", lit((4,)), lit(7)), "rxt-tf/fill-cpu", I32_1),
     (call("tensorflow.fill", "tuple[int, int, int]", F), "rxt-tf/fill-cpu", T3),
     (call("tensorflow.ones", "tuple[int, int]"), rule_id("ones"), T2),
+    # A reduction without `axis`: every axis, as TensorFlow writes them.
+    (call("tensorflow.reduce_sum", T4), rule_id("reduce_sum"), T0),
+    (
+        call("tensorflow.reduce_mean", T2, keywords=(kw("keepdims", True),)),
+        rule_id("reduce_mean"),
+        T2,
+    ),
+    # tf.constant of a lone number: the scalar `fill((), v)` makes.
+    (call("tensorflow.constant", F), "rxt-tf/constant-cpu", T0),
+    (call("tensorflow.constant", FVAR), "rxt-tf/constant-cpu", T0),
+    (call("tensorflow.constant", lit(-3)), "rxt-tf/constant-cpu", I32_0),
+    # tf.range of one to three ints, literal or not: int32, as TensorFlow makes it.
+    (call("tensorflow.range", "int"), rule_id("range"), I32_1),
+    (call("tensorflow.range", lit(5)), rule_id("range"), I32_1),
+    (call("tensorflow.range", lit(-3), "int"), rule_id("range"), I32_1),
+    (call("tensorflow.range", "int", "int", lit(-2)), rule_id("range"), I32_1),
     (call("tensorflow.fill", lit((1, 2, 3, 4)), D0), "rxt-tf/fill-cpu", D4),
     (call("tensorflow.fill", lit((2, 2)), I64_0), "rxt-tf/fill-cpu", I64_2),
     # tf.eye: a square identity matrix, float32 unless `dtype` says otherwise.

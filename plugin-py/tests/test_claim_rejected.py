@@ -540,16 +540,17 @@ REJECTED = [
         "RXTP-RXTTF-030",
         "`perm=()` is not a permutation",
     ),
-    # A reduction or argmax without an axis.
+    # A reduction of a scalar without an axis (of a tensor: every axis), argmax
+    # without an axis.
     (
-        call("tensorflow.reduce_mean", T2),
+        call("tensorflow.reduce_mean", T0),
         "RXTP-RXTTF-004",
-        "needs the literal keyword `axis` (an int literal or a tuple of distinct int literals)",
+        "reduces no axis of a rank-0 tensor without `axis`",
     ),
     (
-        call("tensorflow.math.reduce_max", T2, keywords=(true("keepdims"),)),
+        call("tensorflow.math.reduce_max", T0, keywords=(true("keepdims"),)),
         "RXTP-RXTTF-032",
-        "needs the literal keyword `axis`",
+        "reduces no axis of a rank-0 tensor",
     ),
     (
         call("tensorflow.argmax", T2),
@@ -647,6 +648,24 @@ REJECTED = [
     ),
     (call("tensorflow.zeros", lit((2,)), "str"), "RXTP-RXTTF-103", "a positional `dtype`"),
     (call("tensorflow.zeros", "list[int]"), "RXTP-RXTTF-103", "a literal tuple"),
+    # tf.constant: one number; an int beyond int32 makes int64 (so does tf.fill's).
+    (call("tensorflow.constant", T0), "RXTP-RXTTF-125", "takes one number"),
+    (call("tensorflow.constant", F, F), "RXTP-RXTTF-125", "takes one number"),
+    (call("tensorflow.constant", "list[float]"), "RXTP-RXTTF-125", "takes one number"),
+    (call("tensorflow.constant", lit(2**31)), "RXTP-RXTTF-125", "int64"),
+    (call("tensorflow.fill", lit((2,)), lit(-(2**31) - 1)), "RXTP-RXTTF-109", "int64"),
+    (
+        call("tensorflow.constant", F, keywords=(kw("dtype", "float64"),)),
+        "RXTP-RXTTF-125",
+        "unsupported keyword",
+    ),
+    # tf.range: ints only, int32's range for literals, no keywords.
+    (call("tensorflow.range", lit(2**31)), "RXTP-RXTTF-124", "int64 range"),
+    (call("tensorflow.range", lit(-(2**31) - 1), "int"), "RXTP-RXTTF-124", "int64 range"),
+    (call("tensorflow.range", "float"), "RXTP-RXTTF-124", "one to three ints"),
+    (call("tensorflow.range", T0), "RXTP-RXTTF-124", "one to three ints"),
+    (call("tensorflow.range", "int", "int", "int", "int"), "RXTP-RXTTF-124", "one to three"),
+    (call("tensorflow.range", "int", keywords=(kw("delta", 2),)), "RXTP-RXTTF-124", "positionally"),
     # An int variable is not a literal.
     (binop("*", T2, "int"), "RXTP-RXTTF-037", f"{TENSORS_OR_NUMBERS} ({T2}, int)"),
     (call("tensorflow.add", I32_2, "int"), "RXTP-RXTTF-010", TENSORS_OR_NUMBERS),
@@ -702,7 +721,7 @@ def test_rejections_suggest_what_to_write() -> None:
         return str(result.diagnostic.suggestion)
 
     assert suggestion(binop("*", I32_2, F)) == "write an int literal"
-    assert suggestion(call("tensorflow.reduce_sum", T2)) == "write `axis=0`"
+    assert suggestion(call("tensorflow.reduce_sum", T0)) == "keep it on Python"
     assert suggestion(call("tensorflow.reduce_sum", T2, lit(1), positional_bool())) == (
         "write `keepdims=<False or True>` as a keyword"
     )

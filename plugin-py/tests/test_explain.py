@@ -244,3 +244,25 @@ def test_an_op_rxt_tf_has_but_rextio_never_offers_is_told_apart() -> None:
     assert "rxt-tf has fused_batch_norm" in _unclaimed_fix(
         "tensorflow.compat.v1.nn.fused_batch_norm"
     )
+
+
+def test_a_refused_call_names_the_operand_rextio_could_not_type(tmp_path: Path) -> None:
+    (tmp_path / "rextio.toml").write_text('[plugins]\nenabled = ["rxt-tf"]\n')
+    (tmp_path / "layers.py").write_text(
+        "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n\n\n"
+        "def helper(x):\n    return x\n\n\n"
+        "def via_helper(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n"
+        "    y = helper(x)\n    return tf.nn.softmax(y, axis=-1)\n\n\n"
+        "def via_unclaimed(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n"
+        "    y = tf.math.cumprod(x) * 2.0\n    return tf.nn.softmax(y, axis=-1)\n"
+    )
+    found = reports(explain(tmp_path, "--format", "json"))
+    fixes = {
+        name: [b["fix"] for b in r["blockers"] if b["message"].startswith("keyword call")]
+        for name, r in found.items()
+    }
+    [helper] = fixes["via_helper"]
+    assert "an operand is untyped to Rextio: `helper(x)` (line 10)" in helper
+    assert "project helper" in helper
+    [unclaimed] = fixes["via_unclaimed"]
+    assert "`tf.math.cumprod(x)` (line 15) was not claimed" in unclaimed

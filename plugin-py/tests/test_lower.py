@@ -490,3 +490,25 @@ def test_sizes_known_at_run_time_are_read_after_the_tensor_as_python_evaluates()
     plain = P.lower(claimed(site), ctx("x", "shape")).rust
     assert plain.startswith("{ let __rxt_tf_operand_1: (i64, i64, i64, ) = shape; ")
     assert "reshape(x, [" in plain
+
+
+def test_get_shape_of_a_tensor_is_claimed_as_a_list_of_ints_and_lowered_to_its_shape() -> None:
+    from rextio.plugins.api import ReceiverMeta
+
+    receiver = ReceiverMeta(arg_type=T2, expr_kind="name", is_safe=True)
+    site = replace(call("x.get_shape"), receiver=receiver)
+    claim = P.claim(site, None)
+    assert isinstance(claim, Claimed)
+    assert (claim.rule_id, claim.result_type) == ("rxt-tf/get-shape-cpu", "list[int]")
+    lowered = P.lower(
+        replace(site, rule_id=claim.rule_id, result_type=claim.result_type),
+        LoweringContext(operands=(), target_language="rust", fresh_name=str, receiver="x"),
+    )
+    assert lowered.rust == "((x).shape()?)"
+    # Not of another receiver, nor with arguments.
+    other = replace(
+        site, receiver=ReceiverMeta(arg_type="list[int]", expr_kind="name", is_safe=True)
+    )
+    assert not isinstance(P.claim(other, None), Claimed)
+    assert not isinstance(P.claim(replace(site, operand_types=("int",)), None), Claimed)
+    assert not isinstance(P.claim(replace(site, target="x.numpy"), None), Claimed)

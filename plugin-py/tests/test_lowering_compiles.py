@@ -47,6 +47,8 @@ def _operand_choices(op: Op, dtype: str) -> list[list[Any]]:
                 options += [F, FVAR]
             if dtype != "bool":
                 options.append(lit(2))
+            if op.row.rule == "sequence":
+                options.append("int")
         elif role == "condition":
             options = [_tensor("bool", rank) for rank in range(low, high + 1)]
         elif role == "indices":

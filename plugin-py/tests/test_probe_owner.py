@@ -72,6 +72,18 @@ HOST_LIMITS = {
         "def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n    return tf.concat([x, x], 0)\n",
         "list literal item type is not supported",
     ),
+    "unary_minus": (
+        "def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n    return -x\n",
+        "unary minus is not supported",
+    ),
+    "power": (
+        "def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n    return x ** 2.0\n",
+        "this binary operator is not supported",
+    ),
+    "floor_division": (
+        "def f(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:\n    return x // y\n",
+        "this binary operator is not supported",
+    ),
     "raise": (
         "def f(x: TensorF32Cpu2D) -> TensorF32Cpu2D:\n"
         "    if 1 > 2:\n        raise ValueError('no')\n    return x\n",

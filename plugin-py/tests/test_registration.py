@@ -15,6 +15,7 @@ from sites import rule_id
 
 import rxt_tf_plugin
 from rxt_tf_plugin import spec, types
+from rxt_tf_plugin.methods import METHODS
 from rxt_tf_plugin.ops import OPS, covered_symbols
 from rxt_tf_plugin.plugin import plugin
 
@@ -62,6 +63,7 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     compares = version != "0.1.3"
     assert rule_ids == [
         *(op.rule_id for op in OPS if compares or op.kind != "compare"),
+        *(method.rule_id for method in METHODS.values()),
         *(fallback.rule_id for fallback in spec.FALLBACKS),
     ]
     assert len(set(rule_ids)) == len(rule_ids)
@@ -72,6 +74,8 @@ def test_rextio_loads_the_plugin(version: str) -> None:
     codes = {rule: code for rule, code, _ in loaded["rules"]}
     for fallback in spec.FALLBACKS:
         assert codes[fallback.rule_id] == fallback.code
+    for method in METHODS.values():
+        assert codes[method.rule_id] == method.code
     assert codes[rule_id("matmul")] == "RXTP-RXTTF-001"
     assert codes[rule_id("argmax")] == "RXTP-RXTTF-036"
     assert len(set(codes.values())) == len(codes)

@@ -94,3 +94,164 @@ def test_only_subscripts_rextio_found_on_tensors_are_rewritten() -> None:
     assert fixed.endswith(
         "return tf.strided_slice(x, (0,), (1,), (1,), shrink_axis_mask=1) + shape[0]\n"
     )
+
+
+HELPER = """import tensorflow as tf
+
+
+def high_pass_x_y(image):
+    \"\"\"Differences of neighbours.\"\"\"
+    x_var = image[:, :, 1:, :] - image[:, :, :-1, :]
+    y_var = image[:, 1:, :, :] - image[:, :-1, :, :]
+    return x_var, y_var
+
+
+def scaled(x, k):
+    y = x * k
+    return y + 1.0
+
+
+def f(image):
+    x_deltas, y_deltas = high_pass_x_y(image)
+    z = scaled(image * 2.0, 0.5)
+    x_var, image = high_pass_x_y(image)
+    total = tf.reduce_sum(tf.abs(x_deltas)) + tf.reduce_sum(tf.abs(y_deltas))
+    return total + x_var[0, 0, 0, 0] + image[0, 0, 0, 0] + z[0, 0, 0, 0]
+"""
+
+
+def _statements(source: str) -> set[tuple[int, int]]:
+    """Every statement of ``f``'s body, as if Rextio refused each."""
+    tree = ast.parse(source)
+    f = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "f")
+    return {(s.lineno, s.col_offset) for s in f.body}
+
+
+def test_an_inlined_helper_gives_the_same_bits() -> None:
+    import numpy as np
+    import tensorflow as tf
+
+    fixed, edits = rewrite.fix(HELPER, unsafe_at=_statements(HELPER))
+    inlined = [e for e in edits if e.reason.startswith("inline the helper")]
+    assert len(inlined) == 3 and all(e.unsafe for e in inlined), fixed
+    body = fixed.split("def f(image):", 1)[1]
+    assert "high_pass_x_y(" not in body and "scaled(" not in body, fixed
+    # The helper's names are renamed apart from the caller's (`x_var`, `image`).
+    assert "x_var_1 = " in body and "image_1 = image" in body, fixed
+    values = np.array(
+        [np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-45, -3.5, 2.0, 7.0, -1.0, 5.0, 3.4e38] * 6,
+        np.float32,
+    ).reshape(2, 3, 4, 3)
+    for x in (tf.constant(values), tf.constant(values[:, :1])):
+        assert _run(fixed, x) == _run(HELPER, x), fixed
+    # Not without the unsafe positions.
+    assert not [e for e in rewrite.fix(HELPER)[1] if e.reason.startswith("inline")]
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        "def h(x):\n    if x is None:\n        return x\n    return x\n",
+        "def h(x, k=2.0):\n    return x * k\n",
+        "def h(x):\n    y = x\n    y += 1.0\n    return y\n",
+        "def h(x):\n    return tf.abs(x), x\n",  # `tf` is the caller's local below
+        "def h(x):\n    return [v for v in (x,)]\n",
+        "@tf.function\ndef h(x):\n    return x\n",
+    ],
+)
+def test_helpers_that_are_not_straight_line_or_would_read_other_names_stay(helper: str) -> None:
+    source = (
+        "import tensorflow as tf\n\n\n" + helper + "\n\ndef f(x):\n    tf = 1\n"
+        "    a, b = h(x)\n    c = h(x)\n    return a\n"
+    )
+    fixed, edits = rewrite.fix(source, unsafe_at=_statements(source))
+    assert not [e for e in edits if e.reason.startswith("inline")], fixed
+
+
+SHAPES = [
+    "x.shape[-1]",
+    "x.shape[0] * x.shape[1]",
+    "len(x.shape)",
+    "x.shape[2]",  # out of range: the same IndexError
+]
+
+
+@pytest.mark.parametrize("expression", SHAPES)
+def test_shape_reads_and_get_shape_give_the_same_values(expression: str) -> None:
+    import tensorflow as tf
+
+    source = (
+        "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n\n\n"
+        f"def f(x: TensorF32Cpu2D):\n    return tf.fill((), float({expression}))\n"
+    )
+    fixed, edits = rewrite.fix(source)
+    assert edits and ".shape" not in fixed and "get_shape()" in fixed, fixed
+    for x in (tf.zeros((3, 4)), tf.zeros((0, 7))):
+        assert _run(fixed, x) == _run(source, x), (expression, fixed)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["x.shape", "x.shape.rank", "x.shape[1:]", "y.shape[0]", "x.shape.as_list()[0]"],
+)
+def test_other_shape_reads_are_left_alone(expression: str) -> None:
+    source = (
+        "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n\n\n"
+        f"def f(x: TensorF32Cpu2D, y):\n    return {expression}\n"
+    )
+    assert "get_shape" not in rewrite.fix(source)[0]
+
+
+OPERATORS = [
+    "-x",
+    "-(x * 2.0)",
+    "x ** 2",
+    "x ** 0.5",
+    "x ** (y - 1.0)",
+    "(x) ** y",
+    "x // 3",
+    "x // y",
+    "-x ** 2",
+    "y * (x // y)",
+]
+"""Operators on a float32 tensor ``x`` (and ``y``) as real code writes them."""
+
+
+@pytest.mark.parametrize("expression", OPERATORS)
+def test_operators_and_their_ops_give_the_same_bits(expression: str) -> None:
+    import numpy as np
+    import tensorflow as tf
+
+    source = (
+        "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n\n\n"
+        f"def f(x: TensorF32Cpu2D, y: TensorF32Cpu2D):\n    return {expression}\n"
+    )
+    unary = {
+        (node.lineno, node.col_offset)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.UnaryOp)
+    }
+    fixed, edits = rewrite.fix(source, unary)
+    body = fixed.split("return", 1)[1]
+    assert edits and "**" not in body and "//" not in body, fixed
+    assert ("-" not in body) or ("- 1.0" in body), fixed
+    compile(fixed, "<fixed>", "exec")
+    special = np.array(
+        [np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-45, -3.5, 2.0, 7.0, -1.0, 5.0, 3.4e38], np.float32
+    ).reshape(3, 4)
+    scope: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec"), scope)
+    rewritten: dict[str, Any] = {}
+    exec(compile(fixed, "<f>", "exec"), rewritten)
+    x, y = tf.constant(special), tf.constant(special[::-1].copy())
+    for args in ((x, y), (y, x)):
+        want, got = scope["f"](*args), rewritten["f"](*args)
+        assert (got.dtype, got.shape) == (want.dtype, want.shape)
+        assert got.numpy().tobytes() == want.numpy().tobytes(), (expression, fixed)
+
+
+def test_operators_of_values_not_known_as_tensors_are_left_alone() -> None:
+    source = (
+        "import tensorflow as tf\n\n\ndef f(x, n: int):\n    return -n, n ** 2, x // 2, 2 ** n\n"
+    )
+    assert rewrite.fix(source)[1] == []

@@ -176,6 +176,19 @@ pub enum Error {
         /// What was too large, or not representable.
         what: &'static str,
     },
+    /// A Python number beyond the range of the element type it becomes:
+    /// an `int` past int32 where a typed result is int32 (`tf.range(n)` of
+    /// a larger `n` is int64 in TensorFlow), a finite `float` past float32
+    /// where TensorFlow raises too (`tf.fill((), 3.5e38)`). Raised as
+    /// `ValueError`.
+    OutOfRange {
+        /// What was running.
+        op: &'static str,
+        /// The value given, as Python writes it.
+        value: String,
+        /// The element type it does not fit.
+        dtype: &'static str,
+    },
     /// The litert backend cannot be used in this environment: the
     /// `ai-edge-litert` package is missing or of another version, or its
     /// `libLiteRt.so` cannot be loaded. Raised as `RuntimeError`.
@@ -249,6 +262,7 @@ impl fmt::Display for Error {
             Error::FunctionArguments { message } | Error::FunctionShapes { message } => write!(f, "rxt-tf: function call: {message}"),
             Error::Internal { op, defect } => write!(f, "rxt-tf: {op}: internal error (a defect of rxt-tf, not of the input): {defect}"),
             Error::Limit { op, what } => write!(f, "rxt-tf: {op}: {what} is beyond what TensorFlow's C API takes"),
+            Error::OutOfRange { op, value, dtype } => write!(f, "rxt-tf: {op}: {value} is beyond {dtype}'s range"),
             Error::Op { message, op, .. } => write!(f, "rxt-tf: {op} failed: {message}"),
             Error::LitertRefused { what } => write!(f, "rxt-tf: litert: {what}"),
             Error::LitertUnavailable { reason } => write!(f, "rxt-tf: the litert backend is unavailable: {reason}"),
@@ -382,7 +396,8 @@ impl From<Error> for PyErr {
             | Error::Keyword { .. }
             | Error::Data { .. }
             | Error::MixedContexts { .. }
-            | Error::Limit { .. } => PyValueError::new_err(message),
+            | Error::Limit { .. }
+            | Error::OutOfRange { .. } => PyValueError::new_err(message),
             Error::Internal { .. } => op_error(code::INTERNAL, message),
             Error::Op { code, .. } => op_error(code, message),
             Error::Interrupted { exception, .. } => Python::attach(|py| exception.0.clone_ref(py)),
@@ -466,6 +481,33 @@ mod tests {
             }
         );
         assert!(!err.is_permanent());
+    }
+
+    #[test]
+    fn a_number_beyond_its_type_names_the_op_the_value_and_the_type() {
+        use crate::ops::Scalar;
+        let err = Scalar::<i32>::from_python_int("range", 1 << 31).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rxt-tf: range: 2147483648 is beyond int32's range"
+        );
+        assert_eq!(
+            Scalar::<i32>::from_python_int("range", -(1 << 31)),
+            Ok(Scalar(i32::MIN))
+        );
+        let err = Scalar::<f32>::from_python_float("fill", -3.5e38).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "rxt-tf: fill: -3.5e38 is beyond float32's range"
+        );
+        // Infinities and NaN convert; the largest float32 and what rounds to it too.
+        for value in [f64::INFINITY, f64::NEG_INFINITY, 3.4028235e38, 1e-50] {
+            assert_eq!(
+                Scalar::<f32>::from_python_float("fill", value),
+                Ok(Scalar(value as f32))
+            );
+        }
+        assert!(Scalar::<f32>::from_python_float("fill", f64::NAN).is_ok_and(|s| s.0.is_nan()));
     }
 
     #[test]

@@ -1,9 +1,11 @@
-"""Real inference code through Rextio: the corpus as written, and after ``explain --fix``.
+"""Real inference code through Rextio: the corpus as written, after ``explain --fix``
+and after ``explain --fix --unsafe-fixes``.
 
 The corpus (``rextio_real/``, see its README) holds 37 functions taken
 verbatim from tf-keras layers, TF Model Garden and the TensorFlow tutorials.
-Each is built twice with ``rextio build`` and the rxt-tf plugin: as written,
-and after ``python -m rxt_tf_plugin explain --fix``. For both, every function
+Each is built three times with ``rextio build`` and the rxt-tf plugin: as
+written, after ``python -m rxt_tf_plugin explain --fix``, and with
+``--unsafe-fixes`` too (docstrings made comments, helpers inlined). For both, every function
 is native or has a named blocker; the rewritten sources compute every
 function bit for bit as the originals; and the built module, forced native,
 does too.
@@ -38,10 +40,12 @@ NATIVE = {
         "keras_layers.unit_normalization",
         "tutorials.create_look_ahead_mask",
         "tutorials.create_padding_mask",
+        "tutorials.integral_approximation",
         "tutorials.interpolate_images",
         "tutorials.my_dense_layer",
     },
 }
+NATIVE["unsafe"] = NATIVE["fixed"] | {"tutorials.split_heads", "tutorials.total_variation_loss"}
 """The functions native at least, per build (more is better: update the set)."""
 
 
@@ -68,7 +72,7 @@ class Built:
         return {name for name, route in self.routes.items() if route.startswith("native")}
 
 
-@pytest.fixture(scope="module", params=["written", "fixed"])
+@pytest.fixture(scope="module", params=["written", "fixed", "unsafe"])
 def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Built:
     root = tmp_path_factory.mktemp(f"corpus-{request.param}")
     for name in SOURCES:
@@ -77,8 +81,9 @@ def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     done = Built(request.param, root)
     setup = done.run("-m", "rxt_tf_plugin", "setup", ".")
     assert setup.returncode == 0, setup.stderr
-    if request.param == "fixed":
-        fixed = done.run("-m", "rxt_tf_plugin", "explain", ".", "--fix")
+    if request.param != "written":
+        unsafe = ("--unsafe-fixes",) if request.param == "unsafe" else ()
+        fixed = done.run("-m", "rxt_tf_plugin", "explain", ".", "--fix", *unsafe)
         assert fixed.returncode == 0, fixed.stderr
     explained = done.run("-m", "rxt_tf_plugin", "explain", ".", "--format", "json")
     assert explained.returncode == 0, explained.stderr

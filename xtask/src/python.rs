@@ -230,7 +230,8 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
          positional={},\n                python_only={},\n                \
          macro_only={},\n                leading_literal_keeps_its_type={},\n                \
          renamed={},\n                matching_dtype={},\n                \
-         other_dtype_casts={},\n                needs_literal={},\n            ),",
+         other_dtype_casts={},\n                needs_literal={},\n                \
+         scalar_shape={},\n                omitted_axis_is_every_axis={},\n            ),",
         string(rule.kind.as_str()),
         tuple(&targets),
         string(rule.rule_id),
@@ -243,7 +244,9 @@ fn rule_row(out: &mut String, op: &Op, rule: &PythonRule) {
         tuple(&renamed),
         rule.matching_dtype.map_or_else(|| "None".to_owned(), string),
         boolean(rule.other_dtype_casts),
-        boolean(rule.needs_literal)
+        boolean(rule.needs_literal),
+        boolean(rule.scalar_shape),
+        boolean(rule.omitted_axis_is_every_axis)
     );
 }
 

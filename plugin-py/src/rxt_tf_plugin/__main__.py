@@ -170,7 +170,7 @@ def _rewrite(check: dict, *, quiet: bool, unsafe: bool, notes: list[str]) -> boo
     """
     changed = False
     on_tensors = explain.tensor_positions(check)
-    docstrings = explain.docstring_positions(check) if unsafe else {}
+    unsafe_at = explain.unsafe_positions(check) if unsafe else {}
     for path in explain.project_files(check):
         try:
             read = source_file.read(path)
@@ -179,7 +179,7 @@ def _rewrite(check: dict, *, quiet: bool, unsafe: bool, notes: list[str]) -> boo
             continue
         try:
             after, edits = rewrite.fix(
-                read.text, on_tensors.get(str(path), set()), docstrings.get(str(path), set())
+                read.text, on_tensors.get(str(path), set()), unsafe_at.get(str(path), set())
             )
         except SyntaxError:
             continue

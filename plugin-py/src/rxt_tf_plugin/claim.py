@@ -63,6 +63,8 @@ class Verdict:
     """Operand positions holding a literal tuple of integers (``reshape``'s sizes)."""
     runtime_lists: dict[int, int] = field(default_factory=dict)
     """Operand positions holding a tuple of ints known at run time, with its length."""
+    runtime_ints: frozenset[int] = frozenset()
+    """Operand positions holding an int known at run time (``tf.range(n)``)."""
     cast_to: str | None = None
     """The element type the result is cast to (``tf.zeros_like(x, dtype=...)``
     naming another type than ``x``'s), or ``None``."""
@@ -139,6 +141,17 @@ def _decide(op: Op, site: Any) -> Verdict:
     literals: Sequence[Any] = tuple(getattr(site, "operand_literals", ()) or ())
     if any(key is None for key in operand_types):
         return NOT_COVERED
+    if op.rule.scalar_shape:
+        # `tf.constant(v)`: `fill((), v)` of a lone number.
+        if len(operand_types) != 1 or operand_types[0] not in (FLOAT, INT):
+            got = ", ".join(str(key) for key in operand_types)
+            return _rejected(
+                op,
+                f"takes one number, got ({got}) (a tensor, list or other value stays on Python)",
+                f"write {op.spelling}(2.0)",
+            )
+        operand_types = ("tuple[()]", *operand_types)
+        literals = (EMPTY_SHAPE, *(literals or (None,)))
     if (
         op.is_operator
         and not any(tensor_type(key) is not None for key in operand_types[: op.arity])
@@ -147,6 +160,8 @@ def _decide(op: Op, site: Any) -> Verdict:
         # An operator with no tensor among its operands (`1.0 - 2.0`, ints,
         # strings) is not TensorFlow's at all.
         return NOT_COVERED
+    if op.row.rule == "sequence":
+        return _sequence(op, operand_types, literals, tuple(getattr(site, "keywords", ())))
     if op.rule.needs_literal and not any(
         key in (FLOAT, INT) or getattr(tensor_type(key), "rank", None) == 0
         for key in operand_types[: op.arity]
@@ -170,6 +185,14 @@ def _decide(op: Op, site: Any) -> Verdict:
     keywords = _keywords(op, given, positional)
     if isinstance(keywords, Verdict):
         return keywords
+    if op.rule.omitted_axis_is_every_axis and "axis" not in keywords:
+        # `axis=None`: every axis, as TensorFlow writes them for a known rank.
+        rank = operands[0].rank if operands else 0
+        if rank < 1:
+            return _rejected(
+                op, "reduces no axis of a rank-0 tensor without `axis`", "keep it on Python"
+            )
+        keywords = {**keywords, "axis": tuple(range(rank))}
     dtype = _made_type(op, keywords) if _makes_tensor(op) else _element_type(op, operands)
     if isinstance(dtype, Verdict):
         return dtype
@@ -205,6 +228,59 @@ def _decide(op: Op, site: Any) -> Verdict:
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
         lists=lists,
         runtime_lists=runtime,
+    )
+
+
+@dataclass(frozen=True)
+class _EmptyShape:
+    """The literal ``()`` a scalar-making Python form leaves out."""
+
+    is_literal: bool = True
+    value: tuple[int, ...] = ()
+
+
+EMPTY_SHAPE = _EmptyShape()
+
+SEQUENCE_DEFAULTS = {1: ("start", "delta"), 2: ("delta",), 3: ()}
+"""What ``tf.range`` of one, two or three operands leaves to its defaults
+(``start = 0``, ``delta = 1``): ``tf.range(n)`` is ``range(0, n, 1)``."""
+
+
+def _sequence(
+    op: Op, operand_types: Sequence[str | None], literals: Sequence[Any], keywords: tuple[Any, ...]
+) -> Verdict:
+    """``tf.range`` of one to three ints (literals or run-time), as int32.
+
+    TensorFlow converts each Python int to int32 where it fits and makes the
+    range of the widest type; an int literal beyond int32 (an int64 range)
+    is not claimed, and a run-time one raises ``ValueError`` natively.
+    """
+    if keywords:
+        return _rejected(
+            op, "takes its operands positionally only", "write tf.range(start, limit, delta)"
+        )
+    if not 1 <= len(operand_types) <= 3 or any(key != INT for key in operand_types):
+        got = ", ".join(str(key) for key in operand_types)
+        return _rejected(
+            op,
+            f"takes one to three ints, got ({got}) (a float range stays on Python)",
+            "write tf.range(n), tf.range(start, limit) or tf.range(start, limit, delta) of ints",
+        )
+    ints = {i: v for i in range(len(operand_types)) if (v := _int_literal(literals, i)) is not None}
+    low, high = INT_RANGES["int32"]
+    if any(not low <= value <= high for value in ints.values()):
+        return _rejected(
+            op,
+            "an int beyond int32's range makes an int64 range, which rxt-tf does not type",
+            "keep this tf.range on Python",
+        )
+    return Verdict(
+        "claimed",
+        op=op,
+        result=tensor_of(1, "int32"),
+        element="int32",
+        ints=ints,
+        runtime_ints=frozenset(i for i in range(len(operand_types)) if i not in ints),
     )
 
 
@@ -342,6 +418,14 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         # A new tensor of a lone Python number (`tf.fill(dims, 0.5)`): the
         # number's own type, as TensorFlow converts it.
         numbers = [operand.number for operand in operands if operand.number is not None]
+        least, most = INT_RANGES["int32"]
+        if any(o.value is not None and not least <= o.value <= most for o in operands):
+            return _rejected(
+                op,
+                "an int beyond int32's range makes an int64 tensor, which rxt-tf does not "
+                "type from a lone int",
+                "keep it on Python, or write an int of int32's range",
+            )
         if numbers:
             return "float32" if FLOAT in numbers else "int32"
     if not tensors or not fits:
@@ -566,6 +650,8 @@ def _keywords(
             return _rejected(op, f"supports only {_accepted(rule)}", f"write `{_example(rule)}`")
         values[name] = value
     for rule in op.keywords:
+        if rule.name == "axis" and op.rule.omitted_axis_is_every_axis:
+            continue  # every axis where it is left out
         if rule.required and rule.name not in values:
             return _rejected(
                 op,

@@ -20,8 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rxt_tf_plugin import rewrite, source_file, spec
+from rxt_tf_plugin import rewrite, source_file, spec, syntax
 from rxt_tf_plugin.ops import op_for
+from rxt_tf_plugin.roots import untyped_operand
 
 PLUGIN_CODE = "RXTP-RXTTF-"
 """The prefix of the plugin's own diagnostic codes."""
@@ -141,17 +142,19 @@ def tensor_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
     }
 
 
-def docstring_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
-    """Per file, the statements Rextio refused as expression statements.
+def unsafe_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
+    """Per file, the statements ``--unsafe-fixes`` may rewrite.
 
-    ``--unsafe-fixes`` makes a function docstring among them a comment.
+    A docstring Rextio refused as an expression statement (made a comment),
+    and a tuple unpacking it refused (``a, b = helper(x)``, inlined where the
+    helper is straight-line code).
     """
     return {
         str(module.get("file_path", "")): {
             (int(d["line"]), int(d["column"]))
             for function in module.get("functions", ())
             for d in _diagnostics(function)
-            if str(d.get("message", "")).startswith(EXPRESSION_STATEMENT)
+            if str(d.get("message", "")).startswith((EXPRESSION_STATEMENT, LOCAL_TARGETS))
         }
         for module in check.get("modules", ())
     }
@@ -160,10 +163,14 @@ def docstring_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]
 EXPRESSION_STATEMENT = "expression statements are supported only"
 """Rextio's words for a statement of one expression (a docstring among them)."""
 
+LOCAL_TARGETS = "assignment targets must be local names"
+"""Rextio's words for an assignment to a tuple (``a, b = ...``)."""
+
 _ON_TENSORS = (
     "in-place augmented assignment on a plugin-typed value",
     "indexing a plugin-typed value",
     "changes its type from rxt-tf/",
+    "unary minus is not supported for inferred operand type: rxt-tf/",
 )
 """Rextio's words for the constructs on tensors ``--fix`` rewrites."""
 
@@ -207,7 +214,7 @@ class _Source:
             self.tree = None
             self.edits = []
         self.lines = text.splitlines()
-        self.tf_names = rewrite.tf_names(self.tree) if self.tree is not None else {}
+        self.tf_names = syntax.tf_names(self.tree) if self.tree is not None else {}
         self.imports_dropped = False
         """Whether Rextio's report shows no import of the module (its types unresolved)."""
         self.optional = any(edit.reason == rewrite.POSTPONED for edit in self.edits)
@@ -231,7 +238,7 @@ class _Source:
 
     def tf_path(self, node: ast.expr) -> str | None:
         """``tensorflow.nn.relu`` for ``tf.nn.relu``, if ``tf`` imports tensorflow."""
-        return rewrite.tf_path(node, self.tf_names)
+        return syntax.tf_path(node, self.tf_names)
 
     @classmethod
     def read(cls, path: str, on_tensors: set[tuple[int, int]]) -> _Source:
@@ -316,7 +323,7 @@ def _module_level_call(source: _Source) -> tuple[int, str, bool] | None:
 
     def statements(body: list[ast.stmt]) -> None:
         for node in body:
-            if isinstance(node, ast.Import | ast.ImportFrom) or rewrite.is_docstring(node):
+            if isinstance(node, ast.Import | ast.ImportFrom) or syntax.is_docstring(node):
                 continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 for decorator in node.decorator_list:
@@ -325,7 +332,7 @@ def _module_level_call(source: _Source) -> tuple[int, str, bool] | None:
                     if default is not None:
                         visit(default, False)
                 if not future:
-                    for annotation in rewrite.function_annotations(node):
+                    for annotation in syntax.function_annotations(node):
                         visit(annotation, True)
             elif isinstance(node, ast.ClassDef):
                 for decorator in node.decorator_list:
@@ -385,6 +392,9 @@ def _blockers(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
         owner, fix = _classify(
             code, message, str(diagnostic.get("suggestion") or ""), source, call, construct
         )
+        root = _root(function, source, call) if message.startswith(KEYWORDS_REFUSED) else None
+        if root is not None:
+            fix = f"the call was not claimed, because an operand is untyped to Rextio: {root}"
         fixable = source.fixes(message, code, line, column, span)
         if fixable:
             fix += " (explain --fix does this)"
@@ -412,6 +422,26 @@ def _blockers(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
             "",
             str(reason),
         )
+
+
+KEYWORDS_REFUSED = "keyword call arguments are not supported"
+"""Rextio's words for a call with keywords that no plugin claimed."""
+
+
+def _root(function: dict[str, Any], source: _Source, call: ast.Call | None) -> str | None:
+    """Why an operand of a refused call with literal keywords is untyped, if known."""
+    if call is None or not all(_is_plain_literal(k.value) for k in call.keywords):
+        return None
+    if source.tf_path(call.func) is None:
+        return None  # a project function's keywords are the host's limit themselves
+    node = source.function(str(function.get("name")), int(function.get("line") or 0))
+    if node is None:
+        return None
+    claimed = {
+        (int(c.get("line") or 0), int(c.get("column") or 0))
+        for c in function.get("plugin_claims", ())
+    }
+    return untyped_operand(call, node, claimed, source.tf_path)
 
 
 def _seen_by_the_plugin(function: dict[str, Any], source: _Source) -> Iterator[Blocker]:
@@ -566,6 +596,12 @@ def _classify(
         return "rextio", (
             "Rextio takes no docstring in a native function: make it a comment "
             "(`explain --fix --unsafe-fixes` does; the function's __doc__ is then None)"
+        )
+    if message.startswith(LOCAL_TARGETS):
+        return "rextio", (
+            "Rextio assigns no tuple target: where the value is a straight-line helper's "
+            "tuple, `explain --fix --unsafe-fixes` inlines the helper (a traceback then shows "
+            "no frame of it); otherwise one call per value"
         )
     if "indexing a plugin-typed value" in message:
         return "rextio", (

@@ -30,6 +30,9 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
             "only function-style calls are claimed"
         )
     expected = len(tuple(site.operand_types))
+    if op.rule.scalar_shape and len(operands) == expected:
+        operands = ("()", *operands)  # the shape the Python form leaves out
+        expected += 1
     if len(operands) != expected:
         raise ValueError(
             f"rxt-tf: `{site.target}` was claimed with {expected} operand(s) but lowering "
@@ -38,6 +41,8 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
     for operand in operands:
         if not operand.strip():
             raise ValueError(f"rxt-tf: `{site.target}` received an empty operand")
+    if op.row.rule == "sequence":
+        return f"::{CRATE}::tf!({op.macro_name}({', '.join(_sequence(verdict, operands))}))?"
     # Positional keywords (`tf.reduce_sum(x, 0)`) come from the verdict, read
     # from the site's literals; their rendered text is not used.
     rendered = tuple(
@@ -126,8 +131,35 @@ def _scalar(rendered: str, element: str) -> str:
     return f"::{CRATE}::ops::Scalar((({text}) as {rust}))"
 
 
+def _filled_float(rendered: str, op: str) -> str:
+    """A lone Python float ``tf.fill`` or ``tf.constant`` makes a float32 of.
+
+    A literal float32 holds stays a literal; anything else is converted when
+    the op runs, raising ``ValueError`` where a finite value is beyond
+    float32's range, as TensorFlow's conversion does there (a float operand
+    beside a tensor becomes an infinity instead, see :func:`_scalar`).
+    """
+    text = rendered.strip()
+    while text.startswith("(") and text.endswith(")") and _enclosed(text):
+        text = text[1:-1].strip()
+    if _FLOAT.fullmatch(text) and abs(float(text)) < _F32_OVERFLOW:
+        return f"({text})" if text.startswith("-") else text
+    text = _NON_FINITE.get(text, text)
+    return f'(::{CRATE}::ops::Scalar::<f32>::from_python_float("{op}", {text})?)'
+
+
+_NON_FINITE = {
+    "inf": "::core::f64::INFINITY",
+    "-inf": "::core::f64::NEG_INFINITY",
+    "nan": "::core::f64::NAN",
+}
+"""Python's spellings of the floats Rust writes as constants."""
+
+
 def _rendered(verdict: Verdict, index: int, operand: str) -> str:
     """Operand ``index`` as ``tf!`` takes it: a float, an int literal, a list or a tensor."""
+    if index in verdict.scalars and verdict.op is not None and verdict.op.row.rule == "fill":
+        return _filled_float(operand, verdict.op.row.name)
     if index in verdict.scalars:
         return _scalar(operand, verdict.element)
     if index in verdict.ints:
@@ -167,6 +199,23 @@ def _with_runtime_lists(
             lets.append(f"let {name} = {rendered[index]};")
             given.append(name)
     return f"{{ {' '.join(lets)} ::{CRATE}::tf!({_invocation(op, tuple(given), verdict)})? }}"
+
+
+def _sequence(verdict: Verdict, operands: tuple[str, ...]) -> list[str]:
+    """``tf.range``'s start, limit and delta: ints given, ``0`` and ``1`` where left out.
+
+    A run-time int is an int32 ``Scalar``, checked: beyond int32's range it
+    raises ``ValueError`` (TensorFlow would make an int64 range).
+    """
+    given = [
+        _int(verdict.ints[index])
+        if index in verdict.ints
+        else f'(::{CRATE}::ops::Scalar::<i32>::from_python_int("range", {operand.strip()})?)'
+        for index, operand in enumerate(operands)
+    ]
+    if len(given) == 1:
+        return ["0", given[0], "1"]
+    return given if len(given) == 3 else [*given, "1"]
 
 
 def _int(value: int) -> str:

@@ -204,6 +204,11 @@ class RuleRow:
     needs_literal: bool = False
     """Whether one operand must be a number literal (``a == 0``: a tensor against a
     tensor gives a scalar where the shapes do not broadcast)."""
+    scalar_shape: bool = False
+    """Whether the Python form leaves out the first operand, a shape, making a
+    scalar (``tf.constant(2.0)`` is ``fill((), 2.0)``)."""
+    omitted_axis_is_every_axis: bool = False
+    """Whether leaving out ``axis`` reduces every axis (``tf.reduce_sum(x)``)."""
 
 
 @dataclass(frozen=True)

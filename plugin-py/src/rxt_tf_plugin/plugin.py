@@ -69,8 +69,12 @@ class RxtTfPlugin:
         from rextio.plugins.api import Claimed, NotCovered, Rejected
 
         from rxt_tf_plugin.claim import decide
+        from rxt_tf_plugin.methods import method_of
 
         del config
+        method = method_of(site)
+        if method is not None:
+            return Claimed(rule_id=method.rule_id, result_type=method.result_type)
         verdict = decide(site)
         if verdict.outcome == "claimed" and verdict.op and verdict.result:
             return Claimed(rule_id=verdict.op.rule_id, result_type=verdict.result.key)
@@ -93,10 +97,14 @@ class RxtTfPlugin:
         from rextio.plugins.api import LoweredExpr
 
         from rxt_tf_plugin.lower import lower_rust
+        from rxt_tf_plugin.methods import lower_method, method_of
 
         language = getattr(ctx, "target_language", "rust")
         if language != "rust":
             raise ValueError(f"rxt-tf: lowering targets Rust only, not {language!r}")
+        method = method_of(claimed)
+        if method is not None:
+            return LoweredExpr(rust=lower_method(method, str(getattr(ctx, "receiver", "") or "")))
         operands = tuple(str(operand) for operand in ctx.operands)
         return LoweredExpr(rust=lower_rust(claimed, operands, getattr(ctx, "receiver", None)))
 

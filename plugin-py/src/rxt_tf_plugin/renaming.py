@@ -8,6 +8,7 @@ comprehension that sees the name, ``global`` and ``nonlocal``.
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 
 _NAMESPACE_READERS = frozenset({"locals", "vars", "eval", "exec", "dir", "globals"})
 """Builtins that read variables by name: renaming a local would show."""
@@ -64,8 +65,8 @@ def loads(node: ast.AST, name: str) -> list[ast.Name]:
     ]
 
 
-def fresh_name(tree: ast.Module, name: str) -> str:
-    """``name_1`` (or the first ``name_<n>``) no identifier of the module uses."""
+def fresh_name(tree: ast.Module, name: str, taken: Collection[str] = ()) -> str:
+    """``name_1`` (or the first ``name_<n>``) no identifier of the module uses, nor ``taken``."""
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     used |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}
     used |= {
@@ -74,6 +75,7 @@ def fresh_name(tree: ast.Module, name: str) -> str:
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
     used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    used |= set(taken)
     count = 1
     while f"{name}_{count}" in used:
         count += 1

@@ -21,11 +21,20 @@ changes nothing a caller can observe:
   never rebinds) becomes its name as a string, which TensorFlow takes alike;
 - a dtype passed positionally (``tf.cast(x, "float32")``) becomes the
   ``dtype=`` keyword;
+- ``x.shape[i]`` and ``len(x.shape)`` of such a parameter become
+  ``x.get_shape()[i]`` and ``len(x.get_shape())``: the same ``TensorShape``,
+  through the method the plugin claims;
+- ``-x`` on a tensor (as Rextio types it) becomes ``tf.negative(x)``, and
+  ``x ** y``, ``x // y`` of an annotated tensor parameter ``x`` become
+  ``tf.pow(x, y)`` and ``tf.math.floordiv(x, y)``: the ops those operators
+  run, on the same converted operands;
 - ``x op= y`` on a tensor (as Rextio's own analysis types it: tensors are
   immutable, so ``op=`` already makes a new one) becomes ``x = x op (y)``;
-- with ``unsafe`` (``--unsafe-fixes``), a function's docstring Rextio
-  refused becomes a comment: the computation is the same, but the
-  function's ``__doc__`` is then ``None`` (so this one is not behaviour-keeping);
+- with ``unsafe`` positions (``--unsafe-fixes``), a function's docstring
+  Rextio refused becomes a comment, and ``a, b = helper(x)`` Rextio
+  refused becomes the helper's body (:mod:`rxt_tf_plugin.inlining`): the
+  computation is the same, but ``__doc__`` is then ``None``, and a traceback
+  shows no frame of the helper (so these are not behaviour-keeping);
 - ``from __future__ import annotations`` is added to a module whose
   ``Optional[...]`` annotation makes Rextio drop the module's imports.
 """
@@ -39,9 +48,29 @@ from dataclasses import dataclass, replace
 from rxt_tf_plugin import spec
 from rxt_tf_plugin.folding import FOLDED, UNKNOWN, folded, spelled
 from rxt_tf_plugin.indexing import index_lists, int_tuple
+from rxt_tf_plugin.inlining import helpers, inline
 from rxt_tf_plugin.ops import op_for
 from rxt_tf_plugin.renaming import fresh_name, loads, reads_namespaces, scoped_names, stores
 from rxt_tf_plugin.source_file import newline_of
+from rxt_tf_plugin.syntax import (
+    MARKER_DTYPES,
+    bound_once,
+    inlinable,
+    is_docstring,
+    is_int,
+    is_literal,
+    is_optional,
+    line_starts,
+    local_names,
+    marker,
+    module_annotations,
+    module_bindings,
+    own_nodes,
+    rebound,
+    shape_of,
+    tf_names,
+    tf_path,
+)
 
 DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
     "bfloat16",
@@ -61,8 +90,6 @@ DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
 DTYPE_KEYWORDS = frozenset({"dtype", "out_type", "output_type"})
 """Keywords of TensorFlow calls that take a dtype."""
 
-MARKER_DTYPES = {marker: dtype for marker, _, dtype, _ in spec.TENSOR_KINDS}
-"""The element type each annotation marker fixes (``TensorF32Cpu2D`` → ``float32``)."""
 
 FUTURE = "from __future__ import annotations\n"
 
@@ -95,14 +122,15 @@ class Edit:
 def plan(
     source: str,
     on_tensors: Collection[tuple[int, int]] = (),
-    docstrings: Collection[tuple[int, int]] = (),
+    unsafe_at: Collection[tuple[int, int]] = (),
 ) -> list[Edit]:
     """The rewrites of a module's ``source``.
 
     ``on_tensors`` holds the ``(line, column)`` of each ``x op= y`` and each
     subscript ``x[...]`` Rextio found on a plugin tensor; only those become
-    plain assignments and ``tf.strided_slice`` calls. ``docstrings`` holds
-    the function docstrings to make comments (the unsafe rewrite).
+    plain assignments and ``tf.strided_slice`` calls. ``unsafe_at`` holds
+    the docstrings to make comments and the helper calls to inline (the
+    unsafe rewrites).
     """
     tree = ast.parse(source)
     module = _Module(source, tree)
@@ -110,7 +138,8 @@ def plan(
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
             edits.extend(module.function_edits(function, on_tensors))
-            edits.extend(module.docstring_edits(function, docstrings))
+            edits.extend(module.docstring_edits(function, unsafe_at))
+            edits.extend(module.inline_edits(function, unsafe_at))
     edits.extend(module.future_edit())
     return _outermost(edits)
 
@@ -127,21 +156,21 @@ def apply(source: str, edits: list[Edit]) -> str:
 def fix(
     source: str,
     on_tensors: Collection[tuple[int, int]] = (),
-    docstrings: Collection[tuple[int, int]] = (),
+    unsafe_at: Collection[tuple[int, int]] = (),
 ) -> tuple[str, list[Edit]]:
     """``source`` with every rewrite applied until none is left, and the edits made.
 
-    ``on_tensors`` and ``docstrings`` positions refer to the original source;
+    ``on_tensors`` and ``unsafe_at`` positions refer to the original source;
     they are applied in the first pass only (later passes move text).
     """
     done: list[Edit] = []
     for _ in range(4):
-        edits = plan(source, on_tensors, docstrings)
+        edits = plan(source, on_tensors, unsafe_at)
         if not edits:
             break
         done.extend(edits)
         source = apply(source, edits)
-        on_tensors = docstrings = ()
+        on_tensors = unsafe_at = ()
     return source, done
 
 
@@ -176,9 +205,9 @@ class _Module:
     def __init__(self, source: str, tree: ast.Module) -> None:
         self.source = source
         self.tree = tree
-        self.starts = _line_starts(source)
+        self.starts = line_starts(source)
         self.tf_names = tf_names(tree)
-        bound = _module_bindings(tree)
+        bound = module_bindings(tree)
         globals_ = {
             name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
         }
@@ -194,7 +223,7 @@ class _Module:
                 continue
             if target.id in globals_:
                 continue
-            if _is_literal(node.value):
+            if is_literal(node.value):
                 self.constants[target.id] = node.value
             elif self._tf_path(node.value) is not None:
                 self.aliases[target.id] = node.value
@@ -223,19 +252,19 @@ class _Module:
         function: ast.FunctionDef | ast.AsyncFunctionDef,
         on_tensors: Collection[tuple[int, int]],
     ) -> Iterator[Edit]:
-        local = _local_names(function)
+        local = local_names(function)
         dtypes = {
-            arg.arg: MARKER_DTYPES[marker]
+            arg.arg: MARKER_DTYPES[found]
             for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-            if (marker := _marker(arg.annotation)) in MARKER_DTYPES
-            and arg.arg not in _rebound(function)
+            if (found := marker(arg.annotation)) in MARKER_DTYPES
+            and arg.arg not in rebound(function)
         }
-        bound = _bound_once(function)
+        bound = bound_once(function)
         parents = {
             child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
         }
-        for node in _own_nodes(function):
-            if isinstance(node, ast.Name) and not _inlinable(node, parents, self.constants, bound):
+        for node in own_nodes(function):
+            if isinstance(node, ast.Name) and not inlinable(node, parents, self.constants, bound):
                 continue
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in bound:
                 assignment = bound[node.id]
@@ -268,6 +297,27 @@ class _Module:
                 yield from self._tuple_edits(node)
                 yield from self._contraction_edits(node)
             if (
+                isinstance(node, ast.UnaryOp)
+                and isinstance(node.op, ast.USub)
+                and (node.lineno, node.col_offset) in on_tensors
+            ):
+                yield from self._call_edits(node, "negative", [node.operand])
+            if (
+                isinstance(node, ast.BinOp)
+                and type(node.op) in _OPERATOR_CALLS
+                and isinstance(node.left, ast.Name)
+                and node.left.id in dtypes
+            ):
+                yield from self._call_edits(
+                    node, _OPERATOR_CALLS[type(node.op)], [node.left, node.right]
+                )
+            if shape_of(node, dtypes, parents, local | self.shadowed):
+                yield self.edit(
+                    node,
+                    f"{self.text(node)[: -len('shape')]}get_shape()",
+                    "read the tensor's sizes with get_shape() (the same TensorShape)",
+                )
+            if (
                 isinstance(node, ast.Subscript)
                 and isinstance(node.ctx, ast.Load)
                 and (node.lineno, node.col_offset) in on_tensors
@@ -294,6 +344,33 @@ class _Module:
                             "write `x = x op y` (tensors are immutable)",
                         )
 
+    def inline_edits(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        unsafe_at: Collection[tuple[int, int]],
+    ) -> Iterator[Edit]:
+        """Each ``a, b = helper(x)`` in ``unsafe_at`` as the helper's body."""
+        inlinable = None
+        reserved: set[str] = set()
+        for statement in function.body:
+            if (statement.lineno, statement.col_offset) not in unsafe_at:
+                continue
+            if inlinable is None:
+                inlinable = helpers(self.tree)
+            done = inline(function, statement, inlinable, self._fresh, reserved)
+            if done is None:
+                continue
+            indent = newline_of(self.source) + " " * statement.col_offset
+            edit = self.edit(
+                statement,
+                indent.join(done.lines),
+                f"inline the helper {done.helper} (unsafe: a traceback shows no frame of it)",
+            )
+            yield replace(edit, unsafe=True, group=f"inline at {statement.lineno}")
+
+    def _fresh(self, name: str, taken: set[str]) -> str:
+        return fresh_name(self.tree, name, taken)
+
     def docstring_edits(
         self,
         function: ast.FunctionDef | ast.AsyncFunctionDef,
@@ -318,6 +395,27 @@ class _Module:
             "make the docstring a comment (unsafe: the function's __doc__ becomes None)",
         )
         yield replace(edit, unsafe=True)
+
+    def _call_edits(
+        self, node: ast.expr, function: str, operands: list[ast.expr]
+    ) -> Iterator[Edit]:
+        """``-x``, ``x ** y`` or ``x // y`` as the TensorFlow call the operator makes.
+
+        Edits around the operands (the operator, and any parentheses around
+        them, become the call's punctuation), so rewrites inside them are
+        made as well; all or none.
+        """
+        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+        if module is None:
+            return
+        start, end = self.span(node)
+        spans = [self.span(operand) for operand in operands]
+        texts = [f"{module}.{function}(", *([", "] * (len(operands) - 1)), ")"]
+        cuts = [start, *(edge for span in spans for edge in span), end]
+        group = f"{function} at {node.lineno}:{node.col_offset}"
+        reason = f"write the operator as {module}.{function}, the op it runs"
+        for text, (left, right) in zip(texts, zip(cuts[::2], cuts[1::2], strict=True), strict=True):
+            yield Edit(left, right, text, node.lineno, node.col_offset, reason, group=group)
 
     def _subscript_edits(self, node: ast.Subscript) -> Iterator[Edit]:
         """``x[...]`` of a tensor as the ``tf.strided_slice`` call ``Tensor.__getitem__`` makes.
@@ -420,7 +518,7 @@ class _Module:
             if (
                 isinstance(argument, ast.List)
                 and argument.elts
-                and all(_is_int(item) for item in argument.elts)
+                and all(is_int(item) for item in argument.elts)
             ):
                 items = ", ".join(self.text(item) for item in argument.elts)
                 text = f"({items},)" if len(argument.elts) == 1 else f"({items})"
@@ -443,7 +541,7 @@ class _Module:
                 for side in axes.elts
                 if isinstance(side, ast.List | ast.Tuple)
                 and len(side.elts) == 1
-                and _is_int(side.elts[0])
+                and is_int(side.elts[0])
             ]
             if len(sides) == 2:
                 text = f"({self.text(sides[0])}, {self.text(sides[1])})"
@@ -488,7 +586,7 @@ class _Module:
             for node in self.tree.body
         ):
             return
-        if not any(_is_optional(annotation) for annotation in _annotations(self.tree)):
+        if not any(is_optional(annotation) for annotation in module_annotations(self.tree)):
             return
         body = self.tree.body
         first = (
@@ -516,264 +614,11 @@ _OPERATORS: dict[type, str] = {
     ast.MatMult: "@",
 }
 
+_OPERATOR_CALLS: dict[type, str] = {ast.Pow: "pow", ast.FloorDiv: "math.floordiv"}
+"""The TensorFlow function ``Tensor.__pow__`` and ``Tensor.__floordiv__`` call:
+the same op, the right operand converted to the tensor's element type alike."""
+
 _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
 
 
 _TENSORDOT = frozenset({"tensorflow.tensordot", "tensorflow.linalg.tensordot"})
-
-
-def _line_starts(source: str) -> list[int]:
-    starts = [0]
-    for line in source.encode().splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def tf_names(tree: ast.Module) -> dict[str, str]:
-    """Module names bound to tensorflow or its submodules: ``{"tf": "tensorflow"}``."""
-    names: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name == "tensorflow" or alias.name.startswith("tensorflow."):
-                    if alias.asname:
-                        names[alias.asname] = alias.name
-                    elif alias.name == "tensorflow":
-                        names["tensorflow"] = "tensorflow"
-    return names
-
-
-def _module_bindings(tree: ast.Module) -> dict[str, int]:
-    """How many times each name is bound at module level."""
-    counts: dict[str, int] = {}
-    for node in tree.body:
-        names: list[str] = []
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.append(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            names.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        else:
-            names.extend(
-                n.id
-                for n in ast.walk(node)
-                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del)
-            )
-        for name in names:
-            counts[name] = counts.get(name, 0) + 1
-    return counts
-
-
-def _is_literal(node: ast.expr) -> bool:
-    """An immutable literal: a number, string, bool, None, arithmetic, or a tuple.
-
-    Arithmetic is on numbers only (``-1``, ``1.0 / 255``).
-    """
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, int | float | str | bool) or node.value is None
-    if isinstance(node, ast.Tuple):
-        return all(_is_literal(item) for item in node.elts)
-    return _is_arithmetic(node)
-
-
-def _is_arithmetic(node: ast.expr) -> bool:
-    """Arithmetic on int and float literals only: its value is fixed."""
-    if isinstance(node, ast.Constant):
-        return type(node.value) in (int, float)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        return _is_arithmetic(node.operand)
-    if isinstance(node, ast.BinOp) and isinstance(
-        node.op, ast.Add | ast.Sub | ast.Mult | ast.Div | ast.FloorDiv
-    ):
-        return _is_arithmetic(node.left) and _is_arithmetic(node.right)
-    return False
-
-
-def _local_names(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Names the function binds (parameters and assignments): they shadow the module's."""
-    arguments = function.args
-    names = {
-        arg.arg
-        for arg in [
-            *arguments.posonlyargs,
-            *arguments.args,
-            *arguments.kwonlyargs,
-            *([arguments.vararg] if arguments.vararg else []),
-            *([arguments.kwarg] if arguments.kwarg else []),
-        ]
-    }
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            names.add(node.id)
-        elif (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            and node is not function
-        ):
-            names.add(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            names.update(node.names)
-    return names
-
-
-def _inlinable(
-    name: ast.Name,
-    parents: dict[ast.AST, ast.AST],
-    constants: dict[str, ast.expr],
-    bound: dict[str, ast.Assign],
-) -> bool:
-    """Whether a literal may stand where ``name`` is read.
-
-    Not where it is called (``ACTIVATION(x)`` of ``ACTIVATION = None``), an
-    attribute is read from it, or it is indexed unless it is a tuple or a
-    string: there the name is in a branch that would raise, and the literal
-    would be a compile-time warning or a syntax error.
-    """
-    value = constants.get(name.id) if name.id not in bound else bound[name.id].value
-    if value is None:
-        return True  # not a literal (an alias of a TensorFlow function)
-    parent = parents.get(name)
-    if isinstance(parent, ast.Call) and parent.func is name:
-        return False
-    if isinstance(parent, ast.Attribute):
-        return False
-    if isinstance(parent, ast.Subscript) and parent.value is name:
-        return isinstance(value, ast.Tuple) or (
-            isinstance(value, ast.Constant) and isinstance(value.value, str)
-        )
-    return True
-
-
-def _is_int(node: ast.expr) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) is int
-
-
-def _bound_once(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Assign]:
-    """Locals bound exactly once, to a literal, by a statement of the function's body.
-
-    Not under a branch or loop: after that statement the name holds the literal.
-    """
-    stores: dict[str, int] = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            stores[node.id] = stores.get(node.id, 0) + 1
-    parameters = _local_names(function) - _rebound(function)
-    parameters |= {
-        name
-        for node in ast.walk(function)
-        if isinstance(node, ast.Global | ast.Nonlocal)
-        for name in node.names
-    }
-    found: dict[str, ast.Assign] = {}
-    for statement in function.body:
-        if (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-            and _is_literal(statement.value)
-        ):
-            name = statement.targets[0].id
-            if stores.get(name) == 1 and name not in parameters:
-                found[name] = statement
-    nested = {
-        n.id
-        for inner in ast.walk(function)
-        if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-        and inner is not function
-        for n in ast.walk(inner)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
-    return {name: assignment for name, assignment in found.items() if name not in nested}
-
-
-def _rebound(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    return {
-        node.id
-        for node in ast.walk(function)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
-    }
-
-
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
-    """The nodes of the function's body, not of functions or classes nested in it."""
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in ast.iter_child_nodes(node):
-            if not isinstance(
-                child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda
-            ):
-                stack.append(child)
-
-
-def _marker(annotation: ast.expr | None) -> str | None:
-    if isinstance(annotation, ast.Name):
-        return annotation.id
-    if isinstance(annotation, ast.Attribute):
-        return annotation.attr
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        return annotation.value.rpartition(".")[2]
-    return None
-
-
-def function_annotations(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.expr]:
-    """The annotations of a function's parameters and result."""
-    arguments = function.args
-    for arg in [
-        *arguments.posonlyargs,
-        *arguments.args,
-        *arguments.kwonlyargs,
-        *([arguments.vararg] if arguments.vararg else []),
-        *([arguments.kwarg] if arguments.kwarg else []),
-    ]:
-        if arg.annotation is not None:
-            yield arg.annotation
-    if function.returns is not None:
-        yield function.returns
-
-
-def _annotations(tree: ast.Module) -> Iterator[ast.expr]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg) and node.annotation is not None:
-            yield node.annotation
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
-            yield node.returns
-        elif isinstance(node, ast.AnnAssign):
-            yield node.annotation
-
-
-def _is_optional(annotation: ast.expr) -> bool:
-    for node in ast.walk(annotation):
-        if isinstance(node, ast.Subscript):
-            name = _marker(node.value)
-            if name in ("Optional", "Union"):
-                return True
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            return True
-    return False
-
-
-def tf_path(node: ast.expr, names: dict[str, str]) -> str | None:
-    """``tensorflow.nn.relu`` for ``tf.nn.relu``.
-
-    ``names`` maps ``tf`` to the module it imports (:func:`tf_names`).
-    """
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id in names and parts:
-        return ".".join([names[node.id], *reversed(parts)])
-    return None
-
-
-def is_docstring(node: ast.stmt) -> bool:
-    """Whether the statement is a string on its own (a docstring)."""
-    return (
-        isinstance(node, ast.Expr)
-        and isinstance(node.value, ast.Constant)
-        and isinstance(node.value.value, str)
-    )

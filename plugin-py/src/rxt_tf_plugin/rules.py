@@ -11,6 +11,7 @@ from rextio.plugins.api import (
 )
 
 from rxt_tf_plugin import spec
+from rxt_tf_plugin.methods import METHODS
 from rxt_tf_plugin.ops import (
     FALLBACKS,
     OPS,
@@ -55,6 +56,23 @@ def rule_records(compare: bool = True) -> tuple[RuleRecord, ...]:
         for op in OPS
         if compare or op.kind != "compare"
     ]
+    for method in METHODS.values():
+        records.append(
+            RuleRecord(
+                id=method.rule_id,
+                provider=PLUGIN_ID,
+                scope=RuleScope(kind="call", pattern=method.pattern),
+                constraint=f"an rxt-tf tensor receiver, no arguments; typed {method.result_type}",
+                outcome="native",
+                diagnostic_code=method.code,
+                guidance=f"lowered to the tensor's shape() (Vec<i64>). {EXPLAIN}",
+                fix_template={
+                    "before": "x.shape[-1]",
+                    "after": "x.get_shape()[-1]",
+                    "command": FIX_COMMAND,
+                },
+            )
+        )
     for fallback in FALLBACKS.values():
         what = "call" if fallback.kind == "call" else "operator"
         records.append(
@@ -87,8 +105,10 @@ FIX_COMMAND = "python -m rxt_tf_plugin explain --fix"
 EXPLAIN = (
     "`python -m rxt_tf_plugin explain` names what keeps each function on Python; "
     "`explain --fix` inlines module constants, writes dtypes as strings and keywords "
-    "(tf.float32, x.dtype, a positional dtype), `x op= y` as `x = x op y` and a "
-    "subscript of a tensor as the tf.strided_slice call it makes."
+    "(tf.float32, x.dtype, a positional dtype), `x op= y` as `x = x op y`, `x.shape[i]` "
+    "as `x.get_shape()[i]` and a subscript of a tensor as the tf.strided_slice call it "
+    "makes; `--unsafe-fixes` also makes docstrings comments and inlines straight-line "
+    "helpers whose tuple is unpacked."
 )
 """What every rule record says about finding and lifting blockers."""
 

@@ -117,6 +117,7 @@ def _record(site: Any) -> dict[str, Any]:
         ],
         "keywords": [str(k.name) for k in getattr(site, "keywords", ()) or ()],
         "receiver": None if receiver is None else repr(receiver),
+        "expression": None if site.expression is None else repr(site.expression)[:2000],
     }
 
 

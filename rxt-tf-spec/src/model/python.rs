@@ -73,6 +73,14 @@ pub struct PythonRule {
     /// of two tensors gives a scalar where their shapes do not broadcast,
     /// which no typed result holds, while a literal always broadcasts.
     pub needs_literal: bool,
+    /// Whether the Python form leaves out the row's first operand, a shape,
+    /// making a scalar: `tf.constant(2.0)` is `fill((), 2.0)`, the same
+    /// float32 scalar.
+    pub scalar_shape: bool,
+    /// Whether leaving out `axis` reduces every axis, as TensorFlow's
+    /// `axis=None` does (`tf.reduce_sum(x)` is `Sum` over `0..rank`, the
+    /// axes TensorFlow writes itself for a tensor of known rank).
+    pub omitted_axis_is_every_axis: bool,
 }
 
 /// A keyword only the Python form takes: accepted with one of `values`,

@@ -62,6 +62,8 @@ pub(super) const fn calls(
         matching_dtype: None,
         other_dtype_casts: false,
         needs_literal: false,
+        scalar_shape: false,
+        omitted_axis_is_every_axis: false,
     }
 }
 
@@ -86,6 +88,8 @@ pub(super) const fn binop(
         matching_dtype: None,
         other_dtype_casts: false,
         needs_literal: false,
+        scalar_shape: false,
+        omitted_axis_is_every_axis: false,
     }
 }
 

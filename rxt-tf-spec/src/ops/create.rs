@@ -140,14 +140,27 @@ pub const FILL: Op = Op {
     inputs: BINARY_INPUTS,
     work: Work::FirstInput,
     steps: Steps::One,
-    python: &[calls(
-        &["tensorflow.fill"],
-        "rxt-tf/fill-cpu",
-        109,
-        " (the value: a lone float literal or expression gives `float32`, a lone int literal \
-         `int32`, as TensorFlow converts them) after a literal tuple of at most {max_rank} \
-         non-negative sizes",
-    )],
+    python: &[
+        calls(
+            &["tensorflow.fill"],
+            "rxt-tf/fill-cpu",
+            109,
+            " (the value: a lone float literal or expression gives `float32`, a lone int \
+             literal `int32`, as TensorFlow converts them) after a literal tuple of at most \
+             {max_rank} non-negative sizes",
+        ),
+        PythonRule {
+            scalar_shape: true,
+            ..calls(
+                &["tensorflow.constant"],
+                "rxt-tf/constant-cpu",
+                125,
+                ": `tf.constant(v)` of a lone number (a float literal or expression gives a \
+                 `float32` scalar, an int literal an `int32` one, as TensorFlow converts them), \
+                 no `dtype` or `shape`; the scalar `fill((), v)` makes",
+            )
+        },
+    ],
 };
 
 /// The keywords of `zeros` and `ones`: the element type, and the value.
@@ -237,9 +250,18 @@ pub const RANGE: Op = Op {
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Operand(2)],
     work: Work::FirstInput,
     steps: Steps::One,
-    // Rextio offers no tensor-making site it can type: `tf.range` stays on
-    // Python.
-    python: &[],
+    // Python's `tf.range(limit)`, `(start, limit)` and `(start, limit,
+    // delta)` of ints: the plugin fills in `start = 0` and `delta = 1` as
+    // TensorFlow's signature does.
+    python: &[calls(
+        &["tensorflow.range"],
+        "rxt-tf/range-cpu",
+        124,
+        ": one to three ints (`tf.range(n)`, `tf.range(a, b)`, `tf.range(a, b, d)`), \
+         literals or int variables, giving `int32` as TensorFlow does; a value beyond \
+         `int32`'s range raises `ValueError` natively (TensorFlow gives `int64` there), so keep \
+         such ranges on Python",
+    )],
 };
 
 /// `eye(n, dtype = T)`: the `n × n` identity matrix (float32 unless `T`),

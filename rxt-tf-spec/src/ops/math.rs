@@ -553,12 +553,17 @@ pub const FLOORMOD: Op = broadcasting(
     "remainder of the quotient rounded down, broadcasting",
     c"FloorMod",
     NUMBERS,
-    &[calls(
-        &["tensorflow.math.floormod", "tensorflow.math.mod"],
-        "rxt-tf/floormod-cpu",
-        65,
-        BINARY_DETAIL,
-    )],
+    &[
+        calls(
+            &["tensorflow.math.floormod", "tensorflow.math.mod"],
+            "rxt-tf/floormod-cpu",
+            65,
+            BINARY_DETAIL,
+        ),
+        // `Tensor.__mod__` is `floor_mod`, converting a number to the
+        // tensor's element type as the other operators do.
+        binop(&["%"], "rxt-tf/floormod-binop-cpu", 126, OPERATOR_DETAIL),
+    ],
 );
 
 /// `cast(x, T)`: `x` converted to the element type `T` (`f32`, `i32`, …),

@@ -69,7 +69,8 @@ const fn reduction(
 
 /// The rest of a reduction's constraint, after its tensor.
 const REDUCTION_DETAIL: &str = ", a literal axis or tuple of distinct axes in range (keyword or \
-                                positional), an optional literal keepdims keyword";
+                                positional; left out, every axis of a tensor that has one, \
+                                as TensorFlow reduces them), an optional literal keepdims keyword";
 
 /// The Rextio rule of a reduction: `axis` and `keepdims` also positional.
 const fn reduction_calls(
@@ -91,6 +92,8 @@ const fn reduction_calls(
         matching_dtype: None,
         other_dtype_casts: false,
         needs_literal: false,
+        scalar_shape: false,
+        omitted_axis_is_every_axis: true,
     }
 }
 

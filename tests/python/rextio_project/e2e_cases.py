@@ -83,4 +83,9 @@ CASES = {
     "like_typed": [(x,), (special,)],
     "causal_scores": [(tensor(4, 4),), (tf.concat([special, special[:1]], 0),)],
     "positional_keepdims": [(x,)],
+    "positions": [(5,), (0,), (1,)],
+    "reshaped_heads": [(seq, 2), (tensor(1, 6, 8), 1)],
+    "last_step": [(seq,), (tensor(1, 1, 8),)],
+    "split_last": [(x,), (tensor(1, 6),)],
+    "positive_part": [(x,), (special,)],
 }

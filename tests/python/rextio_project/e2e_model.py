@@ -263,5 +263,32 @@ def causal_scores(scores: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.linalg.band_part(scores, 0, -1) + mask
 
 
+def positions(n: int) -> TensorI32Cpu1D:
+    # tf.range of a run-time int, of a start and a limit, of all three.
+    return tf.range(n) * 2 + tf.range(1, n + 1) - tf.range(0, 2 * n, 2)
+
+
+def reshaped_heads(x: TensorF32Cpu3D, batch: int) -> TensorF32Cpu4D:
+    # Sizes known at run time: the transformer tutorial's split_heads.
+    y = tf.reshape(x, (batch, -1, 2, 4))
+    return y + tf.ones((batch, 1, 1, 4))
+
+
+def split_last(x: TensorF32Cpu2D) -> TensorF32Cpu3D:
+    # Sizes read with get_shape() (`explain --fix` writes `x.shape[0]` so).
+    return tf.reshape(x, (x.get_shape()[0], -1, 2))
+
+
+def last_step(x: TensorF32Cpu3D) -> TensorF32Cpu2D:
+    # The call `x[:, -1]` makes (`explain --fix` writes the subscript so).
+    return tf.strided_slice(x, (0, -1), (0, 0), (1, 1), begin_mask=1, end_mask=1,
+                            shrink_axis_mask=2)
+
+
+def positive_part(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    # A comparison of a tensor (plugin API 1.5: native on Rextio 0.1.8 only).
+    return tf.where(x > 0, x, tf.zeros_like(x))
+
+
 def positional_keepdims(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
     return tf.reduce_sum(x, 1, True)

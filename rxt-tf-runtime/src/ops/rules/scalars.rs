@@ -25,6 +25,43 @@ pub struct IntKind;
 /// A float literal.
 pub struct FloatKind;
 
+impl Scalar<i32> {
+    /// A Python `int` as the int32 scalar TensorFlow makes of it
+    /// (`tf.range(n)`: `tf!(range(0, Scalar::from_python_int("range", n)?, 1))`).
+    /// Beyond int32's range TensorFlow makes an int64 instead, which an int32
+    /// result cannot hold: [`Error::OutOfRange`](crate::Error::OutOfRange), a
+    /// `ValueError`.
+    pub fn from_python_int(op: &'static str, value: i64) -> crate::Result<Scalar<i32>> {
+        i32::try_from(value)
+            .map(Scalar)
+            .map_err(|_| crate::Error::OutOfRange {
+                op,
+                value: value.to_string(),
+                dtype: "int32",
+            })
+    }
+}
+
+impl Scalar<f32> {
+    /// A Python `float` as the float32 scalar `tf.fill` and `tf.constant`
+    /// make of it: rounded to the nearest float32, infinities and NaN kept;
+    /// a finite value beyond float32's range is a `ValueError`, as
+    /// TensorFlow raises there ([`Error::OutOfRange`](crate::Error::OutOfRange)).
+    pub fn from_python_float(op: &'static str, value: f64) -> crate::Result<Scalar<f32>> {
+        // Rounds to nearest (ties to even), to infinity past the range.
+        #[allow(clippy::cast_possible_truncation)]
+        let rounded = value as f32;
+        if value.is_finite() && rounded.is_infinite() {
+            return Err(crate::Error::OutOfRange {
+                op,
+                value: format!("{value:e}"),
+                dtype: "float32",
+            });
+        }
+        Ok(Scalar(rounded))
+    }
+}
+
 impl<T: Element> ScalarKind for Tensor<T, 0> {
     type Kind = Known<T>;
 }
