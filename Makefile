@@ -125,5 +125,6 @@ bench: example
 	@$(ENV) python bench/run.py
 	@$(ENV) python bench/models.py
 	@$(ENV) python bench/functions.py
+	@$(ENV) python bench/rextio_corpus.py
 	@$(ENV) python bench/layers.py
 	@$(ENV) python bench/litert_backend.py

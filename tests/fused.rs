@@ -580,3 +580,29 @@ fn run_time_sizes_do_not_build_new_traces() {
         );
     });
 }
+
+#[test]
+fn a_clone_of_a_pending_result_shares_its_value() {
+    // What generated code does for `y = x` of a tensor: clone it.
+    let _serial = serial();
+    with_python(|py| {
+        let x = TensorF32Cpu2D::from_slice(py, &[0.25, -1.0, 2.0], [1, 3]).expect("x");
+        let (pending, copy) = {
+            let _scope = Scope::fused();
+            let rectified = tf!(relu(x)).expect("recorded");
+            let pending = tf!(rectified * 2.0).expect("recorded");
+            let copy = pending.clone();
+            (pending, copy)
+        };
+        let once = copy.to_vec().expect("the clone runs the fused call");
+        drop(copy);
+        assert_eq!(pending.to_vec().expect("the original sees it"), once);
+        assert_eq!(once, vec![0.5, 0.0, 4.0]);
+        let alias = x.clone();
+        drop(x);
+        assert_eq!(
+            alias.to_vec().expect("still the input"),
+            vec![0.25, -1.0, 2.0]
+        );
+    });
+}

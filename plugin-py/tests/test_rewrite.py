@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
 import pytest
@@ -266,3 +267,82 @@ def f(x):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compile(out, "fixed", "exec")
+
+
+BRANCHES = """import tensorflow as tf
+
+USE = True
+MODE = "concat"
+
+
+def f(x, scale):
+    if USE:
+        scale = scale
+    else:
+        scale = 1.0
+    if MODE == "dot":
+        y = x
+    elif MODE == "concat":
+        y = x * 2.0
+    else:
+        y = x * 3.0
+    if False:
+        z = 1
+    return tf.reduce_sum(scale * y)
+"""
+
+
+def test_a_branch_on_a_constant_becomes_the_branch_taken() -> None:
+    fixed, edits = rewrite.fix(BRANCHES)
+    assert fixed.endswith(
+        "def f(x, scale):\n    scale = scale\n    y = x * 2.0\n    if False:\n        z = 1\n"
+        "    return tf.reduce_sum(scale * y)\n"
+    ), fixed
+    assert any(e.reason == "write the branch a constant test always takes" for e in edits)
+    for args in ((2.0, 3.0), (-1.5, 0.0)):
+        assert _call(BRANCHES, *args) == _call(fixed, *args)
+
+
+def _call(source: str, *args: float) -> float:
+    import types
+
+    fake_tf = types.SimpleNamespace(reduce_sum=lambda v: v)
+    scope: dict[str, object] = {}
+    exec(compile(source.replace("import tensorflow as tf\n", ""), "<m>", "exec"), scope)
+    scope["tf"] = fake_tf
+    function = scope["f"]
+    assert callable(function)
+    return float(function(*args))  # type: ignore[arg-type]
+
+
+def test_a_branch_holding_a_string_of_several_lines_stays() -> None:
+    source = 'def f():\n    if True:\n        s = """a\n    b"""\n    return s\n'
+    assert rewrite.fix(source) == (source, [])
+
+
+NONE_TESTS = """from rxt_tf_plugin.types import TensorF32Cpu1D
+
+
+def f(x: TensorF32Cpu1D, y, z: TensorF32Cpu1D):
+    if x is not None:
+        a = 1
+    if x is None:
+        a = 2
+    if y is not None:
+        a = 3
+    z = x
+    if z is not None:
+        a = 4
+    return a
+"""
+
+
+def test_none_tests_of_tensor_parameters_are_constants_as_unsafe_fixes() -> None:
+    tree = ast.parse(NONE_TESTS)
+    compares = {(n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.Compare)}
+    assert rewrite.fix(NONE_TESTS)[0] == NONE_TESTS  # only as unsafe fixes
+    fixed, edits = rewrite.fix(NONE_TESTS, unsafe_at=compares)
+    tests = [e for e in edits if "against None" in e.reason]
+    assert len(tests) == 2 and all(e.unsafe for e in tests), fixed
+    assert "if y is not None:" in fixed and "if z is not None:" in fixed  # untyped, rebound
+    assert "x is" not in fixed

@@ -146,15 +146,18 @@ def unsafe_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
     """Per file, the statements ``--unsafe-fixes`` may rewrite.
 
     A docstring Rextio refused as an expression statement (made a comment),
-    and a tuple unpacking it refused (``a, b = helper(x)``, inlined where the
-    helper is straight-line code).
+    a tuple unpacking it refused (``a, b = helper(x)``, inlined where the
+    helper is straight-line code), and a comparison of a tensor it refused
+    (``x is not None`` of a parameter annotated as a tensor).
     """
     return {
         str(module.get("file_path", "")): {
             (int(d["line"]), int(d["column"]))
             for function in module.get("functions", ())
             for d in _diagnostics(function)
-            if str(d.get("message", "")).startswith((EXPRESSION_STATEMENT, LOCAL_TARGETS))
+            if str(d.get("message", "")).startswith(
+                (EXPRESSION_STATEMENT, LOCAL_TARGETS, PLUGIN_COMPARE)
+            )
         }
         for module in check.get("modules", ())
     }
@@ -162,6 +165,9 @@ def unsafe_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
 
 EXPRESSION_STATEMENT = "expression statements are supported only"
 """Rextio's words for a statement of one expression (a docstring among them)."""
+
+PLUGIN_COMPARE = "comparing plugin-typed values"
+"""Rextio's words for a comparison it offered no plugin (``x is not None``)."""
 
 LOCAL_TARGETS = "assignment targets must be local names"
 """Rextio's words for an assignment to a tuple (``a, b = ...``)."""

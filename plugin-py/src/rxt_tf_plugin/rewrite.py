@@ -12,6 +12,8 @@ changes nothing a caller can observe:
   becomes a tuple, which TensorFlow converts to the same tensor;
 - ``tf.tensordot``'s ``axes`` of one axis each (``[[2], [0]]``) becomes the
   pair of ints ``(2, 0)``, which ``tf.tensordot`` reads as the same axes;
+- an ``if`` whose test is a bool literal (a constant inlined or folded)
+  becomes the branch it always takes;
 - an expression of literals only (``(0,) + (2, 1)``, ``(-1,)[0]``,
   ``1.0 / 255``, ``"a" == "a"``) becomes its value;
 - a module-level alias of a TensorFlow function (``_mm = tf.matmul``) is
@@ -46,6 +48,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 
 from rxt_tf_plugin import spec
+from rxt_tf_plugin.branches import indented, taken_branch
 from rxt_tf_plugin.folding import FOLDED, UNKNOWN, folded, spelled
 from rxt_tf_plugin.indexing import index_lists, int_tuple
 from rxt_tf_plugin.inlining import helpers, inline
@@ -140,6 +143,7 @@ def plan(
             edits.extend(module.function_edits(function, on_tensors))
             edits.extend(module.docstring_edits(function, unsafe_at))
             edits.extend(module.inline_edits(function, unsafe_at))
+            edits.extend(module.none_test_edits(function, unsafe_at))
     edits.extend(module.future_edit())
     return _outermost(edits)
 
@@ -206,6 +210,7 @@ class _Module:
         self.source = source
         self.tree = tree
         self.starts = line_starts(source)
+        self.lines = source.splitlines()
         self.tf_names = tf_names(tree)
         bound = module_bindings(tree)
         globals_ = {
@@ -330,6 +335,9 @@ class _Module:
                     yield self.edit(node, text, "write the literal expression's value")
             elif isinstance(node, ast.Assign) and (node.lineno, node.col_offset) in on_tensors:
                 yield from self._rebinding_edits(function, node)
+            elif isinstance(node, ast.If) and (lines := taken_branch(node, self.lines)):
+                text = indented(lines, node.col_offset, newline_of(self.source))
+                yield self.edit(node, text, "write the branch a constant test always takes")
             elif isinstance(node, ast.AugAssign) and (node.lineno, node.col_offset) in on_tensors:
                 if isinstance(node.target, ast.Name):
                     operator = _OPERATORS.get(type(node.op))
@@ -367,6 +375,44 @@ class _Module:
                 f"inline the helper {done.helper} (unsafe: a traceback shows no frame of it)",
             )
             yield replace(edit, unsafe=True, group=f"inline at {statement.lineno}")
+
+    def none_test_edits(
+        self,
+        function: ast.FunctionDef | ast.AsyncFunctionDef,
+        unsafe_at: Collection[tuple[int, int]],
+    ) -> Iterator[Edit]:
+        """A test ``x is not None`` in ``unsafe_at`` of a tensor parameter as ``True``.
+
+        Only where ``x`` is annotated with a tensor marker (not ``Optional``)
+        and never rebound: every value the annotation allows is not ``None``.
+        A caller passing ``None`` anyway, which the native boundary refuses,
+        now gets an error where the Python function took the other branch.
+        """
+        tensors = {
+            arg.arg
+            for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+            if marker(arg.annotation) in MARKER_DTYPES and arg.arg not in rebound(function)
+        }
+        for node in own_nodes(function):
+            if not (
+                isinstance(node, ast.Compare)
+                and (node.lineno, node.col_offset) in unsafe_at
+                and len(node.ops) == 1
+                and isinstance(node.ops[0], ast.Is | ast.IsNot)
+                and isinstance(node.left, ast.Name)
+                and node.left.id in tensors
+                and isinstance(node.comparators[0], ast.Constant)
+                and node.comparators[0].value is None
+            ):
+                continue
+            value = isinstance(node.ops[0], ast.IsNot)
+            edit = self.edit(
+                node,
+                str(value),
+                f"write the test of the tensor {node.left.id} against None as {value} "
+                "(unsafe: its annotation allows no None, but a Python caller could pass one)",
+            )
+            yield replace(edit, unsafe=True)
 
     def _fresh(self, name: str, taken: set[str]) -> str:
         return fresh_name(self.tree, name, taken)

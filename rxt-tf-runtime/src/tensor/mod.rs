@@ -164,15 +164,15 @@ impl Untyped {
         })
     }
 
-    /// Another reference to the same tensor.
-    pub(crate) fn share(&self) -> Result<Untyped> {
+    /// Another reference to the same tensor (its handle or its promise).
+    pub(crate) fn shared(&self) -> Untyped {
         let state = match &self.state {
             State::Ready(handle) => State::Ready(Arc::clone(handle)),
             State::Promised(promise) => State::Promised(Arc::clone(promise)),
         };
-        Ok(Untyped {
+        Untyped {
             state,
             context: Arc::clone(&self.context),
-        })
+        }
     }
 }

@@ -32,6 +32,23 @@ pub struct Tensor<T: Element, const R: usize> {
     element: PhantomData<fn() -> T>,
 }
 
+/// Another reference to the same tensor: the data is shared, not copied,
+/// and a tensor a fused call has yet to compute stays pending (both
+/// references see its value, or its error). Tensors are immutable, so the
+/// two cannot tell each other apart; generated code aliasing a tensor
+/// (`y = x` in a function Rextio compiles) clones it.
+impl<T: Element, const R: usize> Clone for Tensor<T, R>
+where
+    Rank<R>: SupportedRank,
+{
+    fn clone(&self) -> Self {
+        Tensor {
+            core: self.core.shared(),
+            element: PhantomData,
+        }
+    }
+}
+
 /// An rxt-tf tensor type: element type and rank are part of the type.
 /// Implemented by [`Tensor`] only.
 #[diagnostic::on_unimplemented(
@@ -80,8 +97,10 @@ where
     }
 
     /// Another reference to the same tensor; the data is shared, not copied.
+    /// Never fails: the same as [`Clone::clone`], kept for callers that
+    /// wrote it.
     pub fn try_clone(&self) -> Result<Self> {
-        self.core.share().map(Self::from_core)
+        Ok(self.clone())
     }
 
     /// A new tensor holding a copy of `data` (row-major) in `shape`, on
