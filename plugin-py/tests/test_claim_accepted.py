@@ -542,6 +542,12 @@ ACCEPTED = [
     (call("tensorflow.fill", lit((4,)), lit(7)), "rxt-tf/fill-cpu", I32_1),
     (call("tensorflow.fill", "tuple[int, int, int]", F), "rxt-tf/fill-cpu", T3),
     (call("tensorflow.ones", "tuple[int, int]"), rule_id("ones"), T2),
+    # `%` of tensors: floormod, as `Tensor.__mod__` runs it.
+    (binop("%", T2, T2), "rxt-tf/floormod-binop-cpu", T2),
+    (binop("%", I32_1, lit(3)), "rxt-tf/floormod-binop-cpu", I32_1),
+    # An axis known at run time, positionally: checked when the op runs.
+    (call("tensorflow.reduce_sum", T3, "int"), rule_id("reduce_sum"), T2),
+    (call("tensorflow.expand_dims", T2, "int"), rule_id("expand_dims"), T3),
     # A reduction without `axis`: every axis, as TensorFlow writes them.
     (call("tensorflow.reduce_sum", T4), rule_id("reduce_sum"), T0),
     (

@@ -306,8 +306,12 @@ REJECTED = [
         "RXTP-RXTTF-030",
         "takes 1 operand(s), got 2",
     ),
-    # softmax takes its axis by keyword only.
-    (call("tensorflow.nn.softmax", T2, lit(-1)), "RXTP-RXTTF-034", "takes 1 operand(s), got 2"),
+    # softmax takes one axis after its tensor.
+    (
+        call("tensorflow.nn.softmax", T2, lit(-1), lit(0)),
+        "RXTP-RXTTF-034",
+        "takes at most 1 argument(s) after the operands (axis)",
+    ),
     (
         call("tensorflow.reduce_sum", T2, lit(1), positional_bool(), lit(0)),
         "RXTP-RXTTF-031",
@@ -563,20 +567,21 @@ REJECTED = [
         "RXTP-RXTTF-031",
         "a positional `keepdims` must be a literal Rextio can read; pass it as the keyword",
     ),
+    # An axis known at run time is an int; a float is no axis.
     (
-        call("tensorflow.reduce_mean", T2, "int"),
+        call("tensorflow.reduce_mean", T2, "float"),
         "RXTP-RXTTF-004",
         "a positional `axis` must be a literal Rextio can read",
     ),
     (
-        call("tensorflow.argmax", T2, "int"),
+        call("tensorflow.argmax", T2, "float"),
         "RXTP-RXTTF-036",
         "a positional `axis` must be a literal Rextio can read",
     ),
     (
-        call("tensorflow.reduce_mean", T2, "int", tree=False),
+        call("tensorflow.reduce_mean", T2, "int", "int", tree=False),
         "RXTP-RXTTF-004",
-        "a positional `axis` must be a literal Rextio can read",
+        "a positional `keepdims` must be a literal Rextio can read",
     ),
     (
         call("tensorflow.nn.bias_add", T2, T1, keywords=(kw("data_format", "NCHW"),)),

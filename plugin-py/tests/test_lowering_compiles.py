@@ -115,8 +115,23 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
             choices = _operand_choices(op, dtype)
             if not choices:
                 continue
+            axis_at = _runtime_axis(op)
             for operands in itertools.product(*choices):
-                for keywords in keyword_sets:
+                if axis_at is not None:
+                    # An axis known at run time, positionally (`tf.reduce_sum(x, ax)`).
+                    fill = [lit(0)] * (axis_at - len(operands))
+                    operands_with_axis = (*operands, *fill, "int")
+                    keyword_sets_here = [*keyword_sets, ("runtime axis",)]
+                else:
+                    operands_with_axis = operands
+                    keyword_sets_here = keyword_sets
+                for keywords in keyword_sets_here:
+                    if keywords == ("runtime axis",):
+                        site = call(target, *operands_with_axis)
+                        verdict = P.claim(site, None)
+                        if isinstance(verdict, Claimed):
+                            forms.append(_form(site, verdict, operands_with_axis, seen))
+                        continue
                     if op.kind == "binop":
                         site = binop(target, *operands)
                     else:
@@ -159,6 +174,43 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                     seen.add(key)
                     forms.append((lowered, tuple(names), params, result.rust_type))
     return forms
+
+
+def _runtime_axis(op: Op) -> int | None:
+    """The operand position of a positional `axis` the rule takes at run time."""
+    for offset, name in enumerate(op.rule.positional):
+        rule = next(k for k in op.keywords if k.name == name)
+        if name == "axis" and rule.kind in ("int", "axes"):
+            return op.arity + offset
+    return None
+
+
+def _form(
+    site: Any, verdict: Claimed, operands: tuple[Any, ...], seen: set[str]
+) -> tuple[str, tuple[str, ...], dict[str, str], str]:
+    """One claimed site with a run-time axis, lowered (names as the main loop's)."""
+    names, params = [], {}
+    for index, operand in enumerate(operands):
+        if isinstance(operand, Arg) and operand.literal.is_literal:
+            names.append(repr(operand.literal.value))
+        elif operand == "int":
+            names.append("n")
+            params["n"] = "i64"
+        elif operand is F:
+            names.append("0.5")
+        else:
+            names.append(f"a{index}")
+            found = tensor_type(str(operand))
+            assert found is not None
+            params[f"a{index}"] = found.rust_type
+    lowered = P.lower(
+        _with_claim(site, verdict),
+        LoweringContext(operands=tuple(names), target_language="rust", fresh_name=str),
+    ).rust
+    result = tensor_type(verdict.result_type)
+    assert result is not None
+    seen.add(f"{lowered} {sorted(params.items())} {result.rust_type}")
+    return (lowered, tuple(names), params, result.rust_type)
 
 
 def _with_claim(site: Any, verdict: Claimed) -> Any:

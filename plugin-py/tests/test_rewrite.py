@@ -292,6 +292,21 @@ def f(x, scale):
 """
 
 
+def test_an_axis_that_is_no_literal_is_passed_positionally() -> None:
+    source = HEADER + (
+        "\n\ndef f(x, ax):\n"
+        "    a = tf.reduce_sum(x, axis=ax, keepdims=True)\n"
+        "    b = tf.nn.softmax(x, axis=ax + 1)\n"
+        "    c = tf.reduce_sum(x, keepdims=True, axis=ax)\n"
+        "    d = tf.nn.relu(x)\n"
+        "    return a, b, c, d\n"
+    )
+    out = fixed(source)
+    assert "a = tf.reduce_sum(x, ax, keepdims=True)" in out
+    assert "b = tf.nn.softmax(x, ax + 1)" in out
+    assert "c = tf.reduce_sum(x, keepdims=True, axis=ax)" in out  # not the first keyword
+
+
 def test_a_branch_on_a_constant_becomes_the_branch_taken() -> None:
     fixed, edits = rewrite.fix(BRANCHES)
     assert fixed.endswith(

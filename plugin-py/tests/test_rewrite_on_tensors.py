@@ -255,3 +255,27 @@ def test_operators_of_values_not_known_as_tensors_are_left_alone() -> None:
         "import tensorflow as tf\n\n\ndef f(x, n: int):\n    return -n, n ** 2, x // 2, 2 ** n\n"
     )
     assert rewrite.fix(source)[1] == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "tf.reduce_sum(x, axis=ax, keepdims=True)",
+        "tf.nn.softmax(x, axis=ax)",
+        "tf.math.log_softmax(x, axis=ax - 1)",
+        "tf.expand_dims(x, axis=ax)",
+        "tf.argmax(x, axis=ax)",
+        "tf.reduce_max(x, axis=ax + 5)",  # out of range: the same error
+    ],
+)
+def test_an_axis_passed_positionally_gives_the_same_bits(call: str) -> None:
+    import numpy as np
+    import tensorflow as tf
+
+    source = f"import tensorflow as tf\n\n\ndef f(x, ax=1):\n    return {call}\n"
+    fixed, edits = rewrite.fix(source)
+    assert edits and "axis=" not in fixed, fixed
+    special = np.array(
+        [np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-45, -3.5, 2.0, 7.0, -1.0, 5.0, 3.4e38], np.float32
+    ).reshape(3, 4)
+    assert _run(fixed, tf.constant(special)) == _run(source, tf.constant(special)), fixed

@@ -121,6 +121,7 @@ NATIVE_RULES = {
     "reshaped_heads": [rule_id("reshape"), rule_id("add", "binop"), rule_id("ones")],
     "last_step": [rule_id("strided_slice")],
     "split_last": [rule_id("reshape"), "rxt-tf/get-shape-cpu"],
+    "runtime_axes": [rule_id("softmax"), rule_id("reduce_sum")],
     "positive_part": [rule_id("where"), rule_id("greater", "compare"), rule_id("zeros_like")],
 }
 COMPARES = {"positive_part"}
@@ -304,6 +305,7 @@ def test_generated_code_is_tf_macro_invocations(build: Build) -> None:
         "::rxt_tf::tf!(reshape(x, [__rxt_tf_operand_1.0, __rxt_tf_operand_1.1, "
         "__rxt_tf_operand_1.2, __rxt_tf_operand_1.3]))? }",
         "(x).shape()?",
+        "::rxt_tf::tf!(reduce_sum(x, axis = (ax.clone())))?",
         "::rxt_tf::tf!(strided_slice(x, [0, -1], [0, 0], [1, 1], begin_mask = 1, end_mask = 1, "
         "shrink_axis_mask = 2",
     ]:

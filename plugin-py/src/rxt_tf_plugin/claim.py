@@ -63,6 +63,9 @@ class Verdict:
     """Operand positions holding a literal tuple of integers (``reshape``'s sizes)."""
     runtime_lists: dict[int, int] = field(default_factory=dict)
     """Operand positions holding a tuple of ints known at run time, with its length."""
+    runtime_keywords: dict[str, int] = field(default_factory=dict)
+    """Keywords given positionally as values known at run time (``tf.reduce_sum(x, ax)``),
+    by the operand position of the value."""
     runtime_ints: frozenset[int] = frozenset()
     """Operand positions holding an int known at run time (``tf.range(n)``)."""
     cast_to: str | None = None
@@ -172,9 +175,10 @@ def _decide(op: Op, site: Any) -> Verdict:
             "broadcast (Tensor.__eq__), which no typed result holds",
             f"write tf.{op.macro_name}(a, b), which raises there instead",
         )
-    positional = _positional_keywords(op, operand_types, literals)
-    if isinstance(positional, Verdict):
-        return positional
+    found = _positional_keywords(op, operand_types, literals)
+    if isinstance(found, Verdict):
+        return found
+    positional, runtime_keywords = found
     operands = _operands(op, operand_types, literals)
     if isinstance(operands, Verdict):
         return operands
@@ -228,6 +232,7 @@ def _decide(op: Op, site: Any) -> Verdict:
         ints={i: operand.value for i, operand in enumerate(operands) if operand.value is not None},
         lists=lists,
         runtime_lists=runtime,
+        runtime_keywords=runtime_keywords,
     )
 
 
@@ -518,13 +523,22 @@ def _int_literal(literals: Sequence[Any], index: int) -> int | None:
     return value if type(value) is int else None
 
 
+RUNTIME_KEYWORDS = frozenset({"axis", "axes"})
+"""Keywords ``tf!`` takes as Rust expressions (an axis known at run time,
+checked against the rank when the op runs); Rextio offers one given
+positionally as a typed ``int`` where the value is no literal."""
+
+
 def _positional_keywords(
     op: Op, operand_types: Sequence[str | None], literals: Sequence[Any]
-) -> dict[str, Literal] | Verdict:
-    """Keywords the rule takes positionally after the operands (`axis`)."""
+) -> tuple[dict[str, Literal], dict[str, int]] | Verdict:
+    """Keywords the rule takes positionally after the operands (`axis`).
+
+    Also those of them known only at run time, by operand position.
+    """
     extra = len(operand_types) - op.arity
     if extra <= 0:
-        return {}
+        return {}, {}
     names = op.rule.positional
     if extra > len(names):
         if not names:
@@ -540,10 +554,19 @@ def _positional_keywords(
             f"write {op.spelling}(x, {required})",
         )
     values: dict[str, Literal] = {}
+    runtime: dict[str, int] = {}
     for offset, name in enumerate(names[:extra]):
         index = op.arity + offset
         literal = literals[index] if index < len(literals) else None
         rule = next(k for k in op.keywords if k.name == name)
+        known = literal is not None and getattr(literal, "is_literal", False)
+        if not known and name in RUNTIME_KEYWORDS and rule.kind in ("int", "axes"):
+            if operand_types[index] == INT:
+                # One axis: 0 stands in for typing (it fits every rank the
+                # rule takes an axis of); the value is checked when the op runs.
+                values[name] = 0
+                runtime[name] = index
+                continue
         if literal is None or not getattr(literal, "is_literal", False):
             spelled = f"{rule.name}=<{rule.allowed_text()}>"
             return _rejected(
@@ -555,7 +578,7 @@ def _positional_keywords(
         if not rule.accepts(literal.value):
             return _rejected(op, f"supports only {_accepted(rule)}", f"write `{_example(rule)}`")
         values[name] = literal.value
-    return values
+    return values, runtime
 
 
 _EXAMPLES: dict[str, Literal] = {

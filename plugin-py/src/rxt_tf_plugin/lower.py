@@ -48,9 +48,9 @@ def lower_rust(site: Any, operands: tuple[str, ...], receiver: str | None = None
     rendered = tuple(
         _rendered(verdict, index, operand) for index, operand in enumerate(operands[: op.arity])
     )
-    lowered = f"::{CRATE}::tf!({_invocation(op, rendered, verdict)})?"
+    lowered = f"::{CRATE}::tf!({_invocation(op, rendered, verdict, operands)})?"
     if verdict.runtime_lists:
-        lowered = _with_runtime_lists(verdict, operands[: op.arity], rendered, op)
+        lowered = _with_runtime_lists(verdict, operands, rendered, op)
     if verdict.cast_to is not None:
         # `tf.zeros_like(x, dtype=...)` naming another type: the op's result
         # cast to it (zeros and ones convert exactly between all types).
@@ -182,7 +182,7 @@ def _with_runtime_lists(
     lets: list[str] = []
     given: list[str] = []
     last = max(verdict.runtime_lists)
-    for index, operand in enumerate(operands):
+    for index, operand in enumerate(operands[: op.arity]):
         name = f"__rxt_tf_operand_{index}"
         count = verdict.runtime_lists.get(index)
         if count is not None:
@@ -198,7 +198,8 @@ def _with_runtime_lists(
         else:
             lets.append(f"let {name} = {rendered[index]};")
             given.append(name)
-    return f"{{ {' '.join(lets)} ::{CRATE}::tf!({_invocation(op, tuple(given), verdict)})? }}"
+    invocation = _invocation(op, tuple(given), verdict, operands)
+    return f"{{ {' '.join(lets)} ::{CRATE}::tf!({invocation})? }}"
 
 
 def _sequence(verdict: Verdict, operands: tuple[str, ...]) -> list[str]:
@@ -250,12 +251,20 @@ def _enclosed(text: str) -> bool:
     return depth == 0
 
 
-def _invocation(op: Op, operands: tuple[str, ...], verdict: Verdict) -> str:
+def _invocation(
+    op: Op, operands: tuple[str, ...], verdict: Verdict, given: tuple[str, ...] = ()
+) -> str:
+    """The ``tf!`` invocation: ``operands`` as ``tf!`` takes them, then the keywords.
+
+    A keyword known at run time is the Rust of its value in ``given``.
+    """
     if op.kind == "binop" and op.row.operator == op.targets[0]:
         left, right = operands
         return f"{left} {op.row.operator} {right}"
     keywords = [
-        f"{k.name} = {_RUST_TYPES[str(verdict.keywords[k.name]).removeprefix('tf.')]}"
+        f"{k.name} = {_operand(given[verdict.runtime_keywords[k.name]])}"
+        if k.name in verdict.runtime_keywords
+        else f"{k.name} = {_RUST_TYPES[str(verdict.keywords[k.name]).removeprefix('tf.')]}"
         if k.kind == "type"
         else k.rust(verdict.keywords[k.name])
         for k in op.keywords

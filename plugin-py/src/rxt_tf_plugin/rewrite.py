@@ -22,7 +22,8 @@ changes nothing a caller can observe:
   parameter whose annotation fixes its element type and that the function
   never rebinds) becomes its name as a string, which TensorFlow takes alike;
 - a dtype passed positionally (``tf.cast(x, "float32")``) becomes the
-  ``dtype=`` keyword;
+  ``dtype=`` keyword, and an axis that is no literal (``axis=ax``) the
+  positional argument it binds alike;
 - ``x.shape[i]`` and ``len(x.shape)`` of such a parameter become
   ``x.get_shape()[i]`` and ``len(x.get_shape())``: the same ``TensorShape``,
   through the method the plugin claims;
@@ -301,6 +302,7 @@ class _Module:
                 yield from self._dtype_edits(node, dtypes, local)
                 yield from self._tuple_edits(node)
                 yield from self._contraction_edits(node)
+                yield from self._positional_edits(node, bound, local)
             if (
                 isinstance(node, ast.UnaryOp)
                 and isinstance(node.op, ast.USub)
@@ -554,6 +556,41 @@ class _Module:
         ):
             return f'"{dtypes[node.value.id]}"'
         return None
+
+    def _positional_edits(
+        self, call: ast.Call, bound: dict[str, ast.Assign], local: set[str]
+    ) -> Iterator[Edit]:
+        """``tf.reduce_sum(x, axis=ax)`` as ``tf.reduce_sum(x, ax)``.
+
+        Rextio offers a keyword only with a literal value, but the same value
+        positionally (typed ``int``); the plugin takes an axis known at run
+        time there. Only the first keyword, naming the parameter that
+        follows the arguments given (the Python signature's order), so the
+        call binds the same parameters.
+        """
+        op = op_for("call", self._tf_path(call.func) or "")
+        if (
+            op is None
+            or not call.keywords
+            or any(isinstance(arg, ast.Starred) for arg in call.args)
+        ):
+            return
+        keyword = call.keywords[0]
+        index = len(call.args) - op.arity
+        if not 0 <= index < len(op.rule.positional) or keyword.arg != op.rule.positional[index]:
+            return
+        value = keyword.value
+        if keyword.arg not in ("axis", "axes") or is_literal(value):
+            return
+        if isinstance(value, ast.Name) and (value.id in self.constants or value.id in bound):
+            return  # inlined as a literal instead
+        if isinstance(value, FOLDED) and folded(value) is not UNKNOWN:
+            return  # folded to a literal instead
+        if not self._roots(value) or not self._roots(value) <= local:
+            return  # a module global: Rextio reads none, by keyword or not
+        yield self.edit(
+            keyword, self.text(keyword.value), f"pass `{keyword.arg}` positionally (not a literal)"
+        )
 
     def _tuple_edits(self, call: ast.Call) -> Iterator[Edit]:
         """Int-literal lists passed to a TensorFlow call, as tuples.

@@ -48,7 +48,9 @@ const fn last_axis(
 }
 
 /// The rest of a `softmax`-like op's constraint, after its tensor.
-const LAST_AXIS_DETAIL: &str = " and an optional literal axis keyword in range (default -1)";
+const LAST_AXIS_DETAIL: &str =
+    " and an optional axis in range (default -1): a literal keyword, or \
+                                 positional, a literal or an int known at run time";
 
 /// `relu(x)`.
 pub const RELU: Op = elementwise(
@@ -208,12 +210,15 @@ pub const SOFTMAX: Op = last_axis(
     "softmax",
     "softmax along an axis",
     c"Softmax",
-    &[calls(
-        &["tensorflow.nn.softmax", "tensorflow.math.softmax"],
-        "rxt-tf/softmax-cpu",
-        34,
-        LAST_AXIS_DETAIL,
-    )],
+    &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.nn.softmax", "tensorflow.math.softmax"],
+            "rxt-tf/softmax-cpu",
+            34,
+            LAST_AXIS_DETAIL,
+        )
+    }],
 );
 
 /// `log_softmax(x)`, `log_softmax(x, axis = A)`.
@@ -221,12 +226,15 @@ pub const LOG_SOFTMAX: Op = last_axis(
     "log_softmax",
     "log-softmax along an axis",
     c"LogSoftmax",
-    &[calls(
-        &["tensorflow.nn.log_softmax", "tensorflow.math.log_softmax"],
-        "rxt-tf/log-softmax-cpu",
-        35,
-        LAST_AXIS_DETAIL,
-    )],
+    &[PythonRule {
+        positional: &["axis"],
+        ..calls(
+            &["tensorflow.nn.log_softmax", "tensorflow.math.log_softmax"],
+            "rxt-tf/log-softmax-cpu",
+            35,
+            LAST_AXIS_DETAIL,
+        )
+    }],
 );
 
 /// `selu(x)`: the scaled exponential linear unit.

@@ -87,5 +87,6 @@ CASES = {
     "reshaped_heads": [(seq, 2), (tensor(1, 6, 8), 1)],
     "last_step": [(seq,), (tensor(1, 1, 8),)],
     "split_last": [(x,), (tensor(1, 6),)],
+    "runtime_axes": [(seq, 1), (seq, -1), (tensor(1, 0, 3), 2)],
     "positive_part": [(x,), (special,)],
 }

@@ -279,6 +279,12 @@ def split_last(x: TensorF32Cpu2D) -> TensorF32Cpu3D:
     return tf.reshape(x, (x.get_shape()[0], -1, 2))
 
 
+def runtime_axes(x: TensorF32Cpu3D, ax: int) -> TensorF32Cpu2D:
+    # An axis known at run time, given positionally (`explain --fix` moves
+    # `axis=ax` there: Rextio offers no keyword that is not a literal).
+    return tf.nn.softmax(tf.reduce_sum(x, ax), ax - 1)
+
+
 def last_step(x: TensorF32Cpu3D) -> TensorF32Cpu2D:
     # The call `x[:, -1]` makes (`explain --fix` writes the subscript so).
     return tf.strided_slice(x, (0, -1), (0, 0), (1, 1), begin_mask=1, end_mask=1,
