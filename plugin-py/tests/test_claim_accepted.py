@@ -449,7 +449,7 @@ ACCEPTED = [
     (call("tensorflow.tile", B1, lit((4,))), rule_id("tile"), B1),
     # gather and embedding_lookup: params rank - 1 + indices rank - batch_dims.
     (call("tensorflow.gather", T2, I32_1), rule_id("gather"), T2),
-    (call("tensorflow.gather", B3, I64, lit(-1)), rule_id("gather"), B3),
+    (call("tensorflow.gather", B3, I64, keywords=(kw("axis", -1),)), rule_id("gather"), B3),
     (call("tensorflow.gather", D2, I32_0, keywords=(kw("axis", 1),)), rule_id("gather"), D1),
     (
         call("tensorflow.gather", T3, I32_2, keywords=(kw("axis", 1), kw("batch_dims", 1))),

@@ -66,6 +66,8 @@ REJECTED = [
     # gather: int indices, a result of rank 0 to 4.
     (call("tensorflow.gather", T2, T1), "RXTP-RXTTF-080", "int32 or int64 indices"),
     (call("tensorflow.gather", T4, I32_3), "RXTP-RXTTF-080", "no result of rank 0 to 5"),
+    # TensorFlow's third positional parameter is `validate_indices`, not `axis`.
+    (call("tensorflow.gather", T2, I32_1, lit(1)), "RXTP-RXTTF-080", "takes 2 operand(s), got 3"),
     (call("tensorflow.nn.embedding_lookup", T2, B1), "RXTP-RXTTF-081", "int32 or int64"),
     # reshape and tile: literal tuples of integers that fit.
     (call("tensorflow.reshape", T2, lit((1, 1, 1, 1, 2, -1))), "RXTP-RXTTF-078", "rank-6"),

@@ -338,7 +338,9 @@ def test_a_branch_holding_a_string_of_several_lines_stays() -> None:
 NONE_TESTS = """from rxt_tf_plugin.types import TensorF32Cpu1D
 
 
-def f(x: TensorF32Cpu1D, y, z: TensorF32Cpu1D):
+def f(x: TensorF32Cpu1D, y, z: TensorF32Cpu1D, m: TensorF32Cpu1D = None):
+    if m is not None:
+        a = 0
     if x is not None:
         a = 1
     if x is None:
@@ -359,5 +361,34 @@ def test_none_tests_of_tensor_parameters_are_constants_as_unsafe_fixes() -> None
     fixed, edits = rewrite.fix(NONE_TESTS, unsafe_at=compares)
     tests = [e for e in edits if "against None" in e.reason]
     assert len(tests) == 2 and all(e.unsafe for e in tests), fixed
-    assert "if y is not None:" in fixed and "if z is not None:" in fixed  # untyped, rebound
+    # Untyped, rebound, or None when omitted: left alone.
+    assert "if y is not None:" in fixed and "if z is not None:" in fixed
+    assert "if m is not None:" in fixed
     assert "x is" not in fixed
+
+
+@pytest.mark.parametrize(
+    "branch",
+    [
+        # A decorated function keeps its decorator.
+        "    if True:\n        @staticmethod\n        def g():\n            return 1\n",
+        # A `global` in either branch makes the name module-level: left alone.
+        "    if False:\n        global G\n    else:\n        y = 1\n",
+        # An elif holding a string of several lines: left alone.
+        '    if False:\n        y = 0\n    elif x:\n        y = """a\n    b"""\n',
+    ],
+)
+def test_constant_branches_keep_decorators_and_leave_unsafe_blocks(branch: str) -> None:
+    source = "def f(x):\n" + branch + "    return x\n"
+    out = rewrite.fix(source)[0]
+    compile(out, "<out>", "exec")
+    if "staticmethod" in source:
+        assert "    @staticmethod\n    def g():\n        return 1\n" in out, out
+    else:
+        assert out == source, out
+
+
+def test_a_form_feed_does_not_shift_the_lines_a_branch_is_read_from() -> None:
+    source = "def f(x):\n    y = 1  # \x0c page\n    if True:\n        y = 2\n    return y\n"
+    out = rewrite.fix(source)[0]
+    assert out == "def f(x):\n    y = 1  # \x0c page\n    y = 2\n    return y\n", repr(out)

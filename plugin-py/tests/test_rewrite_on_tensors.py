@@ -168,6 +168,17 @@ def test_helpers_that_are_not_straight_line_or_would_read_other_names_stay(helpe
     assert not [e for e in edits if e.reason.startswith("inline")], fixed
 
 
+def test_a_parameter_named_as_the_helper_is_called_not_inlined() -> None:
+    source = (
+        "def h(x):\n    return x, x\n\n\ndef f(h, x):\n    a, b = h(x)\n    return a\n\n\n"
+        "def outer(x):\n    def f(x):\n        a, b = h(x)\n        return a\n    return f(x)\n"
+    )
+    tree = ast.parse(source)
+    everywhere = {(n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.stmt)}
+    fixed, edits = rewrite.fix(source, unsafe_at=everywhere)
+    assert not [e for e in edits if e.reason.startswith("inline")], fixed
+
+
 SHAPES = [
     "x.shape[-1]",
     "x.shape[0] * x.shape[1]",

@@ -16,21 +16,42 @@ def taken_branch(statement: ast.If, source_lines: list[str]) -> list[str] | None
     """The lines of the branch ``statement`` always takes, indented from its column.
 
     ``None`` where the test is no bool constant, the branch is empty (a
-    block of nothing does not parse), a string spans lines inside it
-    (dedenting would change it), or its indentation is not plain spaces.
+    block of nothing does not parse), either branch names a ``global`` or
+    ``nonlocal`` (which makes names of the whole function module-level), a
+    string spans lines inside it (dedenting would change it), or its
+    indentation is not plain spaces.
     """
     test = statement.test
     if not (isinstance(test, ast.Constant) and isinstance(test.value, bool)):
         return None
+    if any(isinstance(node, ast.Global | ast.Nonlocal) for node in ast.walk(statement)):
+        return None
     body = statement.body if test.value else statement.orelse
     if not body:
         return None
-    if len(body) == 1 and isinstance(body[0], ast.If) and not test.value:
-        # `elif`: the chain's next test, written as an `if` at this level.
-        first_line = body[0].lineno
+    if not test.value and len(body) == 1 and isinstance(body[0], ast.If):
         nested = body[0]
-        if source_lines[first_line - 1].lstrip().startswith("elif"):
-            return _elif(nested, statement.col_offset, source_lines)
+        text = source_lines[nested.lineno - 1]
+        if text.lstrip().startswith("elif"):
+            # The chain's next test, written as an `if` at this level.
+            lines = _block(source_lines, nested.lineno, _last(nested), statement.col_offset, body)
+            if lines is None or not lines[0].startswith("elif"):
+                return None
+            return [lines[0][2:], *lines[1:]]
+    return _block(source_lines, _first(body[0]), _last(body[-1]), body[0].col_offset, body)
+
+
+def indented(lines: list[str], column: int, newline: str) -> str:
+    """``lines`` as the text of statements at ``column`` (the first not indented)."""
+    return newline.join(
+        (" " * column if index and line else "") + line for index, line in enumerate(lines)
+    )
+
+
+def _block(
+    source_lines: list[str], first: int, last: int, shift: int, body: list[ast.stmt]
+) -> list[str] | None:
+    """Lines ``first``..``last`` less ``shift`` columns of spaces, if that is safe."""
     for node in body:
         for inner in ast.walk(node):
             if (
@@ -39,32 +60,19 @@ def taken_branch(statement: ast.If, source_lines: list[str]) -> list[str] | None
                 and inner.lineno != inner.end_lineno
             ):
                 return None
-    first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
-    lines = source_lines[first - 1 : last]
-    shift = body[0].col_offset
     out = []
-    for line in lines:
+    for line in source_lines[first - 1 : last]:
         if line.strip() and line[:shift] != " " * shift:
             return None
         out.append(line[shift:] if line.strip() else "")
     return out
 
 
-def indented(lines: list[str], column: int, newline: str) -> str:
-    """``lines`` as the text of statements at ``column`` (the first not indented)."""
-    return (newline).join(
-        (" " * column if index and line else "") + line for index, line in enumerate(lines)
-    )
+def _first(statement: ast.stmt) -> int:
+    """The first line of a statement, its decorators included."""
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(int(d.lineno) for d in decorators)])
 
 
-def _elif(nested: ast.If, column: int, source_lines: list[str]) -> list[str] | None:
-    """An ``elif`` chain from ``nested`` on, as ``if`` at ``column``."""
-    first = nested.lineno
-    last = nested.end_lineno or nested.lineno
-    lines = list(source_lines[first - 1 : last])
-    text = lines[0]
-    stripped = text.lstrip()
-    if not stripped.startswith("elif") or len(text) - len(stripped) != column:
-        return None
-    lines[0] = text[:column] + stripped[2:]
-    return [line[column:] if line.strip() else "" for line in lines]
+def _last(statement: ast.stmt) -> int:
+    return statement.end_lineno or statement.lineno

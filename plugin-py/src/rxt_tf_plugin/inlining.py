@@ -57,6 +57,9 @@ def inline(
 ) -> Inlined | None:
     """``statement`` of ``caller`` written as the helper's body, if that is plainly the same.
 
+    ``caller`` must be a function of the module itself (a nested one could
+    see an enclosing function's name where the helper reads a global).
+
     ``reserved`` holds the names earlier inlinings in the caller introduced;
     this one's are added to it.
     """
@@ -70,6 +73,8 @@ def inline(
     helper = helpers_.get(call.func.id)
     if helper is None or helper is caller or call.keywords:
         return None
+    if call.func.id in _bound_in(caller):
+        return None  # the caller's own `helper` (a parameter, a local), not the module's
     if any(isinstance(arg, ast.Starred) for arg in call.args):
         return None
     params = [arg.arg for arg in helper.args.args]
@@ -181,6 +186,17 @@ def _bound_names(node: ast.AST) -> Iterator[str]:
     elif isinstance(node, ast.Assign):
         for target in node.targets:
             yield from (n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+
+
+def _bound_in(function: Function) -> set[str]:
+    """The names the function binds: parameters, assignments, imports, ``except … as``."""
+    bound = {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}
+    for statement in function.body:
+        for node in ast.walk(statement):
+            bound.update(_bound_names(node))
+            if isinstance(node, ast.ExceptHandler) and node.name:
+                bound.add(node.name)
+    return bound
 
 
 def _names(function: Function) -> set[str]:

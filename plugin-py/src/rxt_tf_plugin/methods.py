@@ -9,6 +9,14 @@ runtime tensor's ``shape()``, the same sizes. (``x.shape`` is the same
 ``TensorShape``, but Rextio offers no attribute: ``explain --fix`` writes
 ``x.shape[i]`` and ``len(x.shape)`` of an annotated tensor as
 ``x.get_shape()[i]`` and ``len(x.get_shape())``.)
+
+A ``list[int]`` is the ``TensorShape`` where it is read as sizes (an int
+index, ``len``, iteration), not everywhere: compared with a tuple
+(``x.get_shape() == (2, 3)`` is true in Python, a list is not equal to a
+tuple), printed (``(2, 3)`` against ``[2, 3]``), sliced (a list, not a
+``TensorShape``), or tested for truth at rank 0, a native function gives
+the list's answer. Rextio offers the call without what surrounds it, so
+the plugin cannot tell those reads apart; the guide says so.
 """
 
 from __future__ import annotations

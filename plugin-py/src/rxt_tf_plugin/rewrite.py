@@ -211,7 +211,8 @@ class _Module:
         self.source = source
         self.tree = tree
         self.starts = line_starts(source)
-        self.lines = source.splitlines()
+        # Split as the parser counts lines (not on form feeds or U+2028).
+        self.lines = [line.decode() for line in source.encode().splitlines()]
         self.tf_names = tf_names(tree)
         bound = module_bindings(tree)
         globals_ = {
@@ -360,6 +361,8 @@ class _Module:
         unsafe_at: Collection[tuple[int, int]],
     ) -> Iterator[Edit]:
         """Each ``a, b = helper(x)`` in ``unsafe_at`` as the helper's body."""
+        if function not in self.tree.body:
+            return  # nested: an enclosing function's names could capture the helper's
         inlinable = None
         reserved: set[str] = set()
         for statement in function.body:
@@ -390,10 +393,21 @@ class _Module:
         A caller passing ``None`` anyway, which the native boundary refuses,
         now gets an error where the Python function took the other branch.
         """
+        args = function.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults = dict(zip(reversed(positional), reversed(args.defaults), strict=False))
+        defaults.update(
+            (arg, default)
+            for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+            if default is not None
+        )
         tensors = {
             arg.arg
-            for arg in [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-            if marker(arg.annotation) in MARKER_DTYPES and arg.arg not in rebound(function)
+            for arg in [*positional, *args.kwonlyargs]
+            if marker(arg.annotation) in MARKER_DTYPES
+            and arg.arg not in rebound(function)
+            # `mask: TensorF32Cpu2D = None`: omitting it passes None.
+            and not _defaults_to_none(defaults.get(arg))
         }
         for node in own_nodes(function):
             if not (
@@ -696,6 +710,11 @@ _OPERATORS: dict[type, str] = {
     ast.Pow: "**",
     ast.MatMult: "@",
 }
+
+
+def _defaults_to_none(default: ast.expr | None) -> bool:
+    return isinstance(default, ast.Constant) and default.value is None
+
 
 _OPERATOR_CALLS: dict[type, str] = {ast.Pow: "pow", ast.FloorDiv: "math.floordiv"}
 """The TensorFlow function ``Tensor.__pow__`` and ``Tensor.__floordiv__`` call:

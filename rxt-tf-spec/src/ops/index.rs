@@ -57,15 +57,15 @@ pub const GATHER: Op = Op {
     inputs: &[Input::Operand(0), Input::Operand(1), Input::Keyword("axis")],
     work: Work::FirstInput,
     steps: Steps::One,
-    python: &[PythonRule {
-        positional: &["axis", "batch_dims"],
-        ..calls(
-            &["tensorflow.gather"],
-            "rxt-tf/gather-cpu",
-            80,
-            ", literal axis (default 0) and batch_dims (default 0), keyword or positional; result rank at most {max_rank}",
-        )
-    }],
+    // TensorFlow's third positional parameter is `validate_indices`, so
+    // `axis` and `batch_dims` are keywords only.
+    python: &[calls(
+        &["tensorflow.gather"],
+        "rxt-tf/gather-cpu",
+        80,
+        ", literal axis (default 0) and batch_dims (default 0) keywords; result rank at most \
+         {max_rank}",
+    )],
 };
 
 /// `embedding_lookup(table, ids)`: the rows of `table` at `ids`, as
