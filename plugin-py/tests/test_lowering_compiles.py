@@ -130,7 +130,7 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                         site = call(target, *operands_with_axis)
                         verdict = P.claim(site, None)
                         if isinstance(verdict, Claimed):
-                            forms.append(_form(site, verdict, operands_with_axis, seen))
+                            forms.extend(_form(site, verdict, operands_with_axis, seen))
                         continue
                     if op.kind == "binop":
                         site = binop(target, *operands)
@@ -139,40 +139,7 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                     verdict = P.claim(site, None)
                     if not isinstance(verdict, Claimed):
                         continue
-                    names, params = [], {}
-                    for index, operand in enumerate(operands):
-                        if isinstance(operand, Arg) and operand.literal.is_literal:
-                            names.append(repr(operand.literal.value))
-                        elif operand is F:
-                            names.append("0.5")
-                        elif operand is FVAR:
-                            names.append("s")
-                            params["s"] = "f64"
-                        elif operand == "int":
-                            names.append("n")
-                            params["n"] = "i64"
-                        elif isinstance(operand, Arg) and str(operand.type).startswith("tuple"):
-                            names.append(f"d{index}")
-                            count = str(operand.type).count("int")
-                            params[f"d{index}"] = f"({'i64, ' * count})"
-                        else:
-                            names.append(f"a{index}")
-                            found = tensor_type(str(operand))
-                            assert found is not None
-                            params[f"a{index}"] = found.rust_type
-                    lowered = P.lower(
-                        _with_claim(site, verdict),
-                        LoweringContext(
-                            operands=tuple(names), target_language="rust", fresh_name=str
-                        ),
-                    ).rust
-                    result = tensor_type(verdict.result_type)
-                    assert result is not None
-                    key = f"{lowered} {sorted(params.items())} {result.rust_type}"
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    forms.append((lowered, tuple(names), params, result.rust_type))
+                    forms.extend(_form(site, verdict, operands, seen))
     return forms
 
 
@@ -187,17 +154,24 @@ def _runtime_axis(op: Op) -> int | None:
 
 def _form(
     site: Any, verdict: Claimed, operands: tuple[Any, ...], seen: set[str]
-) -> tuple[str, tuple[str, ...], dict[str, str], str]:
-    """One claimed site with a run-time axis, lowered (names as the main loop's)."""
+) -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
+    """A claimed site lowered with its operands' Rust names and types; none if seen."""
     names, params = [], {}
     for index, operand in enumerate(operands):
         if isinstance(operand, Arg) and operand.literal.is_literal:
             names.append(repr(operand.literal.value))
+        elif operand is F:
+            names.append("0.5")
+        elif operand is FVAR:
+            names.append("s")
+            params["s"] = "f64"
         elif operand == "int":
             names.append("n")
             params["n"] = "i64"
-        elif operand is F:
-            names.append("0.5")
+        elif isinstance(operand, Arg) and str(operand.type).startswith("tuple"):
+            names.append(f"d{index}")
+            count = str(operand.type).count("int")
+            params[f"d{index}"] = f"({'i64, ' * count})"
         else:
             names.append(f"a{index}")
             found = tensor_type(str(operand))
@@ -209,8 +183,11 @@ def _form(
     ).rust
     result = tensor_type(verdict.result_type)
     assert result is not None
-    seen.add(f"{lowered} {sorted(params.items())} {result.rust_type}")
-    return (lowered, tuple(names), params, result.rust_type)
+    key = f"{lowered} {sorted(params.items())} {result.rust_type}"
+    if key in seen:
+        return []
+    seen.add(key)
+    return [(lowered, tuple(names), params, result.rust_type)]
 
 
 def _with_claim(site: Any, verdict: Claimed) -> Any:
