@@ -224,3 +224,43 @@ fn litert_traces_run_on_four_threads() {
         assert!(after.litert_compiles - before.litert_compiles <= 4);
     });
 }
+
+#[test]
+fn a_body_that_falls_back_warns_once_with_its_name_and_keeps_the_reason() {
+    let _serial = serial();
+    with_python(|py| {
+        let x: Tensor<f64, 1> = common::eval(py, "tf.constant([0.5, -1.25], tf.float64)")
+            .extract()
+            .expect("x");
+        let body = "`litert_fused::a_body_that_falls_back`";
+        let recorded = common::eval(py, "__import__('warnings').catch_warnings(record=True)");
+        let caught = recorded.call_method0("__enter__").expect("enter");
+        py.import("warnings")
+            .and_then(|w| w.call_method1("simplefilter", ("always",)))
+            .expect("always");
+        for _ in 0..2 {
+            let _litert = Scope::litert_for(body);
+            tf!(x * 2.0).expect("litert").to_vec().expect("read");
+        }
+        recorded
+            .call_method1("__exit__", (py.None(), py.None(), py.None()))
+            .expect("exit");
+        let class = rxt_tf::fusion::litert_fallback_warning(py).expect("class");
+        let ours: Vec<String> = caught
+            .try_iter()
+            .expect("list")
+            .map(|w| w.expect("warning"))
+            .filter(|w| w.getattr("category").is_ok_and(|c| c.is(&class)))
+            .map(|w| w.getattr("message").expect("message").to_string())
+            .collect();
+        assert_eq!(ours.len(), 1, "once per body: {ours:?}");
+        assert!(
+            ours[0].contains(body) && ours[0].contains("float64"),
+            "{}",
+            ours[0]
+        );
+        let reasons = rxt_tf::fusion::litert_fallback_reasons();
+        let kept = reasons.iter().find(|(name, _)| name == body).expect("kept");
+        assert!(kept.1.contains("runs no float64 tensors"), "{}", kept.1);
+    });
+}

@@ -42,7 +42,7 @@ v = tf.constant([0.5, -1.25, 3.0], tf.float64)
         for result in [results.0, results.1] {
             let message = result.expect_err("strict").to_string();
             assert!(
-                message.starts_with("rxt-tf: litert: the call cannot run through LiteRT")
+                message.starts_with("rxt-tf: litert: a litert scope cannot run through LiteRT")
                     && message.contains("runs no float64 tensors"),
                 "{message}"
             );

@@ -20,7 +20,14 @@ use pyo3::prelude::*;
 /// as the `tf.function` does when `exact`, else inlined.
 fn call_graph(exact: bool, backend: &str) -> PyResult<rxt_tf::CallGraph> {
     match backend {
-        "litert" => Ok(rxt_tf::CallGraph::Litert),
+        // Refused here, not at each call: without LiteRT every call would
+        // fall back. The error names the package and its install command.
+        "litert" => match rxt_tf::__private::litert::ensure_loaded() {
+            Ok(()) => Ok(rxt_tf::CallGraph::Litert),
+            Err(err) => Err(pyo3::exceptions::PyImportError::new_err(format!(
+                "{err} (or `pip install 'rxt-tf[litert]'`)"
+            ))),
+        },
         "tensorflow" if exact => Ok(rxt_tf::CallGraph::AsTfFunction),
         "tensorflow" => Ok(rxt_tf::CallGraph::Inlined),
         other => Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -44,5 +51,9 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<predictor::Predictor>()?;
     module.add_function(wrap_pyfunction!(stats::stats, module)?)?;
     module.add_function(wrap_pyfunction!(stats::reset_stats, module)?)?;
+    module.add(
+        "LitertFallbackWarning",
+        rxt_tf::fusion::litert_fallback_warning(module.py())?,
+    )?;
     Ok(())
 }

@@ -101,7 +101,8 @@ fn runtime_now() -> [u64; 6] {
 }
 
 /// `rxt_tf.stats()`: `{"native": n, "traces": n, "fallbacks": {reason: n},
-/// "litert": {"calls": n, "fallbacks": n, "compiles": n, "conversions": n},
+/// "litert": {"calls": n, "fallbacks": n, "compiles": n, "conversions": n,
+/// "reasons": {function: first fallback reason}},
 /// "exact": {"inlined": n, "by_name": n}}` (the litert and exact counts are
 /// the process's, also of calls made from Rust): how exact calls ran, as
 /// one `StatefulPartitionedCall` proven to run the `tf.function`'s graph,
@@ -130,10 +131,18 @@ pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
         };
         counts.set_item(name, now.saturating_sub(base.load(Ordering::Relaxed)))?;
     }
+    let reasons = PyDict::new(py);
+    for (function, reason) in rxt_tf::fusion::litert_fallback_reasons() {
+        reasons.set_item(function, reason)?;
+    }
+    if let Some(litert) = stats.get_item("litert")? {
+        litert.set_item("reasons", reasons)?;
+    }
     Ok(stats)
 }
 
-/// `rxt_tf.reset_stats()`: every count back to zero.
+/// `rxt_tf.reset_stats()`: every count back to zero, every fallback reason
+/// forgotten (a function warns again on its next fallback).
 #[pyfunction]
 pub(crate) fn reset_stats() {
     NATIVE.store(0, Ordering::Relaxed);
@@ -144,4 +153,5 @@ pub(crate) fn reset_stats() {
     for (base, now) in RUNTIME_BASE.iter().zip(runtime_now()) {
         base.store(now, Ordering::Relaxed);
     }
+    rxt_tf::fusion::forget_litert_fallback_reasons();
 }

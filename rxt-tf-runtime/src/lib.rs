@@ -40,6 +40,9 @@ pub use function::{Argument, Arguments, CallGraph, Function, Returns};
 /// [`fusion::Scope`]). `#[rxt_tf::inference]` bodies are fused scopes.
 pub mod fusion {
     pub use crate::fused::{enabled, stats, Scope, Stats, TRACE_CAPACITY};
+    pub use crate::litert::{
+        forget_litert_fallback_reasons, litert_fallback_reasons, litert_fallback_warning,
+    };
 }
 /// The half-precision element types, `half`'s: `bf16` (`bfloat16`) and
 /// `f16` (`float16`), of the `TensorBf16Cpu*D` / `TensorF16Cpu*D` aliases.

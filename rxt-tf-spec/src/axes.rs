@@ -22,6 +22,13 @@ pub fn axes_fit(axes: &[i64], rank: u8) -> bool {
     true
 }
 
+/// The message for axes named `name` that do not fit a tensor of `rank`
+/// (a number, or the runtime's `{R}`): one wording for the runtime's
+/// compile-time check and the Rextio plugin's rejection.
+pub fn misfit_message(name: &str, rank: &str) -> String {
+    format!("`{name}` is out of range for a rank-{rank} tensor, or names an axis twice")
+}
+
 /// The ranks `axes` fit, as bits: bit `r − 1` set when they fit a tensor of
 /// rank `r` (what `tf!` carries in a typed `axis`).
 pub fn fits_mask(axes: &[i64]) -> u8 {

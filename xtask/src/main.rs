@@ -12,6 +12,7 @@
 mod blocks;
 mod plugin_readme;
 mod python;
+mod python_checks;
 mod tables;
 
 use std::path::{Path, PathBuf};

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use crate::python_checks;
+
 use rxt_tf_spec::{
     axes_fit, DType, Keyword, Op, PythonRule, Role, Rule, TensorKind, Value, ValueKind,
     FALLBACK_RULES, MAX_RANK, OPS,
@@ -69,6 +71,7 @@ pub(crate) fn spec_module() -> String {
     );
     result_ranks(&mut out);
     axes_fit_rows(&mut out);
+    python_checks::checks(&mut out, &rules());
     out
 }
 
@@ -108,15 +111,7 @@ fn op_row(out: &mut String, op: &Op) {
         .collect();
     let _ = writeln!(out, "        ranks={},", tuple(&ranks));
     let roles: Vec<String> = (0..op.arity())
-        .map(|position| match op.rule.role(position) {
-            Role::Element => string("element"),
-            Role::Condition => string("condition"),
-            Role::Dims => string("dims"),
-            Role::Indices => string("indices"),
-            Role::Tensors => string("tensors"),
-            Role::Size => string("size"),
-            Role::Pairs => string("pairs"),
-        })
+        .map(|position| string(role_name(op.rule.role(position))))
         .collect();
     let _ = writeln!(out, "        roles={},", tuple(&roles));
     let literals: Vec<String> = (0..op.arity())
@@ -403,6 +398,19 @@ fn article(dtype: DType) -> &'static str {
     }
 }
 
+/// The plugin's name of an operand role.
+pub(crate) fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Element => "element",
+        Role::Condition => "condition",
+        Role::Dims => "dims",
+        Role::Indices => "indices",
+        Role::Tensors => "tensors",
+        Role::Size => "size",
+        Role::Pairs => "pairs",
+    }
+}
+
 /// A Python value literal.
 fn python(value: &Value) -> String {
     match value {
@@ -428,7 +436,7 @@ fn boolean(flag: bool) -> &'static str {
 }
 
 /// A Python tuple of already rendered items.
-fn tuple(items: &[String]) -> String {
+pub(crate) fn tuple(items: &[String]) -> String {
     match items {
         [] => "()".to_owned(),
         [only] => format!("({only},)"),
@@ -437,7 +445,7 @@ fn tuple(items: &[String]) -> String {
 }
 
 /// A Python string literal (double quotes, as ruff formats them).
-fn string(text: &str) -> String {
+pub(crate) fn string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {

@@ -30,9 +30,6 @@ RUNTIME_SIZES = frozenset({"reshape", "per-axis", "fill", "filled"})
 result's rank is the list's length, and TensorFlow checks the values when the
 op runs (``reshape``'s at most one ``-1``, non-negative sizes and multiples)."""
 
-INT_RANGES = {"int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1)}
-"""The values an int literal beside an integer tensor may take."""
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -272,7 +269,7 @@ def _sequence(
             "write tf.range(n), tf.range(start, limit) or tf.range(start, limit, delta) of ints",
         )
     ints = {i: v for i in range(len(operand_types)) if (v := _int_literal(literals, i)) is not None}
-    low, high = INT_RANGES["int32"]
+    low, high = spec.INT_BOUNDS["int32"]
     if any(not low <= value <= high for value in ints.values()):
         return _rejected(
             op,
@@ -387,28 +384,18 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         low <= operand.rank <= high
         for operand, (low, high) in zip(operands, op.row.ranks, strict=True)
     )
-    conditions = [
-        operand.tensor
-        for operand, role in zip(operands, op.row.roles, strict=False)
-        if role == "condition"
-    ]
-    if any(tensor is None or tensor.dtype != "bool" for tensor in conditions):
-        return _rejected(
-            op,
-            f"needs operands of {op.row.operands_text}, got {got}",
-            "pass a bool condition (a comparison, or tf.cast(c, 'bool'))",
-        )
-    indices = [
-        operand.tensor
-        for operand, role in zip(operands, op.row.roles, strict=False)
-        if role == "indices"
-    ]
-    if any(tensor is None or tensor.dtype not in ("int32", "int64") for tensor in indices):
-        return _rejected(
-            op,
-            f"needs operands of {op.row.operands_text}, got {got}",
-            "pass int32 or int64 indices (tf.cast(ids, 'int32'))",
-        )
+    advice = {
+        "condition": "pass a bool condition (a comparison, or tf.cast(c, 'bool'))",
+        "indices": "pass int32 or int64 indices (tf.cast(ids, 'int32'))",
+    }
+    for operand, role in zip(operands, op.row.roles, strict=False):
+        fixed = spec.ROLE_DTYPES.get(role)
+        if fixed is not None and (operand.tensor is None or operand.tensor.dtype not in fixed):
+            return _rejected(
+                op,
+                f"needs operands of {op.row.operands_text}, got {got}",
+                advice.get(role, f"pass a tensor of {' or '.join(fixed)}"),
+            )
     tensors = [
         operand.tensor
         for operand, role in zip(operands, op.row.roles, strict=False)
@@ -423,7 +410,7 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
         # A new tensor of a lone Python number (`tf.fill(dims, 0.5)`): the
         # number's own type, as TensorFlow converts it.
         numbers = [operand.number for operand in operands if operand.number is not None]
-        least, most = INT_RANGES["int32"]
+        least, most = spec.INT_BOUNDS["int32"]
         if any(o.value is not None and not least <= o.value <= most for o in operands):
             return _rejected(
                 op,
@@ -464,7 +451,7 @@ def _element_type(op: Op, operands: tuple[_Operand, ...]) -> str | Verdict:
                 f"raises TypeError converting it to {dtype}), got {got}",
                 "pass a tensor" if dtype == "bool" else "write an int literal",
             )
-        low, high = INT_RANGES.get(dtype, (None, None))
+        low, high = spec.INT_BOUNDS.get(dtype, (None, None))
         if operand.value is not None and low is not None and high is not None:
             if not low <= operand.value <= high:
                 return _rejected(

@@ -111,16 +111,13 @@ RuleFunction = Callable[[tuple[int, ...], Keywords], Typed | Problem]
 def axes_fit(axes: tuple[int, ...], rank: int) -> bool:
     """Whether ``axes`` fit a tensor of ``rank``.
 
-    Each must be in ``-rank..rank`` and none named twice once negative axes
-    are counted from the end.
+    Each must be one of its axes (``spec.NORMALIZED_AXES``, the crate's own
+    normalization) and none named twice once negative axes are counted from
+    the end.
     """
-    seen: set[int] = set()
-    for axis in axes:
-        normalized = axis + rank if axis < 0 else axis
-        if not 0 <= normalized < rank or normalized in seen:
-            return False
-        seen.add(normalized)
-    return True
+    known = spec.NORMALIZED_AXES.get(rank, {})
+    normalized = [known.get(axis) for axis in axes]
+    return None not in normalized and len(set(normalized)) == len(normalized)
 
 
 def _axes(value: Literal | None) -> tuple[int, ...]:
@@ -132,8 +129,7 @@ def _axes(value: Literal | None) -> tuple[int, ...]:
 
 def _misfit(value: Literal | None, rank: int) -> Problem:
     return Problem(
-        f"`axis={value!r}` does not fit a rank-{rank} tensor: each axis must be in "
-        f"{-rank}..{rank - 1} and named once",
+        f"{spec.AXIS_MISFIT.format(name='axis', rank=rank)}, got `axis={value!r}`",
         f"write axes between {-rank} and {rank - 1}",
     )
 
@@ -364,19 +360,15 @@ def contraction_axes(value: Literal | None, side: int, rank: int) -> tuple[int, 
     """The axes of operand ``side`` (0 or 1) a ``tf.tensordot`` ``axes`` value contracts.
 
     Counted from the front, if they fit a rank-``rank`` tensor. A count ``n`` is the last
-    ``n`` axes of the first with the first ``n`` of the second; a pair of ints one axis of
-    each (Rextio reports no nested tuple).
+    ``n`` axes of the first with the first ``n`` of the second (``spec.COUNTED_AXES``); a
+    pair of ints one axis of each (Rextio reports no nested tuple).
     """
     if isinstance(value, int) and not isinstance(value, bool):
-        if not 0 <= value <= rank:
-            return None
-        return tuple(range(rank - value, rank)) if side == 0 else tuple(range(value))
+        return spec.COUNTED_AXES.get((value, side, rank))
     if not isinstance(value, tuple) or len(value) != 2:
         return None
-    axis = value[side]
-    if not axes_fit((axis,), rank):
-        return None
-    return (axis + rank if axis < 0 else axis,)
+    axis = spec.NORMALIZED_AXES.get(rank, {}).get(value[side])
+    return None if axis is None else (axis,)
 
 
 def contract(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
@@ -399,7 +391,7 @@ def contract(ranks: tuple[int, ...], keywords: Keywords) -> Typed | Problem:
     return _typed("contract", ranks, len(first))
 
 
-RULES: dict[str, RuleFunction] = {
+_FUNCTIONS: dict[str, RuleFunction] = {
     "same-rank": _ranks_only("same-rank"),
     "broadcast": _ranks_only("broadcast"),
     "matmul": _ranks_only("matmul"),
@@ -440,4 +432,8 @@ RULES: dict[str, RuleFunction] = {
     "contract": contract,
     "fused-normalize": _ranks_only("fused-normalize"),
 }
-"""Every rule of the op table, by ``OpRow.rule``."""
+"""The rule function of each rule name."""
+
+RULES: dict[str, RuleFunction] = {name: _FUNCTIONS[name] for name in spec.RULE_NAMES}
+"""Every rule of the op table (``spec.RULE_NAMES``), by ``OpRow.rule``: a rule the crate
+gains without a function here fails the plugin's import, never a site."""

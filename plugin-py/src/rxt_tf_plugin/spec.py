@@ -13465,3 +13465,77 @@ AXES_FIT: tuple[tuple[int, tuple[int, ...], bool], ...] = (
     (5, (4, 4), False),
 )
 """The crate's ``axes_fit`` (rank, axes → whether they fit) for single axes and pairs: what the plugin's check is tested against."""
+
+RULE_NAMES: tuple[str, ...] = ("matmul", "contract", "same-rank", "broadcast", "bias-add", "permute", "reduce", "along-axis", "arg-reduce", "convert", "expand-dims", "shape", "squeeze", "select", "reshape", "per-axis", "gather", "window", "join", "stack", "index", "split", "split-sizes", "unstack", "top-k", "one-hot", "pad", "fill", "filled", "sequence", "clip", "sort", "eye", "moments", "normalize", "fused-normalize", "einsum", "conv", "pool")
+"""Every typing rule of the table: the plugin has one rule function for each."""
+
+INT_BOUNDS: dict[str, tuple[int, int]] = {
+    "int32": (-2147483648, 2147483647),
+    "int64": (-9223372036854775808, 9223372036854775807),
+}
+"""The least and greatest value of each integer element type (an int beside a tensor of it must fit)."""
+
+ROLE_DTYPES: dict[str, tuple[str, ...]] = {
+    "condition": ("bool",),
+    "indices": ("int32", "int64"),
+}
+"""The element types a tensor in a fixed-type role must have (a condition, indices), whatever the op's."""
+
+NORMALIZED_AXES: dict[int, dict[int, int]] = {
+    0: {},
+    1: {-1: 0, 0: 0},
+    2: {-2: 0, -1: 1, 0: 0, 1: 1},
+    3: {-3: 0, -2: 1, -1: 2, 0: 0, 1: 1, 2: 2},
+    4: {-4: 0, -3: 1, -2: 2, -1: 3, 0: 0, 1: 1, 2: 2, 3: 3},
+    5: {-5: 0, -4: 1, -3: 2, -2: 3, -1: 4, 0: 0, 1: 1, 2: 2, 3: 3, 4: 4},
+}
+"""Each axis of a tensor of each rank, as written (negative from the last) → counted from the front."""
+
+COUNTED_AXES: dict[tuple[int, int, int], tuple[int, ...]] = {
+    (0, 0, 0): (),
+    (0, 0, 1): (),
+    (0, 0, 2): (),
+    (0, 0, 3): (),
+    (0, 0, 4): (),
+    (0, 0, 5): (),
+    (0, 1, 0): (),
+    (0, 1, 1): (),
+    (0, 1, 2): (),
+    (0, 1, 3): (),
+    (0, 1, 4): (),
+    (0, 1, 5): (),
+    (1, 0, 1): (0,),
+    (1, 0, 2): (1,),
+    (1, 0, 3): (2,),
+    (1, 0, 4): (3,),
+    (1, 0, 5): (4,),
+    (1, 1, 1): (0,),
+    (1, 1, 2): (0,),
+    (1, 1, 3): (0,),
+    (1, 1, 4): (0,),
+    (1, 1, 5): (0,),
+    (2, 0, 2): (0, 1),
+    (2, 0, 3): (1, 2),
+    (2, 0, 4): (2, 3),
+    (2, 0, 5): (3, 4),
+    (2, 1, 2): (0, 1),
+    (2, 1, 3): (0, 1),
+    (2, 1, 4): (0, 1),
+    (2, 1, 5): (0, 1),
+    (3, 0, 3): (0, 1, 2),
+    (3, 0, 4): (1, 2, 3),
+    (3, 0, 5): (2, 3, 4),
+    (3, 1, 3): (0, 1, 2),
+    (3, 1, 4): (0, 1, 2),
+    (3, 1, 5): (0, 1, 2),
+    (4, 0, 4): (0, 1, 2, 3),
+    (4, 0, 5): (1, 2, 3, 4),
+    (4, 1, 4): (0, 1, 2, 3),
+    (4, 1, 5): (0, 1, 2, 3),
+    (5, 0, 5): (0, 1, 2, 3, 4),
+    (5, 1, 5): (0, 1, 2, 3, 4),
+}
+"""`tensordot`'s `axes=n`: (n, operand 0 or 1, its rank) → the axes it contracts, where they fit."""
+
+AXIS_MISFIT = "`{name}` is out of range for a rank-{rank} tensor, or names an axis twice"
+"""The rejection of axes that do not fit (``{name}``, ``{rank}``), worded as the runtime's compile-time check."""

@@ -27,7 +27,10 @@ pub(crate) fn emit(model: InferenceFn) -> TokenStream {
     let assertions = parameters.chain(result);
     let guard = unsupported_target_guard();
     let scope = if options.litert {
-        quote!(#krate::fusion::Scope::litert())
+        let name = function.sig.ident.to_string();
+        quote!(#krate::fusion::Scope::litert_for(
+            ::core::concat!("`", ::core::module_path!(), "::", #name, "`")
+        ))
     } else {
         let fuse = options.fuse;
         quote!(#krate::fusion::Scope::new(#fuse))

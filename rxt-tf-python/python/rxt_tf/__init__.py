@@ -19,9 +19,17 @@ import tensorflow as tf
 
 from rxt_tf import _trace
 from rxt_tf._native import Function as _NativeFunction
-from rxt_tf._native import Predictor, reset_stats, stats
+from rxt_tf._native import LitertFallbackWarning, Predictor, reset_stats, stats
 
-__all__ = ["CACHE_SIZE", "Function", "Predictor", "function", "reset_stats", "stats"]
+__all__ = [
+    "CACHE_SIZE",
+    "Function",
+    "LitertFallbackWarning",
+    "Predictor",
+    "function",
+    "reset_stats",
+    "stats",
+]
 
 CACHE_SIZE = 128
 """Keys (argument structure, tensor dtypes and shapes, Python values) kept

@@ -33,3 +33,6 @@ class Predictor:
 
 def stats() -> dict[str, Any]: ...
 def reset_stats() -> None: ...
+
+class LitertFallbackWarning(RuntimeWarning):
+    """A call asked of the litert backend ran on TensorFlow instead."""

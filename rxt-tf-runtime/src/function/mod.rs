@@ -81,6 +81,20 @@ pub(crate) struct Callee {
     last_answer: same_graph::LastAnswer,
 }
 
+impl Callee {
+    /// The function as a fallback's warning names it: the Python function
+    /// TensorFlow traced (`__inference_call_42` is "the function `call`").
+    pub(crate) fn label(&self) -> String {
+        let name = self.node.name.to_string_lossy();
+        let name = name.strip_prefix("__inference_").unwrap_or(&name);
+        let name = match name.rsplit_once('_') {
+            Some((stem, uid)) if !uid.is_empty() && uid.bytes().all(|b| b.is_ascii_digit()) => stem,
+            _ => name,
+        };
+        format!("the function `{name}`")
+    }
+}
+
 /// One concrete function of what a Python object calls, and which of the
 /// caller's arguments it takes as tensors (`false`: `None`); `None` when it
 /// takes every argument as a tensor.
@@ -196,7 +210,7 @@ impl Function {
         if callee.trainable {
             ensure_not_recording(&callee.context)?;
         }
-        let litert = crate::fused::litert_active();
+        let litert = crate::fused::litert_active().is_some();
         if litert {
             let inputs = tensors()
                 .map(|(tensor, kind)| {
@@ -216,7 +230,9 @@ impl Function {
                     return Out::from_cores(cores)
                         .ok_or_else(|| Error::internal(CALL, RESULT_COUNT));
                 }
-                crate::litert::Outcome::Fallback(reason) => crate::litert::fall_back(&reason)?,
+                crate::litert::Outcome::Fallback(reason) => {
+                    crate::litert::fall_back(&callee.label(), &reason)?;
+                }
             }
         }
         match kinds[..] {

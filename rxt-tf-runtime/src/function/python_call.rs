@@ -129,7 +129,7 @@ fn through_litert(
                 "the litert backend runs no {} tensors",
                 crate::sys::dtype_name(handle.dtype())
             );
-            crate::litert::fall_back(&reason)?;
+            crate::litert::fall_back(&callee.label(), &reason)?;
             return Ok(None);
         };
         let rank = i32::try_from(handle.rank(status, CALL)?).unwrap_or(i32::MAX);
@@ -153,13 +153,16 @@ fn through_litert(
         })
         .collect::<Option<Vec<_>>>();
     let Some(kinds) = kinds else {
-        crate::litert::fall_back("an output of unknown rank or of a type rxt-tf lacks")?;
+        crate::litert::fall_back(
+            &callee.label(),
+            "an output of unknown rank or of a type rxt-tf lacks",
+        )?;
         return Ok(None);
     };
     match super::litert_call::call(callee, &inputs, &kinds)? {
         crate::litert::Outcome::Ran(outputs) => Ok(Some(outputs)),
         crate::litert::Outcome::Fallback(reason) => {
-            crate::litert::fall_back(&reason)?;
+            crate::litert::fall_back(&callee.label(), &reason)?;
             Ok(None)
         }
     }

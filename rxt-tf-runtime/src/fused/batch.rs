@@ -42,9 +42,9 @@ pub(crate) struct Batch {
     /// recording's lock; read without it only to choose a batch, which
     /// [`Batch::add_node`] confirms under the lock.
     done: AtomicBool,
-    /// Recorded in a litert scope: the trace runs through LiteRT where it
-    /// converts.
-    litert: bool,
+    /// Recorded in a litert scope (of this body): the trace runs through
+    /// LiteRT where it converts.
+    litert: Option<&'static str>,
 }
 
 /// What a batch lets go of while its recording is locked, dropped after:
@@ -70,11 +70,11 @@ impl Drop for Garbage {
 impl Batch {
     /// An empty batch on `context`, in the room of `spare` (a recording of
     /// this thread's previous batch) if there is one.
-    /// `litert` when recorded in a litert scope.
+    /// `litert`: the body of the litert scope it is recorded in, if any.
     pub(crate) fn new(
         context: &Arc<BoundContext>,
         spare: Option<Recording>,
-        litert: bool,
+        litert: Option<&'static str>,
     ) -> Arc<Batch> {
         let mut recording = spare.unwrap_or_else(Recording::new);
         recording.clear(context);
@@ -284,8 +284,9 @@ impl Batch {
             &mut garbage.evicted,
         )
         .and_then(|function| {
-            if self.litert {
-                if let Some(ran) = self.run_litert(&function, recording, &outputs, live.len()) {
+            if let Some(body) = self.litert {
+                if let Some(ran) = self.run_litert(body, &function, recording, &outputs, live.len())
+                {
                     return ran;
                 }
             }
@@ -318,6 +319,7 @@ impl Batch {
     /// refuses it under `RXT_TF_LITERT_STRICT` or a misconfigured backend.
     fn run_litert(
         &self,
+        body: &str,
         function: &FusedFunction,
         recording: &Recording,
         outputs: &[(u32, DType)],
@@ -329,7 +331,7 @@ impl Batch {
             Ok(Outcome::Fallback(reason)) => reason,
             Err(err) => return Some(Err(err)),
         };
-        crate::litert::fall_back(&reason).err().map(Err)
+        crate::litert::fall_back(body, &reason).err().map(Err)
     }
 
     /// The batch's ops as eager ops, one by one, as per-op execution runs

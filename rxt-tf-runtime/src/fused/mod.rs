@@ -54,8 +54,9 @@ enum Mode {
     /// A scope that asked for per-op execution.
     PerOp,
     /// A litert scope: `Function` calls run through LiteRT; ops are
-    /// recorded and their trace runs through LiteRT where it converts.
-    Litert,
+    /// recorded and their trace runs through LiteRT where it converts. The
+    /// body it runs, as a fallback warning names it.
+    Litert(&'static str),
 }
 
 impl Mode {
@@ -63,22 +64,22 @@ impl Mode {
     fn fuses(self) -> bool {
         match self {
             Mode::Fused => true,
-            Mode::Litert => enabled(),
+            Mode::Litert(_) => enabled(),
             Mode::Outside | Mode::PerOp => false,
         }
     }
 }
 
-/// Whether this thread's newest scope is a litert scope
+/// The body of this thread's newest scope if it is a litert scope
 /// ([`Scope::litert`]).
-pub(crate) fn litert_active() -> bool {
+pub(crate) fn litert_active() -> Option<&'static str> {
     STATE
-        .try_with(|state| {
-            state
-                .try_borrow()
-                .is_ok_and(|state| state.mode() == Mode::Litert)
+        .try_with(|state| match state.try_borrow().map(|state| state.mode()) {
+            Ok(Mode::Litert(body)) => Some(body),
+            _ => None,
         })
-        .unwrap_or(false)
+        .ok()
+        .flatten()
 }
 
 struct ThreadState {
@@ -169,7 +170,14 @@ impl Scope {
     /// other scopes; entering or leaving one runs the trace recorded so far
     /// (a trace runs through one backend).
     pub fn litert() -> Scope {
-        Scope::enter(Mode::Litert)
+        Scope::litert_for("a litert scope")
+    }
+
+    /// [`Scope::litert`] for the body `body` (`#[inference(backend =
+    /// "litert")]` passes the function's path), which a fallback's warning
+    /// and `stats` name.
+    pub fn litert_for(body: &'static str) -> Scope {
+        Scope::enter(Mode::Litert(body))
     }
 
     /// `fused()` when `fuse`, else `per_op()`.

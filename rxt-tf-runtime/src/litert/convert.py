@@ -3,9 +3,18 @@ concrete function to a flatbuffer of builtin ops, float32, no quantization,
 no select-TF ops. The function's variables are frozen into constants (the
 converter's path without a saved model, which keeps no resource ops)."""
 
+import contextlib
+import os
+import re
+import sys
+import tempfile
 import warnings
 
 import tensorflow as tf
+
+# The converter's diagnostics: `loc(<where>): error: 'tf.Erfc' op is neither
+# a custom op nor a flex op` (the location, the op and what is wrong).
+_DIAGNOSTIC = re.compile(r"error: (?:loc\((?P<loc>.*?)\): )?(?P<what>'(?P<op>[\w.]+)' op .*)")
 
 
 def convert(function):
@@ -21,14 +30,51 @@ def convert(function):
                 raise ValueError(
                     f"{op.type} gives a tensor of rank {rank}: LiteRT takes ranks up to 8"
                 )
-    converter = tf.lite.TFLiteConverter.from_concrete_functions([function])
-    converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
-    converter.optimizations = []
-    with warnings.catch_warnings():
-        # "Please consider providing the trackable_obj argument": the frozen
-        # path is the one wanted here.
-        warnings.simplefilter("ignore")
-        return bytes(converter.convert())
+    with _quiet():
+        converter = tf.lite.TFLiteConverter.from_concrete_functions([function])
+        converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS]
+        converter.optimizations = []
+        try:
+            return bytes(converter.convert())
+        except Exception as error:  # the converter raises several types
+            raise ValueError(_first_cause(str(error))) from None
+
+
+def _first_cause(text):
+    """The converter's refusal in one line: its first unconvertible op and
+    where the graph has it, or its first line."""
+    for line in text.splitlines():
+        found = _DIAGNOSTIC.search(line)
+        if found is not None:
+            where = found.group("loc")
+            at = f" (at {where})" if where else ""
+            return f"TFLite's converter refused {found.group('what')}{at}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[0] if lines else "TFLite's converter refused the function"
+
+
+@contextlib.contextmanager
+def _quiet():
+    """The converter's own output kept from the user's stderr: its MLIR
+    diagnostics (written by C++ to the process's stderr, so the descriptor
+    itself is pointed elsewhere while it runs: other threads' output in that
+    time is lost too), its Python warnings ("Please consider providing the
+    trackable_obj argument": the frozen path is the one wanted here) and its
+    log lines. rxt-tf says why a conversion failed once, itself."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    logger = tf.get_logger()
+    level = logger.level
+    try:
+        with tempfile.TemporaryFile() as sink, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            logger.setLevel("ERROR")
+            os.dup2(sink.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        logger.setLevel(level)
 
 
 def convert_at(function, shapes):

@@ -56,8 +56,10 @@ fn converted<'py>(
         let bytes = convert(module)?;
         Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
     });
+    // The converter module words its refusal in one line (the first op it
+    // cannot convert, and where).
     let bytes = bytes.map_err(|err| Error::LitertRefused {
-        what: format!("TensorFlow's TFLite converter refused {what}: {err}"),
+        what: format!("{what} did not convert: {}", err.value(py)),
     })?;
     Model::from_bytes(bytes)
 }

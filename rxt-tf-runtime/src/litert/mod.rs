@@ -8,6 +8,7 @@
 
 mod cache;
 mod convert;
+mod fallback;
 mod library;
 mod model;
 mod sys;
@@ -17,6 +18,10 @@ pub(crate) use cache::{ModelCache, Outcome};
 pub use cache::{COMPILED_CAPACITY, SPECIALIZATIONS, SPECIALIZED_CAPACITY};
 pub use convert::convert;
 pub(crate) use convert::{convert_at, convert_function_def};
+pub(crate) use fallback::fall_back;
+pub use fallback::{
+    forget_litert_fallback_reasons, litert_fallback_reasons, litert_fallback_warning,
+};
 pub use library::{locate, LITERT_VERSION};
 pub use model::{Compiled, HostTensor, Model};
 pub use sys::LitertApi;
@@ -58,23 +63,6 @@ pub(crate) fn strict() -> bool {
 pub(crate) fn runs(dtype: rxt_tf_spec::DType) -> bool {
     use rxt_tf_spec::DType;
     matches!(dtype, DType::F32 | DType::I32 | DType::I64 | DType::Bool)
-}
-
-/// Notes that a call falls back to TensorFlow because of `reason`
-/// (counted), or, under `RXT_TF_LITERT_STRICT`, refuses it.
-pub(crate) fn fall_back(reason: &str) -> crate::error::Result<()> {
-    if strict() {
-        return Err(crate::error::Error::LitertRefused {
-            what: format!(
-                "the call cannot run through LiteRT ({reason}); RXT_TF_LITERT_STRICT is set, \
-                 so it does not fall back to TensorFlow"
-            ),
-        });
-    }
-    COUNTERS
-        .fallbacks
-        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Ok(())
 }
 
 /// The most XNNPACK threads a compiled model may use.

@@ -25,6 +25,21 @@ pub(crate) fn private_module<'py>(
                 pyo3::exceptions::PyValueError::new_err(format!("module {name}: {err}"))
             })
         };
+        // Its source in `linecache` under its file name: tracebacks show it,
+        // and AutoGraph can read (and so convert) functions it defines.
+        let lines = py
+            .import("builtins")?
+            .getattr("str")?
+            .call_method1("splitlines", (source, true))?;
+        let entry = (
+            source.len(),
+            py.None(),
+            lines,
+            file.to_str().unwrap_or(name),
+        );
+        py.import("linecache")?
+            .getattr("cache")?
+            .set_item(file.to_str().unwrap_or(name), entry)?;
         let module = PyModule::from_code(py, &text(source)?, file, &text(name)?)?;
         py.import("sys")?
             .getattr("modules")?

@@ -114,6 +114,17 @@ impl DType {
         matches!(self, DType::F32 | DType::F64 | DType::BF16 | DType::F16)
     }
 
+    /// The least and greatest values of an integer type (`None` for the
+    /// others): what an int beside a tensor of it may be.
+    #[inline]
+    pub const fn int_bounds(self) -> Option<(i64, i64)> {
+        match self {
+            DType::I32 => Some((i32::MIN as i64, i32::MAX as i64)),
+            DType::I64 => Some((i64::MIN, i64::MAX)),
+            _ => None,
+        }
+    }
+
     /// Whether Rust has it as a primitive type (`f32`, `bool`, …; not the
     /// half types, which are library types).
     #[inline]

@@ -1,7 +1,8 @@
 //! Typing rules: how an op types its operands and result, by rank and role,
 //! and the axis checks they share.
 
-use super::dtype::MAX_RANK;
+use super::constraint::INDEX_DTYPES;
+use super::dtype::{DType, MAX_RANK};
 
 /// How an op types its operands and result: one rule for every element
 /// type of [`Op::dtypes`](crate::model::Op::dtypes) and every rank it
@@ -209,6 +210,18 @@ pub enum Role {
     /// A list of pairs of integers known at run time (`[[1, 2], [0, 0]]`),
     /// run as an `[n, 2]` int64 input: paddings.
     Pairs,
+}
+
+impl Role {
+    /// The element types a tensor in this role must have whatever the op's
+    /// element type (`None` where it is the op's own, or no tensor).
+    pub fn fixed_dtypes(self) -> Option<&'static [DType]> {
+        match self {
+            Role::Condition => Some(&[DType::Bool]),
+            Role::Indices => Some(INDEX_DTYPES),
+            Role::Element | Role::Dims | Role::Tensors | Role::Size | Role::Pairs => None,
+        }
+    }
 }
 
 /// The most tensors a list operand holds.

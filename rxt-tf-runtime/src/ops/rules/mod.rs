@@ -6,6 +6,8 @@
 
 mod einsum;
 mod scalars;
+#[cfg(test)]
+mod wording;
 
 pub use einsum::{EinsumResult, FitsRank, Letters, RankIs, Widest};
 pub use scalars::{
