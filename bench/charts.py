@@ -9,7 +9,8 @@ def grouped_bars(report: dict[str, dict[str, dict[str, float]]], title: str, pat
     """Draws `path`: µs per call of each alternative, per model and batch.
 
     `report` maps a model to its batch sizes, each to every alternative's
-    median seconds per call (the same alternatives throughout).
+    median seconds per call (the first model's alternatives; one a model
+    lacks is drawn as no bar).
     """
     import matplotlib
 
@@ -21,7 +22,8 @@ def grouped_bars(report: dict[str, dict[str, dict[str, float]]], title: str, pat
     fig, ax = plt.subplots(figsize=(10, 5))
     width = 0.8 / len(labels)
     for index, label in enumerate(labels):
-        values = [by[batch][label] * 1e6 for by in report.values() for batch in by]
+        missing = float("nan")
+        values = [by[batch].get(label, missing) * 1e6 for by in report.values() for batch in by]
         positions = [
             group + (index - (len(labels) - 1) / 2) * width for group in range(len(groups))
         ]

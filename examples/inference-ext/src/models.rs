@@ -120,6 +120,20 @@ impl EncoderBlock {
     /// The block's output for `x`, `[batch, seq, dim]`.
     #[rxt_tf::inference]
     fn __call__(&self, x: TensorF32Cpu3D) -> rxt_tf::Result<TensorF32Cpu3D> {
+        self.forward(&x)
+    }
+
+    /// The same through the litert backend (its weights, the same tensors
+    /// each call, frozen into the converted model).
+    #[rxt_tf::inference(backend = "litert")]
+    fn litert(&self, x: TensorF32Cpu3D) -> rxt_tf::Result<TensorF32Cpu3D> {
+        self.forward(&x)
+    }
+}
+
+impl EncoderBlock {
+    /// The block's body, run in the caller's scope.
+    fn forward(&self, x: &TensorF32Cpu3D) -> rxt_tf::Result<TensorF32Cpu3D> {
         let shape = x.shape()?;
         let (batch, seq) = (shape[0], shape[1]);
         let (heads, key_dim) = (self.heads, self.key_dim);
@@ -152,9 +166,7 @@ impl EncoderBlock {
         let residual = tf!(x + fed)?;
         self.normalized(&residual, &self.norm2_gamma, &self.norm2_beta)
     }
-}
 
-impl EncoderBlock {
     /// Layer normalization over the last axis.
     fn normalized(
         &self,
@@ -207,6 +219,19 @@ impl SmallCnn {
     /// Class probabilities of each image of `x`, `[batch, h, w, channels]`.
     #[rxt_tf::inference]
     fn __call__(&self, x: TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        self.forward(&x)
+    }
+
+    /// The same through the litert backend.
+    #[rxt_tf::inference(backend = "litert")]
+    fn litert(&self, x: TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        self.forward(&x)
+    }
+}
+
+impl SmallCnn {
+    /// The network's body, run in the caller's scope.
+    fn forward(&self, x: &TensorF32Cpu4D) -> rxt_tf::Result<TensorF32Cpu2D> {
         let h = tf!(conv2d(x, self.conv1, padding = "SAME"))?;
         let h = tf!(relu(tf!(bias_add(h, self.conv1_bias))?))?;
         let h = tf!(max_pool2d(h, ksize = 2, strides = 2, padding = "VALID"))?;
@@ -246,6 +271,19 @@ impl TextClassifier {
     /// the most likely class.
     #[rxt_tf::inference]
     fn __call__(&self, ids: TensorI32Cpu2D) -> rxt_tf::Result<(TensorF32Cpu2D, TensorI64Cpu1D)> {
+        self.forward(&ids)
+    }
+
+    /// The same through the litert backend.
+    #[rxt_tf::inference(backend = "litert")]
+    fn litert(&self, ids: TensorI32Cpu2D) -> rxt_tf::Result<(TensorF32Cpu2D, TensorI64Cpu1D)> {
+        self.forward(&ids)
+    }
+}
+
+impl TextClassifier {
+    /// The classifier's body, run in the caller's scope.
+    fn forward(&self, ids: &TensorI32Cpu2D) -> rxt_tf::Result<(TensorF32Cpu2D, TensorI64Cpu1D)> {
         let embedded = tf!(embedding_lookup(self.table, ids))?;
         let kept = tf!(not_equal(ids, 0))?;
         let mask = tf!(expand_dims(tf!(cast(kept, f32))?, axis = 2))?;

@@ -22,7 +22,7 @@ use crate::fused::function_node::run_function_call;
 use crate::fused::gate::{self, Call, Removal, Wrapper};
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
-use crate::litert::ModelCache;
+use crate::litert::{FrozenModels, ModelCache};
 use crate::safe::graph::OwnedGraph;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -149,6 +149,8 @@ pub(crate) struct FusedFunction {
     outputs: Vec<i32>,
     /// Its LiteRT model and compiled models, for runs in a litert scope.
     litert: ModelCache,
+    /// Its LiteRT models with inputs that do not change frozen.
+    frozen: FrozenModels,
 }
 
 /// The function of the trace `key` (which names its context), built on a
@@ -331,6 +333,7 @@ fn build(
         inputs: inputs.iter().map(|input| input.dtype).collect(),
         outputs: outputs.iter().map(|&(_, dtype)| dtype.code()).collect(),
         litert: ModelCache::default(),
+        frozen: FrozenModels::default(),
     })
 }
 
@@ -352,6 +355,11 @@ impl FusedFunction {
     /// Its LiteRT state.
     pub(crate) fn litert(&self) -> &ModelCache {
         &self.litert
+    }
+
+    /// Its LiteRT models with frozen inputs.
+    pub(crate) fn frozen(&self) -> &FrozenModels {
+        &self.frozen
     }
 
     /// Runs the function on `inputs` as one `PartitionedCall` on `CPU:0`

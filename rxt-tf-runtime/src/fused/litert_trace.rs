@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::fused::emit::NodeKind;
 use crate::fused::library::FusedFunction;
 use crate::fused::recording::Recording;
-use crate::litert::{runs, HandleInput, Outcome};
+use crate::litert::{runs, Frozen, FrozenValue, HandleInput, Outcome};
 use crate::safe::handle::OwnedHandle;
 
 /// TensorFlow ops whose kernels check at run time what LiteRT's converted
@@ -121,66 +121,174 @@ pub(super) fn run(
             rank: u8::try_from(rank).unwrap_or(u8::MAX),
         });
     }
-    let model = function.litert().model(|py| {
-        // Every size unknown, but the length of an integer vector: run-time
-        // sizes, axes and permutations, whose count the trace's form fixes
-        // (so LiteRT knows the rank of a `reshape`'s result).
-        let signature: Vec<Vec<i64>> = inputs
+    let handles: Vec<&std::sync::Arc<OwnedHandle>> =
+        recording.inputs.iter().map(|input| &input.handle).collect();
+    // Weights freeze: float32 tensors of rank 1 and more. A scalar is a
+    // run-time value, and integer inputs are sizes, paddings, axes and ids,
+    // which frozen would change the kernels LiteRT picks (a `pad` whose
+    // paddings are constants runs one that writes `inf` as the largest
+    // float).
+    let freezable = |position: usize| {
+        inputs
+            .get(position)
+            .is_some_and(|i| i.dtype == DType::F32 && !i.shape.is_empty())
+    };
+    let trace = Trace {
+        function,
+        context,
+        recording,
+        outputs,
+        kinds: &kinds,
+        inputs: &inputs,
+        threads,
+    };
+    if let Some(frozen) = function.frozen().for_inputs(&handles, freezable) {
+        // A frozen model that does not convert or run leaves the call to
+        // the model of no frozen input.
+        if let Outcome::Ran(ran) = trace.run(Some(&frozen))? {
+            return Ok(Outcome::Ran(ran));
+        }
+    }
+    trace.run(None)
+}
+
+/// One call of a trace through LiteRT.
+struct Trace<'a> {
+    function: &'a FusedFunction,
+    context: &'a std::sync::Arc<BoundContext>,
+    recording: &'a Recording,
+    outputs: &'a [(u32, DType)],
+    kinds: &'a [TensorKind],
+    inputs: &'a [HandleInput<'a>],
+    threads: u16,
+}
+
+impl Trace<'_> {
+    /// Runs it through its model with the inputs of `frozen` made
+    /// constants, or of none.
+    fn run(&self, frozen: Option<&Frozen>) -> Result<Outcome<Vec<OwnedHandle>>> {
+        let (function, context, recording) = (self.function, self.context, self.recording);
+        let api = context.wheel().api();
+        let is_frozen = |position: usize| frozen.is_some_and(|f| f.freezes(position));
+        let cache = frozen.map_or(function.litert(), |frozen| &frozen.cache);
+        let live: Vec<HandleInput<'_>> = self
+            .inputs
             .iter()
-            .map(|input| match (input.dtype, &input.shape[..]) {
-                (DType::I32 | DType::I64, &[length]) => vec![length],
-                (_, shape) => vec![-1; shape.len()],
+            .enumerate()
+            .filter(|&(position, _)| !is_frozen(position))
+            .map(|(_, input)| HandleInput {
+                handle: input.handle,
+                dtype: input.dtype,
+                shape: input.shape.clone(),
             })
             .collect();
-        crate::litert::convert_function_def(py, function.name(), &signature)
-    });
-    let model = match model {
-        Ok(model) => model,
-        Err(reason) => return Ok(Outcome::Fallback(reason)),
-    };
-    let api = context.wheel().api();
-    // TensorFlow's outputs for these inputs, once per new input shapes.
-    let reference = || {
-        let outputs = function.call(context, &recording.inputs, recording.work)?;
-        crate::litert::shapes_of(api, &outputs)
-    };
-    // Where LiteRT cannot size that model to these inputs: one converted
-    // for exactly their shapes.
-    let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
-        crate::litert::convert_function_def(py, function.name(), shapes)
-    };
-    Ok(function.litert().run(
-        &model,
-        &inputs,
-        threads,
-        reference,
-        specialize,
-        |compiled| {
-            // The outputs' sizes where the rules know them: LiteRT must give
-            // those.
-            let given = compiled.output_shapes().iter().zip(outputs).enumerate();
-            for (index, (given, &(node, _))) in given {
-                let Some(dims) = recording.outputs.get(node as usize).map(|o| &o.dims) else {
-                    continue;
-                };
-                let differs = given.len() != dims.rank()
-                    || given
-                        .iter()
-                        .enumerate()
-                        .any(|(i, &size)| size != dims.size(i));
-                if dims.exact && differs {
-                    let expected: Vec<i64> = (0..dims.rank()).map(|i| dims.size(i)).collect();
-                    return Err(Error::LitertRefused {
-                        what: format!(
-                            "LiteRT gives output {index} the shape {given:?}, TensorFlow \
-                             {expected:?}"
-                        ),
-                    });
+        // The frozen inputs' values, read when a model is converted.
+        let values = || -> Result<Vec<FrozenValue>> {
+            let Some(frozen) = frozen else {
+                return Ok(Vec::new());
+            };
+            frozen
+                .inputs
+                .iter()
+                .map(|(position, handle)| {
+                    let input = self.inputs.get(*position).ok_or_else(|| {
+                        Error::internal("litert call", "a frozen input past the trace's")
+                    })?;
+                    Ok(FrozenValue {
+                        position: *position,
+                        dtype: input.dtype.name(),
+                        shape: input.shape.clone(),
+                        bytes: crate::litert::host_bytes(api, handle)?,
+                    })
+                })
+                .collect()
+        };
+        let model = cache.model(|py| {
+            // Every size unknown, but the length of an integer vector: run-time
+            // sizes, axes and permutations, whose count the trace's form fixes
+            // (so LiteRT knows the rank of a `reshape`'s result); a frozen
+            // input's all known.
+            let signature: Vec<Vec<i64>> = self
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(position, input)| match (input.dtype, &input.shape[..]) {
+                    _ if is_frozen(position) => input.shape.clone(),
+                    (DType::I32 | DType::I64, &[length]) => vec![length],
+                    (_, shape) => vec![-1; shape.len()],
+                })
+                .collect();
+            let exact: Vec<Vec<i64>> = self.inputs.iter().map(|i| i.shape.clone()).collect();
+            let values = values()?;
+            crate::litert::convert_function_def(
+                py,
+                function.name(),
+                &signature,
+                &values,
+                Some(&exact),
+            )
+        });
+        let model = match model {
+            Ok(model) => model,
+            Err(reason) => return Ok(Outcome::Fallback(reason)),
+        };
+        // TensorFlow's outputs for these inputs, once per new input shapes.
+        let reference = || {
+            let outputs = function.call(context, &recording.inputs, recording.work)?;
+            crate::litert::shapes_of(api, &outputs)
+        };
+        // Where LiteRT cannot size that model to these inputs: one converted
+        // for exactly their shapes (the live inputs', then the frozen ones').
+        let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
+            let mut live_shapes = shapes.iter();
+            let all: Vec<Vec<i64>> = self
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(position, input)| match is_frozen(position) {
+                    true => input.shape.clone(),
+                    false => live_shapes.next().cloned().unwrap_or_default(),
+                })
+                .collect();
+            crate::litert::convert_function_def(py, function.name(), &all, &values()?, None)
+        };
+        Ok(cache.run(
+            &model,
+            &live,
+            self.threads,
+            reference,
+            specialize,
+            |compiled| {
+                // The outputs' sizes where the rules know them: LiteRT must give
+                // those.
+                let given = compiled
+                    .output_shapes()
+                    .iter()
+                    .zip(self.outputs)
+                    .enumerate();
+                for (index, (given, &(node, _))) in given {
+                    let Some(dims) = recording.outputs.get(node as usize).map(|o| &o.dims) else {
+                        continue;
+                    };
+                    let differs = given.len() != dims.rank()
+                        || given
+                            .iter()
+                            .enumerate()
+                            .any(|(i, &size)| size != dims.size(i));
+                    if dims.exact && differs {
+                        let expected: Vec<i64> = (0..dims.rank()).map(|i| dims.size(i)).collect();
+                        return Err(Error::LitertRefused {
+                            what: format!(
+                                "LiteRT gives output {index} the shape {given:?}, TensorFlow \
+                                 {expected:?}"
+                            ),
+                        });
+                    }
                 }
-            }
-            crate::litert::run_handles(compiled, api, &inputs, &kinds)
-        },
-    ))
+                crate::litert::run_handles(compiled, api, &live, self.kinds)
+            },
+        ))
+    }
 }
 
 /// Why a trace with an input of the `TF_DataType` `code` falls back.

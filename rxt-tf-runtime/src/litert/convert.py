@@ -4,6 +4,7 @@ no select-TF ops. The function's variables are frozen into constants (the
 converter's path without a saved model, which keeps no resource ops)."""
 
 import contextlib
+import logging
 import os
 import re
 import sys
@@ -63,18 +64,20 @@ def _quiet():
     log lines. rxt-tf says why a conversion failed once, itself."""
     sys.stderr.flush()
     saved = os.dup(2)
-    logger = tf.get_logger()
-    level = logger.level
+    loggers = [logging.getLogger(name) for name in ("tensorflow", "absl")]
+    levels = [logger.level for logger in loggers]
     try:
         with tempfile.TemporaryFile() as sink, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            logger.setLevel("ERROR")
+            for logger in loggers:
+                logger.setLevel(logging.ERROR)
             os.dup2(sink.fileno(), 2)
             yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def convert_at(function, shapes):
@@ -94,32 +97,67 @@ def _known(shapes):
     return [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
 
 
-def _with_input_shapes(graph, inputs, outputs, shapes):
+def _with_input_shapes(graph, inputs, outputs, shapes, frozen=None):
     """A concrete function of ``graph`` from ``inputs`` to ``outputs``, its
     placeholders of ``shapes`` (``tf.TensorShape``s), the graph's own copy
-    of their shapes overridden."""
+    of their shapes overridden; the inputs of ``frozen`` (position → NumPy
+    value) made constants of those values, no longer inputs."""
     from tensorflow.python.eager import wrap_function
 
+    frozen = frozen or {}
     graph_def = graph.as_graph_def()
     ranked = {tensor.op.name: shape for tensor, shape in zip(inputs, shapes)}
+    values = {inputs[position].op.name: value for position, value in frozen.items()}
     for node in graph_def.node:
-        if node.name in ranked:
+        if node.name in values:
+            value = values[node.name]
+            for key in list(node.attr):
+                del node.attr[key]
+            node.op = "Const"
+            node.attr["dtype"].type = tf.as_dtype(value.dtype).as_datatype_enum
+            node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto(value))
+        elif node.name in ranked:
             node.attr["shape"].shape.CopyFrom(ranked[node.name].as_proto())
     return wrap_function.function_from_graph_def(
         graph_def,
-        [tensor.name for tensor in inputs],
+        [tensor.name for position, tensor in enumerate(inputs) if position not in frozen],
         [tensor.name for tensor in outputs],
     )
 
 
-def convert_function_def(name, shapes):
+def convert_function_def(name, shapes, frozen=(), exact=None):
     """The TFLite flatbuffer of the function ``name`` of the eager context
     (one rxt-tf built from a fused trace), as bytes: its inputs of the
-    ``shapes`` given, a size of -1 unknown (LiteRT compiles per shape)."""
+    ``shapes`` given, a size of -1 unknown (LiteRT compiles per shape); the
+    inputs of ``frozen`` ((position, element type, shape, bytes) each)
+    constants of those values. Where that does not convert and ``exact``
+    (the call's input shapes) is given, again with only the first size of
+    each input unknown: some ops legalize only with their other sizes known
+    (`Conv2D` needs its input's channels)."""
+    import numpy as np
     from tensorflow.python.eager import context
     from tensorflow.python.framework import function_def_to_graph
 
     definition = context.context().get_function_def(name)
-    known = _known(shapes)
-    graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
-    return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, known))
+    values = {
+        position: np.frombuffer(data, dtype=np.dtype(dtype)).reshape(shape)
+        for position, dtype, shape, data in frozen
+    }
+
+    def converted(shapes):
+        known = _known(shapes)
+        graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
+        return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, known, values))
+
+    try:
+        return converted(shapes)
+    except ValueError:
+        if exact is None:
+            raise
+        batched = [
+            [-1, *given[1:]] if len(shape) > 1 and -1 in shape else shape
+            for shape, given in zip(shapes, exact)
+        ]
+        if batched == [list(shape) for shape in shapes]:
+            raise
+    return converted(batched)

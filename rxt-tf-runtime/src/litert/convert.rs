@@ -30,18 +30,45 @@ pub(crate) fn convert_at(function: &Bound<'_, PyAny>, shapes: &[Vec<i64>]) -> Re
     })
 }
 
+/// An input frozen into a converted model: its position among the
+/// function's inputs, its element type's name, shape and bytes.
+pub(crate) struct FrozenValue {
+    pub(crate) position: usize,
+    pub(crate) dtype: &'static str,
+    pub(crate) shape: Vec<i64>,
+    pub(crate) bytes: Vec<u8>,
+}
+
 /// Converts the function `name` of Python's eager context (built from a
-/// fused trace; its inputs of `shapes`, a size of -1 unknown) and loads the
-/// result into LiteRT.
+/// fused trace; its inputs of `shapes`, a size of -1 unknown; the inputs
+/// of `frozen` made constants of their values) and loads the result into
+/// LiteRT; where that does not convert, with only the first size of each
+/// input unknown, the others those of `exact` (the call's shapes) if given.
 pub(crate) fn convert_function_def(
     py: Python<'_>,
     name: &str,
     shapes: &[Vec<i64>],
+    frozen: &[FrozenValue],
+    exact: Option<&[Vec<i64>]>,
 ) -> Result<Arc<Model>> {
     converted(py, "the fused trace", |module| {
-        module
-            .getattr("convert_function_def")?
-            .call1((name, shapes.to_vec()))
+        let values = frozen
+            .iter()
+            .map(|value| {
+                (
+                    value.position,
+                    value.dtype,
+                    value.shape.clone(),
+                    PyBytes::new(py, &value.bytes),
+                )
+            })
+            .collect::<Vec<_>>();
+        module.getattr("convert_function_def")?.call1((
+            name,
+            shapes.to_vec(),
+            values,
+            exact.map(<[Vec<i64>]>::to_vec),
+        ))
     })
 }
 

@@ -9,6 +9,7 @@
 mod cache;
 mod convert;
 mod fallback;
+mod frozen;
 mod library;
 mod model;
 mod sys;
@@ -17,16 +18,18 @@ mod tensors;
 pub(crate) use cache::{ModelCache, Outcome};
 pub use cache::{COMPILED_CAPACITY, SPECIALIZATIONS, SPECIALIZED_CAPACITY};
 pub use convert::convert;
-pub(crate) use convert::{convert_at, convert_function_def};
+pub(crate) use convert::{convert_at, convert_function_def, FrozenValue};
 pub(crate) use fallback::fall_back;
 pub use fallback::{
     forget_litert_fallback_reasons, litert_fallback_reasons, litert_fallback_warning,
 };
+pub(crate) use frozen::{Frozen, FrozenModels};
+pub use frozen::{FREEZINGS, FROZEN_CAPACITY};
 pub use library::{locate, LITERT_VERSION};
 pub use model::{Compiled, HostTensor, Model};
 pub use sys::LitertApi;
 pub use tensors::run;
-pub(crate) use tensors::{run_handles, shapes_of, HandleInput};
+pub(crate) use tensors::{host_bytes, run_handles, shapes_of, HandleInput};
 
 /// The litert backend's counters (read by `fusion::stats()`).
 pub(crate) struct Counters {

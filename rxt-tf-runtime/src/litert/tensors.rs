@@ -119,6 +119,29 @@ pub(crate) fn run_untyped(
         .collect())
 }
 
+/// The bytes of the computed CPU tensor `handle` (row-major, TensorFlow's
+/// layout of its element type), copied: a frozen input's value.
+pub(crate) fn host_bytes(api: &'static Api, handle: &OwnedHandle) -> Result<Vec<u8>> {
+    let status = Status::new(api, STEP)?;
+    // SAFETY: the handle is live and computed; a CPU tensor resolves to
+    // its buffer, shared.
+    let tensor = unsafe { (api.TFE_TensorHandleResolve)(handle.as_ptr(), status.as_ptr()) };
+    status.check(STEP)?;
+    if tensor.is_null() {
+        return Err(null_pointer(STEP, "TFE_TensorHandleResolve"));
+    }
+    let resolved = Resolved { api, tensor };
+    // SAFETY: `tensor` is live while `resolved` holds it.
+    let data = unsafe { (api.TF_TensorData)(resolved.tensor) }.cast::<u8>();
+    // SAFETY: as above.
+    let bytes = unsafe { (api.TF_TensorByteSize)(resolved.tensor) };
+    if bytes == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the buffer holds `bytes` bytes while `resolved` holds it.
+    Ok(unsafe { std::slice::from_raw_parts(data, bytes) }.to_vec())
+}
+
 /// An input of [`run_handles`]: a computed CPU tensor, its element type
 /// and its shape.
 pub(crate) struct HandleInput<'a> {
