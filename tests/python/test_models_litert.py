@@ -2,9 +2,8 @@
 "litert")]` bodies whose weights are held in the `#[pyclass]`) against the
 Keras models, within the litert backend's tolerance, at batch 1, 32 and 1
 again: the weights are the same tensors every call, so they are frozen into
-the converted model. A body that does not convert runs on TensorFlow (its
-results then bitwise the TensorFlow method's) and says so once, with the
-warning class `rxt_tf` exports."""
+the converted model, with no fallback (its warning, the class `rxt_tf`
+exports, made an error)."""
 
 from __future__ import annotations
 
@@ -49,23 +48,28 @@ def test_the_text_classifier_converts_with_its_table_frozen() -> None:
             assert np.array_equal(labels, tf_labels)
 
 
-def test_the_encoder_runs_and_says_why_it_falls_back() -> None:
+def test_the_encoder_converts_its_gelu_with_its_constants_frozen() -> None:
+    # The exact `gelu` composite's `erfc` converts to TFLite's GELU only
+    # where its constants are constants, as frozen they are.
     model = models.encoder_keras()
     native = models.encoder_native(model)
-    x = models.encoder_input(1, seed=5)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for _ in range(3):
-            y = native.litert(x)
-            assert close(y, model(x))
-    ours = [w for w in caught if w.category is rxt_tf.LitertFallbackWarning]
-    # The exact `gelu` composite's `erfc` has no TFLite builtin yet.
-    assert len(ours) <= 1, [str(w.message) for w in ours]
-    if ours:
-        message = str(ours[0].message)
-        assert "`rxt_tf_example::models::litert`" in message, message
-        assert "tf.Erfc" in message, message
-        assert np.array_equal(y, native(x)), "a fallback runs the TensorFlow body"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
+        for seed, batch in enumerate(BATCHES):
+            x = models.encoder_input(batch, seed=seed)
+            assert close(native.litert(x), model(x)), batch
+
+
+def test_a_second_instance_converts_from_its_first_call() -> None:
+    # The trace is the first instance's too: the second's weights are new
+    # tensors, frozen on their first call since the model that takes them
+    # as inputs does not convert (`conv2d`'s filter).
+    first, second = models.cnn_keras(seed=4), models.cnn_keras(seed=5)
+    x = models.cnn_input(1, seed=6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
+        assert close(models.cnn_native(first).litert(x), first(x))
+        assert close(models.cnn_native(second).litert(x), second(x))
 
 
 @pytest.mark.parametrize("batch", (1, 32))

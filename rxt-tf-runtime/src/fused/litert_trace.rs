@@ -123,16 +123,27 @@ pub(super) fn run(
     }
     let handles: Vec<&std::sync::Arc<OwnedHandle>> =
         recording.inputs.iter().map(|input| &input.handle).collect();
-    // Weights freeze: float32 tensors of rank 1 and more. A scalar is a
-    // run-time value, and integer inputs are sizes, paddings, axes and ids,
-    // which frozen would change the kernels LiteRT picks (a `pad` whose
-    // paddings are constants runs one that writes `inf` as the largest
-    // float).
+    // Weights and float constants freeze: float32 inputs (a literal's
+    // scalar is a cached tensor, the same while its value is; `gelu`'s
+    // constants must be constants for the converter to see its pattern).
+    // Integer inputs are sizes, paddings, axes and ids, which frozen would
+    // change the kernels LiteRT picks (a `pad` whose paddings are
+    // constants runs one that writes `inf` as the largest float). A scalar
+    // below 1e-3 stays an input: as a constant ε, TFLite's converter folds
+    // `l2_normalize` into its `L2_NORMALIZATION`, which normalizes the last
+    // axis whatever the axes.
+    let api = context.wheel().api();
     let freezable = |position: usize| {
-        inputs
-            .get(position)
-            .is_some_and(|i| i.dtype == DType::F32 && !i.shape.is_empty())
+        inputs.get(position).is_some_and(|input| {
+            input.dtype == DType::F32
+                && (!input.shape.is_empty() || !tiny_scalar(api, input.handle))
+        })
     };
+    // The body's argument, most likely: its first input that is not a scalar.
+    let argument = inputs
+        .iter()
+        .position(|input| !input.shape.is_empty())
+        .unwrap_or(0);
     let trace = Trace {
         function,
         context,
@@ -142,14 +153,37 @@ pub(super) fn run(
         inputs: &inputs,
         threads,
     };
-    if let Some(frozen) = function.frozen().for_inputs(&handles, freezable) {
+    let refused = function.litert().refused();
+    let frozen = function
+        .frozen()
+        .for_inputs(&handles, freezable, argument, refused);
+    if let Some(frozen) = &frozen {
         // A frozen model that does not convert or run leaves the call to
         // the model of no frozen input.
-        if let Outcome::Ran(ran) = trace.run(Some(&frozen))? {
+        if let Outcome::Ran(ran) = trace.run(Some(frozen))? {
             return Ok(Outcome::Ran(ran));
         }
     }
-    trace.run(None)
+    let unfrozen = trace.run(None)?;
+    if matches!(unfrozen, Outcome::Fallback(_)) && frozen.is_none() && function.litert().refused() {
+        // The model of no frozen input does not convert (a `conv2d` filter
+        // of unknown shape): freezing may make one that does.
+        if let Some(frozen) = function.frozen().guessed(&handles, freezable, argument) {
+            if let Outcome::Ran(ran) = trace.run(Some(&frozen))? {
+                return Ok(Outcome::Ran(ran));
+            }
+        }
+    }
+    Ok(unfrozen)
+}
+
+/// Whether the float32 scalar `handle` is below 1e-3 in magnitude (or
+/// cannot be read: then it stays an input too).
+fn tiny_scalar(api: &'static crate::sys::Api, handle: &OwnedHandle) -> bool {
+    match crate::litert::host_bytes(api, handle).map(<[u8; 4]>::try_from) {
+        Ok(Ok(bytes)) => f32::from_ne_bytes(bytes).abs() < 1e-3,
+        _ => true,
+    }
 }
 
 /// One call of a trace through LiteRT.

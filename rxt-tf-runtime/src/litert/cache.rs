@@ -84,6 +84,11 @@ impl ModelCache {
         })
     }
 
+    /// Whether its model was converted and the converter refused it.
+    pub(crate) fn refused(&self) -> bool {
+        matches!(self.model.get(), Some(Err(_)))
+    }
+
     /// Runs `model` compiled for the shapes of `inputs` with XNNPACK on
     /// `threads` threads: a compiled model of the cache, or one compiled
     /// now. Before compiling, TensorFlow runs the inputs (`reference`, the

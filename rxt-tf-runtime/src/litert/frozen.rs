@@ -55,10 +55,12 @@ impl FrozenModels {
     /// The frozen model for a call on `inputs` (only positions `freezable`
     /// allows freeze, and at least one input stays live), or `None` to run
     /// the model of no frozen input. An input that is the same tensor as in
-    /// the previous call is frozen, and so is every other but the first
+    /// the previous call is frozen, and so is every other but `argument`
     /// where no kept model fits the call yet and some input stayed the same
-    /// (or on the trace's first call): a body's first input is most often
-    /// its per-call argument (`matmul(x, self.w)`), its others weights, so
+    /// (or on the trace's first call, or where the model of no frozen input
+    /// did not convert, `unfrozen_refused`): a body's first tensor input is most
+    /// often its per-call argument (`matmul(x, self.w)`), its others
+    /// weights and constants (a literal's tensor is cached: the same), so
     /// those held in `self` are constants from the first conversion on, and
     /// a new weight tensor in their place takes one conversion. A guess
     /// that froze a per-call input is corrected on the next call, which
@@ -70,6 +72,8 @@ impl FrozenModels {
         &self,
         inputs: &[&Arc<OwnedHandle>],
         freezable: impl Fn(usize) -> bool,
+        argument: usize,
+        unfrozen_refused: bool,
     ) -> Option<Arc<Frozen>> {
         let (stable, first_call) = {
             let mut last = lock(&self.last);
@@ -105,10 +109,12 @@ impl FrozenModels {
             variants.push(Arc::clone(&frozen));
             frozen
         });
-        let guess = best.is_none() && (first_call || !stable.is_empty());
+        let guess = best.is_none() && (first_call || unfrozen_refused || !stable.is_empty());
         let mut wanted = stable;
         if guess {
-            wanted.extend((1..inputs.len()).filter(|&position| freezable(position)));
+            wanted.extend(
+                (0..inputs.len()).filter(|&position| position != argument && freezable(position)),
+            );
         }
         if let Some(best) = &best {
             wanted.extend(best.inputs.iter().map(|(position, _)| *position));
@@ -116,16 +122,39 @@ impl FrozenModels {
         wanted.sort_unstable();
         wanted.dedup();
         if wanted.len() >= inputs.len() {
-            wanted.retain(|&position| position > 0);
+            wanted.retain(|&position| position != argument);
         }
         if let Some(best) = &best {
             if wanted.len() <= best.inputs.len() {
                 return Some(Arc::clone(best));
             }
         }
-        // A model of no input is not one LiteRT runs here: one stays live.
+        drop(variants);
+        self.make(inputs, wanted).or(best)
+    }
+
+    /// A new frozen model for a call on `inputs` freezing every input
+    /// `freezable` allows but `argument`: for a trace whose model of no
+    /// frozen input did not convert, which freezing may make convertible.
+    pub(crate) fn guessed(
+        &self,
+        inputs: &[&Arc<OwnedHandle>],
+        freezable: impl Fn(usize) -> bool,
+        argument: usize,
+    ) -> Option<Arc<Frozen>> {
+        let wanted = (0..inputs.len())
+            .filter(|&position| position != argument && freezable(position))
+            .collect();
+        self.make(inputs, wanted)
+    }
+
+    /// A new frozen model freezing the inputs at `wanted` (sorted), kept
+    /// as the most recently used; `None` when it would freeze nothing or
+    /// [`FREEZINGS`] are made. A model of no input is not one LiteRT runs
+    /// here: the caller keeps one input live.
+    fn make(&self, inputs: &[&Arc<OwnedHandle>], wanted: Vec<usize>) -> Option<Arc<Frozen>> {
         if wanted.is_empty() || self.made.fetch_add(1, Ordering::Relaxed) >= FREEZINGS {
-            return best;
+            return None;
         }
         let frozen = Arc::new(Frozen {
             inputs: wanted
@@ -134,9 +163,11 @@ impl FrozenModels {
                 .collect(),
             cache: ModelCache::default(),
         });
-        variants.push(Arc::clone(&frozen));
-        let evicted = (variants.len() > FROZEN_CAPACITY).then(|| variants.remove(0));
-        drop(variants);
+        let evicted = {
+            let mut variants = lock(&self.variants);
+            variants.push(Arc::clone(&frozen));
+            (variants.len() > FROZEN_CAPACITY).then(|| variants.remove(0))
+        };
         drop(evicted);
         Some(frozen)
     }
