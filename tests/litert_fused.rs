@@ -141,9 +141,6 @@ fn compiled_shapes_are_bounded_least_recently_used_first() {
             let y = dense(x, &w, &b).expect("dense");
             y.to_vec().expect("read")
         };
-        // The trace's first call in the process freezes its weights (a model
-        // of its own): made before counting, on an `x` no later call has.
-        run(&fresh2(py, &batches[0]));
         let start = stats();
         for x in &batches[..rxt_tf::__private::litert::COMPILED_CAPACITY] {
             run(x);
