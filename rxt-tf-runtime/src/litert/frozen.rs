@@ -75,21 +75,6 @@ impl FrozenModels {
         argument: usize,
         unfrozen_refused: bool,
     ) -> Option<Arc<Frozen>> {
-        let (stable, first_call) = {
-            let mut last = lock(&self.last);
-            let first_call = last.is_empty();
-            let stable: Vec<usize> = (0..inputs.len())
-                .filter(|&position| freezable(position))
-                .filter(|&position| {
-                    last.get(position)
-                        .and_then(Weak::upgrade)
-                        .zip(inputs.get(position))
-                        .is_some_and(|(before, now)| Arc::ptr_eq(&before, now))
-                })
-                .collect();
-            *last = inputs.iter().map(|input| Arc::downgrade(input)).collect();
-            (stable, first_call)
-        };
         let matches = |frozen: &Frozen| {
             frozen.inputs.iter().all(|(position, held)| {
                 inputs
@@ -109,6 +94,26 @@ impl FrozenModels {
             variants.push(Arc::clone(&frozen));
             frozen
         });
+        // The inputs that stayed the same and are not frozen yet: identity
+        // first, `freezable` (which may read a scalar) only for those, so a
+        // call its kept model fits asks it nothing.
+        let (stable, first_call) = {
+            let mut last = lock(&self.last);
+            let first_call = last.is_empty();
+            let stable: Vec<usize> = (0..inputs.len())
+                .filter(|&position| !best.as_ref().is_some_and(|best| best.freezes(position)))
+                .filter(|&position| {
+                    last.get(position)
+                        .and_then(Weak::upgrade)
+                        .zip(inputs.get(position))
+                        .is_some_and(|(before, now)| Arc::ptr_eq(&before, now))
+                })
+                .filter(|&position| freezable(position))
+                .collect();
+            last.clear();
+            last.extend(inputs.iter().map(|input| Arc::downgrade(input)));
+            (stable, first_call)
+        };
         let guess = best.is_none() && (first_call || unfrozen_refused || !stable.is_empty());
         let mut wanted = stable;
         if guess {
