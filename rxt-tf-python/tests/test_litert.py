@@ -6,6 +6,7 @@ convert run on TensorFlow and are counted."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import models
@@ -112,3 +113,24 @@ def test_shapes_the_first_model_cannot_take_get_their_own_models_up_to_a_bound()
     assert after["conversions"] - before["conversions"] == 1 + 16
     assert after["calls"] - before["calls"] == 17
     assert after["fallbacks"] - before["fallbacks"] == 1
+
+
+@pytest.mark.parametrize("name", ["lstm", "gru"])
+def test_recurrent_models_convert_for_each_batch_size_and_do_not_fall_back(name: str) -> None:
+    # A recurrent layer's loop keeps its steps' shapes as traced, the batch
+    # unknown, which TFLite's converter refuses: the model is traced again
+    # for each call's exact shapes (one conversion per batch size, kept).
+    model = getattr(models, f"{name}_keras")()
+    predictor = rxt_tf.Predictor(model, backend="litert")
+    before = rxt_tf.stats()["litert"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
+        for batch in (1, 32, 1):
+            x = model_input(name, batch)
+            assert close(predictor(x), model(x, training=False)), (name, batch)
+    after = rxt_tf.stats()["litert"]
+    assert after["fallbacks"] == before["fallbacks"], after["reasons"]
+    assert after["calls"] - before["calls"] == 3
+    # The model for any batch size (refused), then one per batch size.
+    assert after["conversions"] - before["conversions"] == 3
+    assert after["compiles"] - before["compiles"] == 2

@@ -184,6 +184,26 @@ def classifier_keras(seed: int = 3) -> keras.Model:
     return model
 
 
+def lstm_keras(seed: int = 4) -> keras.Model:
+    """A recurrent text classifier: Embedding(mask_zero=True) → LSTM →
+    Dense (softmax), on the classifier's token ids."""
+    keras.utils.set_random_seed(seed)
+    ids = keras.Input((TOKENS,), dtype="int32")
+    embedded = keras.layers.Embedding(VOCAB, EMBED, mask_zero=True)(ids)
+    state = keras.layers.LSTM(32)(embedded)
+    return keras.Model(ids, keras.layers.Dense(LABELS, activation="softmax")(state))
+
+
+def gru_keras(seed: int = 5) -> keras.Model:
+    """A recurrent tagger: Embedding → GRU (every step's state) → Dense, one
+    label's logits per token."""
+    keras.utils.set_random_seed(seed)
+    ids = keras.Input((TOKENS,), dtype="int32")
+    embedded = keras.layers.Embedding(VOCAB, EMBED)(ids)
+    states = keras.layers.GRU(24, return_sequences=True)(embedded)
+    return keras.Model(ids, keras.layers.Dense(LABELS)(states))
+
+
 def classifier_weights(model: keras.Model) -> list[Any]:
     """The embedding table, then the Dense kernel and bias."""
     dense = model.get_layer("dense")
@@ -228,3 +248,6 @@ def classifier_input(batch: int, seed: int = 0) -> Any:
     lengths = rng.integers(1, TOKENS + 1, size=batch)
     ids[np.arange(TOKENS)[None, :] >= lengths[:, None]] = 0
     return tf.constant(ids, tf.int32)
+
+
+lstm_input = gru_input = classifier_input

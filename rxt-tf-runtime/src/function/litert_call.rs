@@ -37,13 +37,14 @@ pub(crate) fn call(
         )));
     }
     let threads = crate::litert::threads()?;
-    let model = match callee
+    let model = callee
         .litert
-        .model(|py| crate::litert::convert(callee.node._keep.bind(py)))
-    {
-        Ok(model) => model,
-        Err(reason) => return Ok(Outcome::Fallback(reason)),
-    };
+        .model(|py| crate::litert::convert(callee.node._keep.bind(py)));
+    // A function whose model for any shapes did not convert converts for
+    // each call's exact shapes where it can be traced again for them.
+    if let (Err(reason), None) = (&model, &callee.retrace) {
+        return Ok(Outcome::Fallback(reason.clone()));
+    }
     let api = callee.context.wheel().api();
     // TensorFlow's outputs for these inputs, once per new input shapes.
     let reference = || {
@@ -55,7 +56,8 @@ pub(crate) fn call(
     // Where LiteRT cannot size that model to these inputs: one converted
     // for exactly their shapes.
     let specialize = |py: pyo3::Python<'_>, shapes: &[Vec<i64>]| {
-        crate::litert::convert_at(callee.node._keep.bind(py), shapes)
+        let retrace = callee.retrace.as_ref().map(|retrace| retrace.bind(py));
+        crate::litert::convert_at(callee.node._keep.bind(py), retrace, shapes)
     };
     Ok(callee
         .litert

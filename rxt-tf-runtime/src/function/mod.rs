@@ -77,6 +77,10 @@ pub(crate) struct Callee {
     context: Arc<BoundContext>,
     /// Its LiteRT model and compiled models, for calls in a litert scope.
     litert: litert_call::LitertState,
+    /// A Python function of exact input shapes to the function traced
+    /// again for them (a Keras model's call, a `tf.function` of an
+    /// `input_signature`), for LiteRT models converted for those shapes.
+    retrace: Option<Py<PyAny>>,
     /// Its last answer of whether its inlined call runs its by-name graph.
     last_answer: same_graph::LastAnswer,
 }

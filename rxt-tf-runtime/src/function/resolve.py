@@ -6,6 +6,7 @@ type code and rank, -1 when unknown), its captured inputs, whether it
 reads trainable variables, and whether it may join a fused trace (no
 stateful op but variable reads). Raises TypeError for anything else."""
 
+import re
 import weakref
 
 import tensorflow as tf
@@ -38,23 +39,26 @@ def _presence(function):
 
 def _concretes(target):
     """The concrete functions of `target()`, each with the presence of its
-    arguments (None: all are tensors). Several only for a tf.function
-    traced once per pattern of None arguments (`mask=None` and a mask).
-    Only `target` (a weak reference where the object has one) is held in
-    frames and closures: TensorFlow may keep the frames that traced a
-    function, and they must not keep a model alive."""
+    arguments (None: all are tensors) and how to trace it again for exact
+    input shapes (`_retracer`; None where it cannot be). Several only for a
+    tf.function traced once per pattern of None arguments (`mask=None` and
+    a mask). Only `target` (a weak reference where the object has one) is
+    held in frames and closures: TensorFlow may keep the frames that traced
+    a function, and they must not keep a model alive."""
     if isinstance(target(), concrete_function.ConcreteFunction):
-        return [(None, target())]
+        return [(None, target(), None)]
     if isinstance(target(), polymorphic_function.Function):
-        if target().input_signature is not None:
-            return [(None, target().get_concrete_function())]
+        signature = target().input_signature
+        if signature is not None:
+            retrace = _retracer(lambda: target().python_function, signature)
+            return [(None, target().get_concrete_function(), retrace)]
         traced = target()._list_all_concrete_functions()
         if len(traced) == 1:
             presence = _presence(traced[0])
-            return [(None if presence is None or all(presence) else presence, traced[0])]
+            return [(None if presence is None or all(presence) else presence, traced[0], None)]
         patterns = [_presence(function) for function in traced]
         if len(traced) > 1 and None not in patterns and len(set(patterns)) == len(traced):
-            return list(zip(patterns, traced))
+            return [(pattern, function, None) for pattern, function in zip(patterns, traced)]
         raise TypeError(
             "rxt-tf: this tf.function has no input_signature and has been "
             f"traced {len(traced)} times; give it an input_signature (or "
@@ -68,8 +72,32 @@ def _concretes(target):
         def call(*xs):
             return target()(xs[0] if single else list(xs), training=False)
 
-        return [(None, tf.function(call, input_signature=specs).get_concrete_function())]
+        # Traced under the model's own name (Keras makes each unique), which
+        # a fallback's warning and `stats()` name it by.
+        call.__name__ = re.sub(r"\W", "_", str(getattr(target(), "name", "call"))) or "call"
+
+        retrace = _retracer(lambda: call, specs)
+        return [(None, tf.function(call, input_signature=specs).get_concrete_function(), retrace)]
     raise TypeError(EXPECTED + type(target()).__name__)
+
+
+def _retracer(python_function, signature):
+    """A function of exact input shapes (lists of sizes, in `tf.nest.flatten`
+    order) to a concrete function of `python_function()` traced for them:
+    a graph traced for unknown sizes may hold sizes it cannot know (a
+    recurrent layer's loop keeps its steps' shapes, the batch's unknown),
+    which TFLite's converter refuses and a trace at the call's shapes does
+    not have."""
+
+    def retrace(shapes):
+        leaves = tf.nest.flatten(signature)
+        if len(shapes) != len(leaves):
+            raise ValueError(f"{len(shapes)} input shapes for {len(leaves)} inputs")
+        exact = [tf.TensorSpec(shape, leaf.dtype) for leaf, shape in zip(leaves, shapes)]
+        specs = tf.nest.pack_sequence_as(signature, exact)
+        return tf.function(python_function(), input_signature=specs).get_concrete_function()
+
+    return retrace
 
 
 # Stateful ops a call may run again, or not at all, unobserved: reading a
@@ -130,7 +158,10 @@ def resolve(obj):
     except TypeError:
         target = (lambda kept: lambda: kept)(obj)
     del obj
-    return [(presence, _resolved(function)) for presence, function in _concretes(target)]
+    return [
+        (presence, _resolved(function), retrace)
+        for presence, function, retrace in _concretes(target)
+    ]
 
 
 def _resolved(function):

@@ -117,7 +117,12 @@ fn resolve(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Result<Vec<Va
     let resolved = resolver(py)
         .and_then(|module| module.call_method1("resolve", (obj,)))
         .map_err(|err| refused(py, &err))?;
-    let variants: Vec<(Option<Vec<bool>>, Bound<'_, PyAny>)> = resolved
+    type Described<'py> = (
+        Option<Vec<bool>>,
+        Bound<'py, PyAny>,
+        Option<Bound<'py, PyAny>>,
+    );
+    let variants: Vec<Described<'_>> = resolved
         .extract()
         .map_err(|err| Error::python(py, STEP, &err))?;
     if variants.is_empty() {
@@ -128,8 +133,9 @@ fn resolve(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Result<Vec<Va
     }
     variants
         .into_iter()
-        .map(|(present, described)| {
-            let callee = callee(&described, Arc::clone(context))?;
+        .map(|(present, described, retrace)| {
+            let mut callee = callee(&described, Arc::clone(context))?;
+            callee.retrace = retrace.map(Bound::unbind);
             Ok(Variant { present, callee })
         })
         .collect()
@@ -184,6 +190,7 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         trainable,
         context,
         litert: Default::default(),
+        retrace: None,
         last_answer: Default::default(),
     })
 }

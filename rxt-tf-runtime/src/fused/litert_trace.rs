@@ -262,10 +262,9 @@ impl Trace<'_> {
                 Some(&exact),
             )
         });
-        let model = match model {
-            Ok(model) => model,
-            Err(reason) => return Ok(Outcome::Fallback(reason)),
-        };
+        if let Err(reason) = &model {
+            return Ok(Outcome::Fallback(reason.clone()));
+        }
         // TensorFlow's outputs for these inputs, once per new input shapes.
         let reference = || {
             let outputs = function.call(context, &recording.inputs, recording.work)?;

@@ -105,7 +105,7 @@ impl ModelCache {
     /// [`TIMED_EVERY`](super::model::TIMED_EVERY)) took 0.1 ms or more.
     pub(crate) fn run<T>(
         &self,
-        model: &Arc<Model>,
+        model: &std::result::Result<Arc<Model>, String>,
         inputs: &[HandleInput<'_>],
         threads: u16,
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
@@ -163,11 +163,11 @@ impl ModelCache {
     /// A model compiled for `shapes` and checked against `reference` (run
     /// first, its failure the call's fallback): the
     /// one converted for exactly these shapes if there is one, else
-    /// `general`, else (where LiteRT cannot size `general` to them) one
-    /// `specialize` converts now, kept.
+    /// `general`, else (where LiteRT cannot size `general` to them, or
+    /// `general` did not convert) one `specialize` converts now, kept.
     fn compile(
         &self,
-        general: &Arc<Model>,
+        general: &std::result::Result<Arc<Model>, String>,
         shapes: &[Vec<i64>],
         threads: u16,
         reference: impl FnOnce() -> Result<Vec<Vec<i64>>>,
@@ -195,9 +195,10 @@ impl ModelCache {
         if let Some(model) = self.specialized_for(shapes) {
             return checked(&model);
         }
-        let general_refusal = match checked(general) {
-            Err(NotCompiled::Refused(reason)) => reason,
-            other => return other,
+        let general_refusal = match general.as_ref().map(checked) {
+            Err(not_converted) => not_converted.clone(),
+            Ok(Err(NotCompiled::Refused(reason))) => reason,
+            Ok(other) => return other,
         };
         let made = self.specializations.fetch_add(1, Ordering::Relaxed);
         if made >= SPECIALIZATIONS {

@@ -80,13 +80,21 @@ def _quiet():
             logger.setLevel(level)
 
 
-def convert_at(function, shapes):
+def convert_at(function, shapes, retrace=None):
     """The TFLite flatbuffer of ``function`` (a concrete function) with its
-    inputs of exactly ``shapes``: its variables frozen, its graph's
-    placeholders given those shapes, so every size in it is known."""
+    inputs of exactly ``shapes``: the function traced again for them by
+    ``retrace`` where given (so sizes its graph fixed at tracing, such as a
+    recurrent layer's steps', are known too), else its variables frozen and
+    its graph's placeholders given those shapes."""
     from tensorflow.python.framework import convert_to_constants
 
-    frozen = convert_to_constants.convert_variables_to_constants_v2(function)
+    if retrace is not None:
+        with _quiet():
+            retraced = retrace(shapes)
+        return convert(retraced)
+    frozen = convert_to_constants.convert_variables_to_constants_v2(
+        function, lower_control_flow=False
+    )
     return convert(
         _with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, _known(shapes))
     )

@@ -21,12 +21,19 @@ pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
 }
 
 /// Converts `function` as [`convert`] does, its inputs of exactly
-/// `shapes`: for input shapes LiteRT cannot size the first model to.
-pub(crate) fn convert_at(function: &Bound<'_, PyAny>, shapes: &[Vec<i64>]) -> Result<Arc<Model>> {
+/// `shapes`: for input shapes LiteRT cannot size the first model to, or a
+/// function whose model for any shapes did not convert. `retrace` (a
+/// Python function of the shapes to a concrete function traced for them)
+/// traces it again where given; else its graph is given those shapes.
+pub(crate) fn convert_at(
+    function: &Bound<'_, PyAny>,
+    retrace: Option<&Bound<'_, PyAny>>,
+    shapes: &[Vec<i64>],
+) -> Result<Arc<Model>> {
     converted(function.py(), "the function", |module| {
         module
             .getattr("convert_at")?
-            .call1((function, shapes.to_vec()))
+            .call1((function, shapes.to_vec(), retrace))
     })
 }
 
