@@ -1,14 +1,18 @@
 """`make bench`, fifth part: the litert backend, interleaved.
 
 The three example models (a transformer encoder block, a small CNN, a text
-classifier; `tests/python/models.py`) and the Keras MLP, at batch 1 and 32,
-in one process:
+classifier; `tests/python/models.py`), the Keras MLP and two recurrent
+models (an LSTM classifier, a GRU tagger) at batch 1 and 32, and four Keras
+applications built with `weights=None` (MobileNetV2, EfficientNetB0,
+ResNet50, DenseNet121; 224×224 RGB) at batch 1, in one process:
 
 - `rxt-tf litert`: `rxt_tf.Predictor(model, backend="litert")`, the
   model's function called through `rxt_tf::Function` in a litert scope;
 - `LiteRT from Python`: the same TFLite flatbuffer (TensorFlow's converter,
-  builtin ops) run by `ai_edge_litert`'s `Interpreter` with XNNPACK on one
-  thread, its input given as NumPy (`set_tensor`, `invoke`, `get_tensor`);
+  builtin ops; converted at the input's exact shape where the batch-free
+  function does not convert: the recurrent models) run by
+  `ai_edge_litert`'s `Interpreter` with XNNPACK on one thread, its input
+  given as NumPy (`set_tensor`, `invoke`, `get_tensor`);
 - `LiteRT CompiledModel from Python`: that flatbuffer compiled by
   `ai_edge_litert`'s `CompiledModel` (the API the backend calls, XNNPACK on
   one thread) for the input's shape, called through its buffers (`write`,
@@ -25,7 +29,9 @@ in one process:
 Then the tiny two-op body `relu(x @ w + b)` (`x` 1×16, `w` 16×16) as an
 `#[inference]` function fused on TensorFlow and with `backend = "litert"`
 (`rxt_tf_example.dense_fused`, `dense_litert`), and the first-call times:
-conversion and compilation at batch 1, compilation alone at batch 32.
+conversion and compilation at batch 1, compilation alone at batch 32
+(and the conversions the two made: a recurrent model converts per batch
+size).
 
 Each round calls every alternative `CALLS` times in a shuffled order and
 records the mean time per call; the table gives each median over `ROUNDS`
@@ -68,25 +74,43 @@ import models  # noqa: E402
 ROUNDS = 15
 CALLS = 30
 BATCHES = (1, 32)
-MODELS = ("encoder", "cnn", "classifier", "mlp")
+MODELS = ("encoder", "cnn", "classifier", "mlp", "lstm", "gru")
+APPLICATIONS = ("MobileNetV2", "EfficientNetB0", "ResNet50", "DenseNet121")
+"""Keras applications, at batch 1 only, with fewer rounds and calls."""
+APPLICATION_ROUNDS = 7
+APPLICATION_CALLS = 5
 OURS = "rxt-tf litert"
 PYTHON_LITERT = "LiteRT from Python"
 PYTHON_COMPILED = "LiteRT CompiledModel from Python"
 FLOOR = "TF floor"
 HAND = "hand-written litert"
-TARGETS = {1: {FLOOR: 0.25, PYTHON_LITERT: 1.2}, 32: {FLOOR: 0.5}}
-"""The targets: our ratio to each alternative, per batch size."""
+HAND_TARGETS = {1: {FLOOR: 0.25, PYTHON_LITERT: 1.2}, 32: {FLOOR: 0.5}}
+"""The hand-written bodies' targets: their ratio to each alternative, per
+batch size."""
+KERAS_TARGETS = {1: {PYTHON_LITERT: 1.2}}
+"""The Keras models' targets through the Predictor."""
 TINY_TARGET = 0.5
 """The tiny body through LiteRT, as a ratio to its fused TensorFlow call."""
 
 
 def keras_model(name: str) -> Any:
-    """The Keras model `name`."""
+    """The Keras model `name`.
+
+    An example model, or a Keras application (random weights, nothing
+    downloaded).
+    """
+    if name in APPLICATIONS:
+        import keras
+
+        keras.utils.set_random_seed(11)
+        return getattr(keras.applications, name)(weights=None)
     return getattr(models, f"{name}_keras")()
 
 
 def model_input(name: str, batch: int) -> Any:
     """An input of model `name` at `batch`."""
+    if name in APPLICATIONS:
+        return tf.random.stateless_uniform((batch, 224, 224, 3), seed=(1, 2), maxval=255.0)
     if name == "mlp":
         return tf.random.stateless_normal((batch, 16), seed=(1, 2))
     return getattr(models, f"{name}_input")(batch)
@@ -121,6 +145,12 @@ def floor(function: Any) -> Any:
         return execute.execute("StatefulPartitionedCall", 1, [x, *captured], attrs, ctx)[0]
 
     return call
+
+
+def exact(model: Any, x: Any) -> Any:
+    """The model's function traced at exactly `x`'s shape."""
+    spec = tf.TensorSpec(x.shape, x.dtype)
+    return tf.function(lambda v: model(v, training=False)).get_concrete_function(spec)
 
 
 def flatbuffer(function: Any) -> bytes:
@@ -159,8 +189,7 @@ def python_compiled(model: Any, x: Any) -> Any:
     the model's own sizes), called on `x` as NumPy through buffers made
     once.
     """
-    spec = tf.TensorSpec(x.shape, x.dtype)
-    function = tf.function(lambda v: model(v, training=False)).get_concrete_function(spec)
+    function = exact(model, x)
     (output,) = function.outputs
     options = Options(cpu_options=CpuOptions(num_threads=1))
     compiled = CompiledModel.from_buffer(flatbuffer(function), options=options)
@@ -176,18 +205,22 @@ def python_compiled(model: Any, x: Any) -> Any:
     return call
 
 
-def first_calls(predictor: Any, x1: Any, x32: Any) -> dict[str, float]:
-    """Seconds of the first calls.
+def first_calls(predictor: Any, x1: Any, x32: Any | None) -> dict[str, float]:
+    """Seconds of the first calls, and the conversions they made.
 
-    The first converts and compiles (batch 1); the first at batch 32 compiles.
+    The first converts and compiles (batch 1); the first at batch 32
+    compiles (and converts, for a recurrent model).
     """
+    before = rxt_tf.stats()["litert"]["conversions"]
     start = time.perf_counter()
     predictor(x1)
-    converted = time.perf_counter() - start
-    start = time.perf_counter()
-    predictor(x32)
-    compiled = time.perf_counter() - start
-    return {"convert + compile (batch 1)": converted, "compile (batch 32)": compiled}
+    times = {"convert + compile (batch 1)": time.perf_counter() - start}
+    if x32 is not None:
+        start = time.perf_counter()
+        predictor(x32)
+        times["compile (batch 32)"] = time.perf_counter() - start
+    times["conversions"] = rxt_tf.stats()["litert"]["conversions"] - before
+    return times
 
 
 def close(native: Any, eager: Any) -> bool:
@@ -203,13 +236,21 @@ def close(native: Any, eager: Any) -> bool:
 def measure(name: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
     """Medians per batch size of every alternative, and the first calls."""
     model = keras_model(name)
-    x1, x32 = model_input(name, 1), model_input(name, 32)
-    function = concrete(model, x1)
+    application = name in APPLICATIONS
+    batches = (1,) if application else BATCHES
+    inputs = {batch: model_input(name, batch) for batch in batches}
+    function = concrete(model, inputs[1])
     litert = rxt_tf.Predictor(model, backend="litert")
-    firsts = first_calls(litert, x1, x32)
-    model_bytes = flatbuffer(function)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
+        firsts = first_calls(litert, inputs[1], inputs.get(32))
+    try:
+        any_batch: bytes | None = flatbuffer(function)
+    except Exception:  # the converter raises several types
+        any_batch = None
     report = {}
-    for batch, x in ((1, x1), (32, x32)):
+    for batch, x in inputs.items():
+        model_bytes = any_batch if any_batch is not None else flatbuffer(exact(model, x))
         calls = {
             OURS: litert,
             PYTHON_LITERT: python_litert(model_bytes, x),
@@ -218,8 +259,9 @@ def measure(name: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
             FLOOR: floor(function),
         }
         eager = model(x, training=False)
-        if name != "mlp":
-            native = getattr(models, f"{name}_native")(model)
+        native_of = getattr(models, f"{name}_native", None)
+        if native_of is not None:
+            native = native_of(model)
             with warnings.catch_warnings():
                 # The encoder's exact `gelu` does not convert yet: it falls
                 # back, which its row shows.
@@ -232,7 +274,10 @@ def measure(name: str) -> tuple[dict[str, dict[str, float]], dict[str, float]]:
             made = calls[label](x)
             made = np.reshape(made[0] if isinstance(made, tuple) else made, eager.shape)
             assert close(made, eager), f"{name} batch {batch}: {label}"
-        report[str(batch)] = interleaved.medians(calls, x, ROUNDS, CALLS)
+        rounds, per_round = (
+            (APPLICATION_ROUNDS, APPLICATION_CALLS) if application else (ROUNDS, CALLS)
+        )
+        report[str(batch)] = interleaved.medians(calls, x, rounds, per_round)
     return report, firsts
 
 
@@ -284,12 +329,15 @@ def markdown(
             lines.append(f"| {name} | {batch} | {' | '.join(cells + ratios)} |")
     lines += [
         "",
-        "| model | convert + compile (batch 1) | compile (batch 32) |",
-        "| --- | --- | --- |",
+        "| model | convert + compile (batch 1) | compile (batch 32) | conversions |",
+        "| --- | --- | --- | --- |",
     ]
     for name, times in firsts.items():
-        cells = [f"{seconds * 1e3:,.0f} ms" for seconds in times.values()]
-        lines.append(f"| {name} | {' | '.join(cells)} |")
+        cells = [
+            f"{times[key] * 1e3:,.0f} ms" if key in times else "n/a"
+            for key in ("convert + compile (batch 1)", "compile (batch 32)")
+        ]
+        lines.append(f"| {name} | {' | '.join(cells)} | {times['conversions']:.0f} |")
     ratio = small["litert"] / small["fused (TF)"]
     lines += [
         "",
@@ -315,7 +363,7 @@ def main() -> None:
     random.seed(0)
     report: dict[str, dict[str, dict[str, float]]] = {}
     firsts: dict[str, dict[str, float]] = {}
-    for name in MODELS:
+    for name in MODELS + APPLICATIONS:
         report[name], firsts[name] = measure(name)
     small = tiny()
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -333,12 +381,12 @@ def main() -> None:
     plot(report)
     print(table)
     for name, by_batch in report.items():
-        for batch, targets in TARGETS.items():
-            medians = by_batch[str(batch)]
-            for base, target in targets.items():
-                for label in (OURS, HAND):
-                    if label not in medians:
-                        continue
+        for label, by_target in ((HAND, HAND_TARGETS), (OURS, KERAS_TARGETS)):
+            for batch, targets in by_target.items():
+                medians = by_batch.get(str(batch), {})
+                if label not in medians:
+                    continue
+                for base, target in targets.items():
                     ratio = medians[label] / medians[base]
                     verdict = "met" if ratio <= target else "MISSED"
                     print(
