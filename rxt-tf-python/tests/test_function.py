@@ -4,11 +4,11 @@ TensorFlow's own function do, and are counted."""
 
 from __future__ import annotations
 
-import itertools
 import threading
-import time
+from collections.abc import Callable
 from typing import Any
 
+import gil_probe
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -324,27 +324,14 @@ def test_the_gil_is_released_while_tensorflow_computes() -> None:
             x = tf.matmul(x, x) * 1e-3
         return x
 
-    x = normal(768, 768)
-    f(x)
-    seen: list[float] = []
-    stop = threading.Event()
+    def prepare(size: int) -> Callable[[], object]:
+        x = normal(size, size)
+        f(x)  # traced for this shape outside the observed call
+        return lambda: f(x)
 
-    def sample() -> None:
-        while not stop.is_set():
-            seen.append(time.perf_counter())
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    time.sleep(0.01)
-    start = time.perf_counter()
-    f(x)
-    end = time.perf_counter()
-    stop.set()
-    sampler.join()
-    points = [start, *(t for t in seen if start < t < end), end]
-    longest = max(b - a for a, b in itertools.pairwise(points))
-    # Held for the whole call, the sampler would stop for all of it.
-    assert longest < (end - start) / 2, (longest, end - start)
+    # Held for the whole call, the other thread would stop for all of it.
+    observed = gil_probe.observe(prepare, 256)
+    assert observed.other_thread_ran, observed
 
 
 def test_memory_stays_flat_over_100k_calls() -> None:
