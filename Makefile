@@ -109,6 +109,7 @@ lint-python: setup
 	@$(ENV) cd plugin-py && ruff check . && ruff format --check . && mypy
 	@$(ENV) ruff check bench && ruff format --check bench
 	@$(ENV) cd rxt-tf-python && ruff check . && ruff format --check . && mypy
+	@$(ENV) cd rxt-tf-runtime && ruff check src/python/embedded && ruff format --check src/python/embedded && mypy
 
 ## The benchmark (bench/run.py): our builds beside eager TF, tf.function and the
 ## published rextio-tensorflow 0.1.3 plugin; writes bench/results/latest.*.

@@ -93,3 +93,53 @@ def test_functions_let_go_outside_any_call_free_the_wrapper_at_once() -> None:
     )
     assert "before: True" in out
     assert "after: False" in out
+
+
+def test_python_calls_of_the_same_arity_survive_removals_on_another_thread() -> None:
+    """A Python thread calls a plain `tf.function` of the same arity while
+    the main thread lets rxt-tf functions go, each removal removing the
+    wrapper of that arity. Python's own eager call of a function does not
+    go through that wrapper (it does not make it), so removals cannot race
+    with it: every Python call returns its value."""
+    out = run(
+        """
+        import threading
+
+        @tf.function(input_signature=[SPEC])
+        def plain(v):
+            return v * 3.0
+
+        assert float(plain(tf.constant(2.0))) == 6.0
+        print("made by python:", context.context().has_function(WRAPPER))
+        failures, calls = [], [0]
+        stop = threading.Event()
+
+        def call_from_python():
+            while not stop.is_set():
+                try:
+                    value = float(plain(tf.constant(2.0)))
+                    if value != 6.0:
+                        failures.append(value)
+                except Exception as error:  # what a race would raise
+                    failures.append(repr(error))
+                calls[0] += 1
+
+        caller = threading.Thread(target=call_from_python)
+        caller.start()
+        for round_ in range(6):
+            kept = predictors(70, 1000 * round_)
+            print("made by rxt-tf:", context.context().has_function(WRAPPER))
+            del kept
+            gc.collect()
+        stop.set()
+        caller.join()
+        print("failures:", failures[:3], len(failures))
+        print("python calls:", calls[0] > 0)
+        print("removed at the end:", not context.context().has_function(WRAPPER))
+        """
+    )
+    assert "made by python: False" in out, out
+    assert "made by rxt-tf: True" in out, out
+    assert "failures: [] 0" in out, out
+    assert "python calls: True" in out
+    assert "removed at the end: True" in out, out

@@ -1,5 +1,5 @@
 """The graph comparison behind exact calls' inlined route
-(`rxt-tf-runtime/src/function/same_graph.py`), on hand-built graphs: what
+(`rxt-tf-runtime/src/python/embedded/same_graph.py`), on hand-built graphs: what
 it must tell apart, what it may not tell apart, what it refuses."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tensorflow.core.protobuf import config_pb2
 from tensorflow.python.eager import context
 
 CHECKER = runpy.run_path(
-    str(Path(__file__).resolve().parents[2] / "rxt-tf-runtime/src/function/same_graph.py")
+    str(Path(__file__).resolve().parents[2] / "rxt-tf-runtime/src/python/embedded/same_graph.py")
 )
 digests = CHECKER["_digests"]
 Unprovable = CHECKER["_Unprovable"]

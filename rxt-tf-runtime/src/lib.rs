@@ -6,18 +6,21 @@
 //! Layers, lowest first; no module imports one above it: `sys` (C types and
 //! the function table resolved from the wheel's images), `gil` (releasing
 //! the GIL), `safe` (owned statuses, handles, ops, graphs, constants),
-//! `binding` (the wheel, its platform profile, Python's context), the typed
-//! [`tensor`] types, `python` (the EagerTensor boundary), `eager` (one op
+//! `binding` (the wheel, its platform profile, Python's context),
+//! `call_gate` (calls through TensorFlow's call wrappers against their
+//! removal), the typed [`tensor`] types, `python` (the EagerTensor
+//! boundary, and the Python rxt-tf runs), `eager` (one op
 //! call as one TensorFlow node: planned, its inputs found, cast and
-//! checked, built into a sink), `fused` (the sinks: a fused scope's
-//! recording, run as one TensorFlow function (see [`fusion`]), and an op
-//! run at once; one emitter runs both), `litert` (LiteRT's C API, loaded
-//! from Python's environment: converted models compiled and run on
-//! tensors' own buffers), `function` (calling TensorFlow
+//! checked, built into a sink), `litert` (LiteRT's C API, loaded from
+//! Python's environment: converted models compiled and run on tensors' own
+//! buffers), `fused` (the sinks: a fused scope's recording, run as one
+//! TensorFlow function (see [`fusion`]) or through LiteRT, and an op run
+//! at once; one emitter runs both), `function` (calling TensorFlow
 //! functions: [`Function`]), and the [`ops`] (typed dispatch, its rules,
 //! and the record-or-run dispatcher). Use it through the `rxt-tf` crate.
 
 mod binding;
+mod call_gate;
 mod eager;
 mod error;
 mod function;

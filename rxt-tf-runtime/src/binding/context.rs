@@ -26,6 +26,8 @@ pub(crate) const CPU_DEVICE_C: &CStr = c"/job:localhost/replica:0/task:0/device:
 
 /// Python's synchronous eager context, with the constants rxt-tf's ops reuse.
 pub struct BoundContext {
+    /// A number no other context of the process has, ever.
+    id: u64,
     wheel: &'static Wheel,
     raw: NonNull<TFE_Context>,
     /// Constant inputs made on this context.
@@ -46,6 +48,9 @@ unsafe impl Send for BoundContext {}
 // SAFETY: as above; through `&BoundContext` the pointer is only read and
 // the constants are changed under their mutex.
 unsafe impl Sync for BoundContext {}
+
+/// The id of the next context bound.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The context bound most recently, reused while Python's context is the same.
 static CURRENT: Mutex<Option<Arc<BoundContext>>> = Mutex::new(None);
@@ -106,6 +111,7 @@ impl BoundContext {
             return Ok(Arc::clone(bound));
         }
         let bound = Arc::new(BoundContext {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             wheel,
             raw,
             constants: Mutex::new(Constants::default()),
@@ -172,6 +178,12 @@ impl BoundContext {
     /// The raw context, valid while `self` lives.
     pub(crate) fn as_ptr(&self) -> *mut TFE_Context {
         self.raw.as_ptr()
+    }
+
+    /// A number no other context of the process has, ever (an address may
+    /// be another context's once this one is gone).
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// Removes the function `name` from the context; whether TensorFlow

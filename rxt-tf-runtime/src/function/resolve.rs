@@ -8,16 +8,13 @@ use std::ffi::CString;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyModule, PyWeakrefReference};
+use pyo3::types::PyWeakrefReference;
 
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
 use crate::function::{Callee, Spec, Variant};
 use crate::fused::FunctionNode;
 use crate::python::boundary::share_handle;
-
-/// The resolver's source.
-const RESOLVER: &str = include_str!("resolve.py");
 
 /// Objects resolved at most this many at once are remembered (the least
 /// recently resolved forgotten first).
@@ -96,25 +93,14 @@ fn remembered(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Option<Arc
     found
 }
 
-/// The resolver module, made once.
-fn resolver(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
-    crate::python::module::private_module(
-        py,
-        &MODULE,
-        RESOLVER,
-        c"rxt_tf_resolve.py",
-        "rxt_tf_resolve",
-    )
-}
-
 /// The name of the resolving step in errors.
 const STEP: &str = "resolving a TensorFlow function";
 
 /// Runs the resolver on `obj`: each of its concrete functions.
 fn resolve(obj: &Bound<'_, PyAny>, context: &Arc<BoundContext>) -> Result<Vec<Variant>> {
     let py = obj.py();
-    let resolved = resolver(py)
+    let resolved = crate::python::module::Private::Resolver
+        .module(py)
         .and_then(|module| module.call_method1("resolve", (obj,)))
         .map_err(|err| refused(py, &err))?;
     type Described<'py> = (
@@ -179,6 +165,7 @@ fn callee(resolved: &Bound<'_, PyAny>, context: Arc<BoundContext>) -> Result<Cal
         output_types: outputs.iter().map(|spec| spec.dtype).collect(),
         context: Arc::downgrade(&context),
         used_wrapper: std::sync::atomic::AtomicBool::new(false),
+        may_call_back: !replayable,
     };
     Ok(Callee {
         node: Arc::new(node),

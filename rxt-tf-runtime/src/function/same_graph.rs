@@ -26,8 +26,6 @@ use super::Callee;
 use crate::binding::context::BoundContext;
 use crate::error::{Error, Result};
 
-const CHECKER: &str = include_str!("same_graph.py");
-
 /// The checker's answers (`same_graph.py`'s constants).
 const SAME: i64 = 1;
 const OPTIMIZED: i64 = 2;
@@ -294,14 +292,15 @@ fn check(
     // wrapper of the node's arity, as the node's own calls do: under the
     // gate, and noted if any was made, so that letting the node go frees
     // the kernels they cache.
-    let _open = crate::fused::gate::open();
+    // Python runs under it, which may call rxt-tf on other threads.
+    let mut open = crate::call_gate::open(true);
     let wrapper_calls = || -> Option<u64> {
-        let module = checker(py).ok()?;
+        let module = crate::python::module::Private::SameGraph.module(py).ok()?;
         module.getattr("wrapper_calls").ok()?.extract().ok()
     };
     let calls_before = wrapper_calls();
     let answer = (|| -> PyResult<(i64, Option<String>)> {
-        let module = checker(py)?;
+        let module = crate::python::module::Private::SameGraph.module(py)?;
         let name = node.name.to_str().map_err(|err| {
             pyo3::exceptions::PyValueError::new_err(format!("the function's name: {err}"))
         })?;
@@ -319,7 +318,7 @@ fn check(
             .extract()
     })();
     if calls_before.is_none() || wrapper_calls() != calls_before {
-        node.note_wrapper_used(&callee.context);
+        node.note_wrapper_used(&mut open, &callee.context);
     }
     match answer {
         Ok((answer, optimized)) => {
@@ -330,16 +329,4 @@ fn check(
         Err(err) if err.is_instance_of::<pyo3::exceptions::PyException>(py) => Ok((RETRY, None)),
         Err(err) => Err(Error::python(py, CHECK, &err)),
     }
-}
-
-/// The checker module, made once.
-fn checker(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
-    crate::python::module::private_module(
-        py,
-        &MODULE,
-        CHECKER,
-        c"rxt_tf_same_graph.py",
-        "rxt_tf_same_graph",
-    )
 }

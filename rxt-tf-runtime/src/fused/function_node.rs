@@ -6,8 +6,8 @@ use std::sync::{Arc, Weak};
 
 use rxt_tf_spec::Op;
 
-use super::gate;
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
+use crate::call_gate;
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
@@ -31,6 +31,11 @@ pub(crate) struct FunctionNode {
     /// (its kernel is cached under that wrapper): letting it go then
     /// removes the wrapper.
     pub(crate) used_wrapper: std::sync::atomic::AtomicBool,
+    /// Whether its graph may call back into rxt-tf from another thread: it
+    /// has a stateful op other than variable reads (a `tf.py_function`'s
+    /// Python runs on TensorFlow's threads). Calls of it make new calls
+    /// wait a bounded time only for an overdue removal.
+    pub(crate) may_call_back: bool,
 }
 
 impl FunctionNode {
@@ -68,10 +73,10 @@ impl FunctionNode {
             for input in inputs {
                 op.add_input(input)?;
             }
-            let _open = gate::open();
+            let mut open = call_gate::open(self.may_call_back);
             // A whole function: always worth releasing the GIL for.
             let outputs = op.execute_many(i64::MAX, self.output_types.len());
-            self.note_wrapper_used(context);
+            self.note_wrapper_used(&mut open, context);
             outputs
         })
     }
@@ -79,18 +84,18 @@ impl FunctionNode {
 
 impl FunctionNode {
     /// Notes that a `StatefulPartitionedCall` of its arity ran on
-    /// `context` (its kernel is cached under that wrapper, which letting
-    /// it go removes). Call holding the gate.
-    pub(crate) fn note_wrapper_used(&self, context: &BoundContext) {
+    /// `context` in the call `open` (its kernel is cached under that
+    /// wrapper, which letting it go removes).
+    pub(crate) fn note_wrapper_used(&self, open: &mut call_gate::Open, context: &BoundContext) {
         self.used_wrapper
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        gate::note_used(context, self.wrapper());
+        open.used(context, self.wrapper());
     }
 
     /// TensorFlow's wrapper its eager calls go through.
-    fn wrapper(&self) -> gate::Wrapper {
-        gate::Wrapper {
-            call: gate::Call::StatefulPartitioned,
+    fn wrapper(&self) -> call_gate::Wrapper {
+        call_gate::Wrapper {
+            op: call_gate::WrappedOp::StatefulPartitioned,
             inputs: self.input_types.len(),
             outputs: self.output_types.len(),
         }
@@ -117,7 +122,7 @@ impl FunctionNode {
         for input in inputs {
             op.add_input(input)?;
         }
-        let _open = gate::open();
+        let _open = call_gate::open(self.may_call_back);
         op.execute_many(i64::MAX, self.output_types.len())
     }
 }
@@ -151,7 +156,7 @@ impl Drop for FunctionNode {
         // Its kernel is cached under the wrapper of its arity, and only
         // that wrapper's removal frees it (the remaining functions of the
         // arity make a new kernel on their next call).
-        gate::remove(vec![gate::Removal {
+        call_gate::remove(vec![call_gate::Removal {
             context: Weak::clone(&self.context),
             wrapper: self.wrapper(),
         }]);

@@ -16,10 +16,10 @@ use std::sync::{Arc, LazyLock, Mutex, MutexGuard, Weak};
 use rxt_tf_spec::{DType, Value};
 
 use crate::binding::context::BoundContext;
+use crate::call_gate::{self, Removal, WrappedOp, Wrapper};
 use crate::error::Result;
 use crate::fused::emit::{emit_all, GraphEmitter, Node};
 use crate::fused::function_node::run_function_call;
-use crate::fused::gate::{self, Call, Removal, Wrapper};
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
 use crate::litert::{FrozenModels, ModelCache};
@@ -109,7 +109,7 @@ pub fn stats() -> Stats {
         cached,
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
-        wrappers_kept: gate::WRAPPERS_KEPT.load(Ordering::Relaxed),
+        wrappers_kept: call_gate::WRAPPERS_KEPT.load(Ordering::Relaxed),
         litert_calls: crate::litert::COUNTERS.calls.load(Ordering::Relaxed),
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
         litert_compiles: crate::litert::COUNTERS.compiles.load(Ordering::Relaxed),
@@ -247,7 +247,7 @@ impl Library {
 /// wrapper is removed. Removing it costs the calls that remain one new
 /// kernel each (made on their next call); keeping it would keep every
 /// evicted function's kernel forever. Only wrappers fused calls used since
-/// their last removal are removed, once no call runs ([`gate::remove`]).
+/// their last removal are removed, once no call runs ([`call_gate::remove`]).
 /// Call with no lock held: dropping a function may release its context.
 pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
     if evicted.is_empty() {
@@ -261,7 +261,7 @@ pub(crate) fn release(evicted: Vec<Arc<FusedFunction>>) {
         })
         .collect();
     drop(evicted);
-    gate::remove(removals);
+    call_gate::remove(removals);
 }
 
 /// Builds the graph of `nodes` and adds it to `context` as a new function.
@@ -341,7 +341,7 @@ impl FusedFunction {
     /// TensorFlow's wrapper its calls go through.
     fn wrapper(&self) -> Wrapper {
         Wrapper {
-            call: Call::Partitioned,
+            op: WrappedOp::Partitioned,
             inputs: self.inputs.len(),
             outputs: self.outputs.len(),
         }
@@ -384,11 +384,12 @@ impl FusedFunction {
             for input in inputs {
                 op.add_input(&input.handle)?;
             }
-            let _open = gate::open();
+            // A fused trace runs only the table's ops: it never calls back.
+            let mut open = call_gate::open(false);
             let outputs = op.execute_many(work, self.outputs.len());
             // Noted before the gate opens: a removal made as this call
             // leaves must see the wrapper it may have made.
-            gate::note_used(context, self.wrapper());
+            open.used(context, self.wrapper());
             outputs
         })
     }

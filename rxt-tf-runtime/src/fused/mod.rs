@@ -23,7 +23,6 @@
 mod batch;
 mod emit;
 mod function_node;
-pub(crate) mod gate;
 mod key;
 mod library;
 mod litert_trace;

@@ -9,9 +9,6 @@ use pyo3::types::{PyBytes, PyModule};
 use super::model::Model;
 use crate::error::{Error, Result};
 
-/// The converter's Python source.
-const CONVERTER: &str = include_str!("convert.py");
-
 /// Converts `function` (a concrete function: builtin ops, float32, its
 /// variables frozen) and loads the result into LiteRT.
 pub fn convert(function: &Bound<'_, PyAny>) -> Result<Arc<Model>> {
@@ -86,26 +83,16 @@ fn converted<'py>(
     what: &str,
     convert: impl FnOnce(&Bound<'py, PyModule>) -> PyResult<Bound<'py, PyAny>>,
 ) -> Result<Arc<Model>> {
-    let bytes = converter(py).and_then(|module| {
-        let bytes = convert(module)?;
-        Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
-    });
+    let bytes = crate::python::module::Private::LitertConverter
+        .module(py)
+        .and_then(|module| {
+            let bytes = convert(module)?;
+            Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+        });
     // The converter module words its refusal in one line (the first op it
     // cannot convert, and where).
     let bytes = bytes.map_err(|err| Error::LitertRefused {
         what: format!("{what} did not convert: {}", err.value(py)),
     })?;
     Model::from_bytes(bytes)
-}
-
-/// The converter module, made once (not left in `sys.modules`).
-fn converter(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
-    static MODULE: pyo3::sync::PyOnceLock<Py<PyModule>> = pyo3::sync::PyOnceLock::new();
-    crate::python::module::private_module(
-        py,
-        &MODULE,
-        CONVERTER,
-        c"rxt_tf_litert_convert.py",
-        "rxt_tf_litert_convert",
-    )
 }

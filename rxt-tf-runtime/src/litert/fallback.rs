@@ -9,23 +9,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Mutex, OnceLock};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyModule, PyType};
+use pyo3::types::PyType;
 
 use crate::error::{Error, Result};
-
-/// Where the warning class lives in `sys.modules`: one class per process,
-/// whichever extension's runtime made it first.
-const MODULE: &str = "_rxt_tf_litert_warnings";
-
-/// The class's module source.
-const SOURCE: &str = "\
-class LitertFallbackWarning(RuntimeWarning):
-    \"\"\"A call asked of the litert backend ran on TensorFlow: its function
-    did not convert (the message names the function and the reason).\"\"\"
-
-
-LitertFallbackWarning.__module__ = \"rxt_tf\"
-";
 
 /// The first fallback reason of each function, by its name.
 fn reasons() -> &'static Mutex<HashMap<String, String>> {
@@ -119,22 +105,8 @@ pub fn forget_litert_fallback_reasons() {
 
 /// The process's `LitertFallbackWarning` class, made on first use.
 pub fn litert_fallback_warning(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
-    let modules = py.import("sys")?.getattr("modules")?;
-    let module = match modules.call_method1("get", (MODULE,))? {
-        found if !found.is_none() => found,
-        _ => {
-            let module = PyModule::from_code(
-                py,
-                &std::ffi::CString::new(SOURCE)?,
-                c"rxt_tf_litert_warnings.py",
-                &std::ffi::CString::new(MODULE)?,
-            )?;
-            // `from_code` registers it; `setdefault` keeps the class a
-            // racing thread registered first.
-            modules.call_method1("setdefault", (MODULE, module))?
-        }
-    };
-    Ok(module
+    Ok(crate::python::module::Shared::LitertWarnings
+        .module(py)?
         .getattr("LitertFallbackWarning")?
         .cast_into::<PyType>()?)
 }

@@ -1,5 +1,7 @@
-"""Whether one StatefulPartitionedCall of a function runs the very graph
-that TensorFlow's eager call of the function by name runs.
+"""Whether a function's inlined call runs the graph its call by name runs.
+
+That is, whether one StatefulPartitionedCall of a function runs the very
+graph that TensorFlow's eager call of the function by name runs.
 
 Python's call of a tf.function runs its definition by name: TensorFlow
 optimizes the definition's graph and runs it on the inter-op thread pool.
@@ -19,9 +21,13 @@ TensorFlow instantiates the function (and keeps the kernel in its cache)
 and stops at "cancelled before it was started". A stateful op never runs.
 """
 
+from __future__ import annotations
+
 import hashlib
 import itertools
 import threading
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
 
 import tensorflow as tf
 from tensorflow.core.framework import graph_pb2
@@ -64,14 +70,22 @@ class _Unprovable(Exception):
     """A graph this check cannot compare for sure."""
 
 
-def inlined_is_same(name, arguments, concrete, output_types, config):
-    """How a call of definition `name` under the configuration `config`
-    (serialized ConfigProto bytes) can run the graph its call by name runs,
-    up to node names and annotations: `(SAME, None)` as a
+def inlined_is_same(
+    name: str,
+    arguments: Iterable[Any],
+    concrete: Any,
+    output_types: Sequence[int],
+    config: bytes,
+) -> tuple[int, str | None]:
+    """How a call of definition `name` can run the graph its call by name runs.
+
+    Under the configuration `config` (serialized ConfigProto bytes), up to
+    node names and annotations: `(SAME, None)` as a
     StatefulPartitionedCall with `config`; `(OPTIMIZED, optimized)` as a
-    StatefulPartitionedCall of the definition `optimized` without one (added
-    to the context: the caller removes it when done); else
-    `(DIFFERENT, None)`, `(RETRY, None)` or `(WAIT, None)`."""
+    StatefulPartitionedCall of the definition `optimized` without one
+    (added to the context: the caller removes it when done); else
+    `(DIFFERENT, None)`, `(RETRY, None)` or `(WAIT, None)`.
+    """
     attrs = concrete.function_def.attr
     if any(key in attrs and attrs[key].b for key in ("_XlaMustCompile", "_noinline")):
         # Compiled by XLA, or called as a function of its own by name.
@@ -97,9 +111,7 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
             by_name,
             count,
             probe,
-            lambda graph: (
-                body <= {node.name for node in graph.pre_optimization_graph.node}
-            ),
+            lambda graph: body <= {node.name for node in graph.pre_optimization_graph.node},
         )
         if expected is DIFFERENT or expected is RETRY:
             return expected, None
@@ -119,7 +131,7 @@ def inlined_is_same(name, arguments, concrete, output_types, config):
         )
 
 
-def _proven(function_graph, wanted):
+def _proven(function_graph: Any, wanted: list[list[str]]) -> bool:
     """Whether `function_graph`'s partitions are `wanted` (canonical)."""
     try:
         return _canonical(function_graph) == wanted
@@ -128,17 +140,24 @@ def _proven(function_graph, wanted):
 
 
 def _through_optimized(
-    ctx, concrete, expected, inputs, types, output_types, probe, wanted
-):
-    """The answer through a definition of the by-name graph `expected`,
-    added to the context under a new name. On OPTIMIZED the caller owns
-    it (and removes it); otherwise it is removed here."""
+    ctx: Any,
+    concrete: Any,
+    expected: Any,
+    inputs: list[Any],
+    types: list[int],
+    output_types: Sequence[int],
+    probe: Any,
+    wanted: list[list[str]],
+) -> tuple[int, str | None]:
+    """The answer through a definition of the by-name graph `expected`.
+
+    The definition is added to the context under a new name. On OPTIMIZED
+    the caller owns it (and removes it); otherwise it is removed here.
+    """
     definition = _optimized_definition(expected)
     if definition is None:
         return DIFFERENT, None
-    optimized = (
-        f"{concrete.function_def.signature.name}_rxt_tf_optimized_{next(_OPTIMIZED)}"
-    )
+    optimized = f"{concrete.function_def.signature.name}_rxt_tf_optimized_{next(_OPTIMIZED)}"
     definition.signature.name = optimized
     ctx.add_function_def(definition)
     proven = False
@@ -153,9 +172,7 @@ def _through_optimized(
             probe,
             _calls(optimized),
         )
-        proven = (
-            again is not DIFFERENT and again is not RETRY and _proven(again, wanted)
-        )
+        proven = again is not DIFFERENT and again is not RETRY and _proven(again, wanted)
     finally:
         if not proven:
             ctx.remove_function(optimized)
@@ -164,16 +181,18 @@ def _through_optimized(
     return (RETRY if again is RETRY else DIFFERENT), None
 
 
-def _optimized_definition(function_graph):
-    """A FunctionDef of the one partition graph of `function_graph`, its
-    `_Arg` nodes the inputs and its `_Retval` nodes the outputs, in
-    index order; None when it cannot be made."""
+def _optimized_definition(function_graph: Any) -> Any | None:
+    """A FunctionDef of the one partition graph of `function_graph`.
+
+    Its `_Arg` nodes the inputs and its `_Retval` nodes the outputs, in
+    index order; None when it cannot be made.
+    """
     if len(function_graph.partition_graphs) != 1:
         return None
     (partition,) = function_graph.partition_graphs
     graph_def = graph_pb2.GraphDef()
-    arguments = {}
-    results = {}
+    arguments: dict[int, str] = {}
+    results: dict[int, str] = {}
     for node in partition.node:
         if node.op in ("_Arg", "_DeviceArg"):
             placeholder = graph_def.node.add(name=node.name, op="Placeholder")
@@ -195,28 +214,27 @@ def _optimized_definition(function_graph):
     try:
         with graph.as_default():
             tf.graph_util.import_graph_def(graph_def, name="")
-        inputs = [
-            graph.get_tensor_by_name(arguments[i] + ":0") for i in sorted(arguments)
-        ]
+        inputs = [graph.get_tensor_by_name(arguments[i] + ":0") for i in sorted(arguments)]
         outputs = [
-            graph.get_tensor_by_name(
-                results[i] if ":" in results[i] else results[i] + ":0"
-            )
+            graph.get_tensor_by_name(results[i] if ":" in results[i] else results[i] + ":0")
             for i in sorted(results)
         ]
         operations = [op for op in graph.get_operations() if op.type != "Placeholder"]
-        return graph_to_function_def.graph_to_function_def(
-            graph, operations, inputs, outputs
-        )
+        return graph_to_function_def.graph_to_function_def(graph, operations, inputs, outputs)
     except (ValueError, TypeError, KeyError, tf.errors.OpError):
         return None
 
 
 class _no_graph_trace:
-    """Holds tf.summary's trace lock, so graph tracing does not start
-    meanwhile; says whether it is on (the check must then wait)."""
+    """Holds tf.summary's trace lock, so graph tracing does not start meanwhile.
 
-    def __enter__(self):
+    Says whether it is on (the check must then wait).
+    """
+
+    _lock: Any
+    _module: Any
+
+    def __enter__(self) -> bool:
         try:
             from tensorflow.python.ops import summary_ops_v2
         except ImportError:
@@ -228,17 +246,27 @@ class _no_graph_trace:
             self._lock.acquire()
         return getattr(summary_ops_v2, "_current_trace_context", None) is not None
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self._lock is not None:
             self._lock.release()
         return False
 
 
-def _instantiated(ctx, op, inputs, attrs, count, probe, ours):
-    """The function graph TensorFlow instantiated for a cancelled call of
-    `op`, told from another thread's meanwhile by `ours`: DIFFERENT when
-    none was (the kernel was cached already, or the call was not
-    cancelled), RETRY when several could be it."""
+def _instantiated(
+    ctx: Any,
+    op: str,
+    inputs: list[Any],
+    attrs: tuple[object, ...],
+    count: int,
+    probe: Any,
+    ours: Callable[[Any], bool],
+) -> Any:
+    """The function graph TensorFlow instantiated for a cancelled call of `op`.
+
+    Told from another thread's meanwhile by `ours`: DIFFERENT when none
+    was (the kernel was cached already, or the call was not cancelled),
+    RETRY when several could be it.
+    """
     global wrapper_calls
     if op == "StatefulPartitionedCall":
         wrapper_calls += 1
@@ -263,11 +291,14 @@ def _instantiated(ctx, op, inputs, attrs, count, probe, ours):
     return _pick(metadata.function_graphs, ours)
 
 
-def _pick(function_graphs, ours):
-    """The one of `function_graphs` that `ours` accepts: DIFFERENT when
-    none is (the kernel was cached already), RETRY when several are and
-    they differ. Several alike (another thread instantiated the same
-    definition the same way meanwhile) are as good as one."""
+def _pick(function_graphs: Iterable[Any], ours: Callable[[Any], bool]) -> Any:
+    """The one of `function_graphs` that `ours` accepts.
+
+    DIFFERENT when none is (the kernel was cached already), RETRY when
+    several are and they differ. Several alike (another thread
+    instantiated the same definition the same way meanwhile) are as good
+    as one.
+    """
     found = [graph for graph in function_graphs if ours(graph)]
     if not found:
         return DIFFERENT
@@ -281,41 +312,45 @@ def _pick(function_graphs, ours):
     return found[0]
 
 
-def _calls(name):
+def _calls(name: str) -> Callable[[Any], bool]:
     """Whether a function graph is that of a call of the definition `name`."""
 
-    def calls(function_graph):
+    def calls(function_graph: Any) -> bool:
         called = [_called(node) for node in function_graph.pre_optimization_graph.node]
         return called.count(name) == 1
 
     return calls
 
 
-def _called(node):
+def _called(node: Any) -> str | None:
     """The function a call node calls, if it is one."""
     if node.op in ("StatefulPartitionedCall", "PartitionedCall") and "f" in node.attr:
-        return node.attr["f"].func.name
+        called: str = node.attr["f"].func.name
+        return called
     return None
 
 
-def _canonical(function_graph):
-    """The partition graphs of `function_graph`, each as the sorted digests
-    of its nodes, which name no node. Raises _Unprovable for what this
-    cannot compare: a cycle (a lowered loop), a function-valued attribute,
-    two stateful nodes alike (which of them a consumer reads would not
-    show)."""
+def _canonical(function_graph: Any) -> list[list[str]]:
+    """The partition graphs of `function_graph`, each as the sorted digests of its nodes.
+
+    The digests name no node. Raises _Unprovable for what this cannot
+    compare: a cycle (a lowered loop), a function-valued attribute, two
+    stateful nodes alike (which of them a consumer reads would not show).
+    """
     return sorted(_digests(graph) for graph in function_graph.partition_graphs)
 
 
-def _digests(graph):
-    """The sorted digests of `graph`'s nodes (see `_canonical`). An
-    `Identity` on its input's device hands over the very tensor it is
+def _digests(graph: Any) -> list[str]:
+    """The sorted digests of `graph`'s nodes (see `_canonical`).
+
+    An `Identity` on its input's device hands over the very tensor it is
     given: its consumers read its input instead, and it is no node of its
-    own; a `NoOp` nothing depends on does nothing: left out."""
+    own; a `NoOp` nothing depends on does nothing: left out.
+    """
     nodes = _without_idle_no_ops({node.name: node for node in graph.node})
-    digests = {}
-    forwarded = {}
-    visiting = set()
+    digests: dict[str, str] = {}
+    forwarded: dict[str, tuple[str, str]] = {}
+    visiting: set[str] = set()
     for root in nodes:
         stack = [root]
         while stack:
@@ -340,7 +375,7 @@ def _digests(graph):
                 forwarded[node_name] = _tensor(node.input[0], digests, forwarded)
             else:
                 digests[node_name] = _digest(node, digests, forwarded)
-    seen = set()
+    seen: set[str] = set()
     for node_name, digest in digests.items():
         if digest in seen and _stateful(nodes[node_name].op):
             raise _Unprovable("two stateful nodes alike")
@@ -348,23 +383,19 @@ def _digests(graph):
     return sorted(digests.values())
 
 
-def _without_idle_no_ops(nodes):
+def _without_idle_no_ops(nodes: dict[str, Any]) -> dict[str, Any]:
     """`nodes` without the `NoOp`s no node reads or waits for."""
     nodes = dict(nodes)
     while True:
         read = {_source(source)[0] for node in nodes.values() for source in node.input}
-        idle = [
-            name
-            for name, node in nodes.items()
-            if node.op == "NoOp" and name not in read
-        ]
+        idle = [name for name, node in nodes.items() if node.op == "NoOp" and name not in read]
         if not idle:
             return nodes
         for name in idle:
             del nodes[name]
 
 
-def _source(source):
+def _source(source: str) -> tuple[str, str]:
     """`(producer, port)` of an input (`^producer` for a control one)."""
     if source.startswith("^"):
         return source[1:], "^"
@@ -372,7 +403,7 @@ def _source(source):
     return producer, port or "0"
 
 
-def _forwards(node, nodes):
+def _forwards(node: Any, nodes: dict[str, Any]) -> bool:
     """Whether `node` is an `Identity` of one data input on its device."""
     if node.op != "Identity" or len(node.input) != 1:
         return False
@@ -380,18 +411,21 @@ def _forwards(node, nodes):
     return port != "^" and nodes[producer].device == node.device
 
 
-def _tensor(source, digests, forwarded):
-    """The digest and port of the tensor an input reads, through
-    forwarding `Identity` nodes."""
+def _tensor(
+    source: str, digests: dict[str, str], forwarded: dict[str, tuple[str, str]]
+) -> tuple[str, str]:
+    """The digest and port of the tensor an input reads, through forwarding `Identity` nodes."""
     producer, port = _source(source)
     if producer in forwarded:
         return forwarded[producer]
     return digests[producer], port
 
 
-def _waited(source, digests, forwarded):
-    """The digest of the node a control input waits for: through an
-    `Identity`, the node it forwards."""
+def _waited(source: str, digests: dict[str, str], forwarded: dict[str, tuple[str, str]]) -> str:
+    """The digest of the node a control input waits for.
+
+    Through an `Identity`, the node it forwards.
+    """
     producer = source[1:]
     if producer in forwarded:
         # The port counts: waiting on `Identity(Switch:1)` is not waiting
@@ -401,22 +435,22 @@ def _waited(source, digests, forwarded):
     return digests[producer]
 
 
-def _stateful(op):
+def _stateful(op: str) -> bool:
     """Whether `op` is stateful (an op TensorFlow does not know counts)."""
     op_def = op_def_registry.get(op)
     return op_def is None or op_def.is_stateful
 
 
-def _digest(node, digests, forwarded):
+def _digest(node: Any, digests: dict[str, str], forwarded: dict[str, tuple[str, str]]) -> str:
     """The digest of `node` once its producers have theirs."""
-    data = []
-    control = []
+    data: list[tuple[str, str]] = []
+    control: list[str] = []
     for source in node.input:
         if source.startswith("^"):
             control.append(_waited(source, digests, forwarded))
         else:
             data.append(_tensor(source, digests, forwarded))
-    attrs = []
+    attrs: list[tuple[str, bytes]] = []
     for key, value in node.attr.items():
         if key in _ANNOTATIONS:
             continue
@@ -424,9 +458,7 @@ def _digest(node, digests, forwarded):
             raise _Unprovable("a function-valued attribute")
         # A resource named after its node: the name is the node's, and
         # names differ between the graphs.
-        if (key == "shared_name" and not value.s) or (
-            key == "use_node_name_sharing" and value.b
-        ):
+        if (key == "shared_name" and not value.s) or (key == "use_node_name_sharing" and value.b):
             raise _Unprovable("a resource named after its node")
         attrs.append((key, value.SerializeToString(deterministic=True)))
     op = _SAME_OP.get(node.op, node.op)

@@ -1,25 +1,43 @@
-"""What rxt-tf needs to call a TensorFlow function from Rust, found once per
-Python object: per concrete function (one, or one per pattern of None
-arguments), which arguments are tensors, the concrete function to keep
-alive, the name of its definition in the eager context, its flattened inputs and outputs (element
-type code and rank, -1 when unknown), its captured inputs, whether it
-reads trainable variables, and whether it may join a fused trace (no
-stateful op but variable reads). Raises TypeError for anything else."""
+"""What rxt-tf needs to call a TensorFlow function from Rust.
+
+Found once per Python object: per concrete function (one, or one per
+pattern of None arguments), which arguments are tensors, the concrete
+function to keep alive, the name of its definition in the eager context,
+its flattened inputs and outputs (element type code and rank, -1 when
+unknown), its captured inputs, whether it reads trainable variables, and
+whether it may join a fused trace (no stateful op but variable reads).
+Raises TypeError for anything else.
+"""
+
+from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 import tensorflow as tf
-from tensorflow.python.eager.polymorphic_function import concrete_function
-from tensorflow.python.eager.polymorphic_function import polymorphic_function
+from tensorflow.python.eager.polymorphic_function import concrete_function, polymorphic_function
 
-EXPECTED = (
-    "rxt-tf: expected a TensorFlow function, a Keras model or a SavedModel "
-    "signature, got "
-)
+EXPECTED = "rxt-tf: expected a TensorFlow function, a Keras model or a SavedModel signature, got "
+
+# Which leaves of a concrete function's arguments are tensors (True) and
+# which are None (False), in `tf.nest.flatten` order; None: all tensors.
+_Presence: TypeAlias = tuple[bool, ...] | None
+
+# A concrete function traced again for exact input shapes (`_retracer`).
+_Retrace: TypeAlias = Callable[[list[list[int]]], Any]
+
+# An element type code (`DataType` enum) and a rank, -1 when unknown.
+_Spec: TypeAlias = tuple[int, int]
+
+# A concrete function as `_resolved` describes it: the function, its
+# definition's name, its inputs' and outputs' specs, its captured inputs,
+# whether it reads trainable variables, whether it is replayable.
+_Resolved: TypeAlias = tuple[Any, str, list[_Spec], list[_Spec], list[Any], bool, bool]
 
 
-def _keras_layer(obj):
+def _keras_layer(obj: Any) -> bool:
     try:
         import keras
     except ImportError:
@@ -27,24 +45,29 @@ def _keras_layer(obj):
     return isinstance(obj, keras.layers.Layer)
 
 
-def _presence(function):
-    """Which leaves of `function`'s arguments, in `tf.nest.flatten` order,
-    are tensors (True) and which are None (False); None when a leaf is
-    anything else (a Python value the trace holds)."""
+def _presence(function: Any) -> tuple[bool, ...] | None:
+    """Which leaves of `function`'s arguments are tensors.
+
+    In `tf.nest.flatten` order, tensors (True) and None (False); None when
+    a leaf is anything else (a Python value the trace holds).
+    """
     leaves = tf.nest.flatten(function.structured_input_signature)
     if not all(leaf is None or isinstance(leaf, tf.TensorSpec) for leaf in leaves):
         return None
     return tuple(leaf is not None for leaf in leaves)
 
 
-def _concretes(target):
-    """The concrete functions of `target()`, each with the presence of its
-    arguments (None: all are tensors) and how to trace it again for exact
-    input shapes (`_retracer`; None where it cannot be). Several only for a
-    tf.function traced once per pattern of None arguments (`mask=None` and
-    a mask). Only `target` (a weak reference where the object has one) is
-    held in frames and closures: TensorFlow may keep the frames that traced
-    a function, and they must not keep a model alive."""
+def _concretes(target: Callable[[], Any]) -> list[tuple[_Presence, Any, _Retrace | None]]:
+    """The concrete functions of `target()`.
+
+    Each with the presence of its arguments (None: all are tensors) and
+    how to trace it again for exact input shapes (`_retracer`; None where
+    it cannot be). Several only for a tf.function traced once per pattern
+    of None arguments (`mask=None` and a mask). Only `target` (a weak
+    reference where the object has one) is held in frames and closures:
+    TensorFlow may keep the frames that traced a function, and they must
+    not keep a model alive.
+    """
     if isinstance(target(), concrete_function.ConcreteFunction):
         return [(None, target(), None)]
     if isinstance(target(), polymorphic_function.Function):
@@ -58,7 +81,10 @@ def _concretes(target):
             return [(None if presence is None or all(presence) else presence, traced[0], None)]
         patterns = [_presence(function) for function in traced]
         if len(traced) > 1 and None not in patterns and len(set(patterns)) == len(traced):
-            return [(pattern, function, None) for pattern, function in zip(patterns, traced)]
+            return [
+                (pattern, function, None)
+                for pattern, function in zip(patterns, traced, strict=True)
+            ]
         raise TypeError(
             "rxt-tf: this tf.function has no input_signature and has been "
             f"traced {len(traced)} times; give it an input_signature (or "
@@ -69,7 +95,7 @@ def _concretes(target):
         specs = _keras_specs(target())
         single = len(specs) == 1
 
-        def call(*xs):
+        def call(*xs: Any) -> Any:
             return target()(xs[0] if single else list(xs), training=False)
 
         # Traced under the model's own name (Keras makes each unique), which
@@ -81,19 +107,23 @@ def _concretes(target):
     raise TypeError(EXPECTED + type(target()).__name__)
 
 
-def _retracer(python_function, signature):
-    """A function of exact input shapes (lists of sizes, in `tf.nest.flatten`
-    order) to a concrete function of `python_function()` traced for them:
-    a graph traced for unknown sizes may hold sizes it cannot know (a
-    recurrent layer's loop keeps its steps' shapes, the batch's unknown),
-    which TFLite's converter refuses and a trace at the call's shapes does
-    not have."""
+def _retracer(python_function: Callable[[], Callable[..., Any]], signature: Any) -> _Retrace:
+    """A function of exact input shapes to a concrete function traced for them.
 
-    def retrace(shapes):
+    The shapes are lists of sizes, in `tf.nest.flatten` order; the function
+    traced is `python_function()`. A graph traced for unknown sizes may
+    hold sizes it cannot know (a recurrent layer's loop keeps its steps'
+    shapes, the batch's unknown), which TFLite's converter refuses and a
+    trace at the call's shapes does not have.
+    """
+
+    def retrace(shapes: list[list[int]]) -> Any:
         leaves = tf.nest.flatten(signature)
         if len(shapes) != len(leaves):
             raise ValueError(f"{len(shapes)} input shapes for {len(leaves)} inputs")
-        exact = [tf.TensorSpec(shape, leaf.dtype) for leaf, shape in zip(leaves, shapes)]
+        exact = [
+            tf.TensorSpec(shape, leaf.dtype) for leaf, shape in zip(leaves, shapes, strict=True)
+        ]
         specs = tf.nest.pack_sequence_as(signature, exact)
         return tf.function(python_function(), input_signature=specs).get_concrete_function()
 
@@ -105,13 +135,16 @@ def _retracer(python_function, signature):
 _REPLAYABLE = {"ReadVariableOp", "StatefulPartitionedCall", "PartitionedCall"}
 
 
-def _replayable(function):
-    """Whether running `function` twice, or not at all when its result is
-    unused, changes nothing: its graph and the functions it calls have no
-    stateful op but variable reads (no assignment, no random op)."""
+def _replayable(function: Any) -> bool:
+    """Whether running `function` again, or not at all, changes nothing.
+
+    Twice, or not at all when its result is unused: its graph and the
+    functions it calls have no stateful op but variable reads (no
+    assignment, no random op).
+    """
     from tensorflow.python.framework import op_def_registry
 
-    def stateful(op_type):
+    def stateful(op_type: str) -> bool:
         op_def = op_def_registry.get(op_type)
         return op_def is None or op_def.is_stateful
 
@@ -127,9 +160,12 @@ def _replayable(function):
     )
 
 
-def _keras_specs(layer):
-    """The input specs of a Keras model (its `keras.Input`s) or of a built
-    layer of one input (the shape it was built for, any batch size)."""
+def _keras_specs(layer: Any) -> list[Any]:
+    """The input specs of a Keras model or of a built layer of one input.
+
+    A model's are its `keras.Input`s; a layer's, the shape it was built
+    for, any batch size.
+    """
     inputs = getattr(layer, "inputs", None)
     if inputs:
         return [tf.TensorSpec(t.shape, t.dtype) for t in inputs]
@@ -146,13 +182,14 @@ def _keras_specs(layer):
     )
 
 
-def _spec(tensor):
+def _spec(tensor: Any) -> _Spec:
     rank = tensor.shape.rank
     return (tensor.dtype.as_datatype_enum, -1 if rank is None else rank)
 
 
-def resolve(obj):
+def resolve(obj: Any) -> list[tuple[_Presence, _Resolved, _Retrace | None]]:
     """Each concrete function of `obj`, as `_resolved` describes it."""
+    target: Callable[[], Any]
     try:
         target = weakref.ref(obj)
     except TypeError:
@@ -164,7 +201,7 @@ def resolve(obj):
     ]
 
 
-def _resolved(function):
+def _resolved(function: Any) -> _Resolved:
     definition = function.function_def
     captured = list(function.captured_inputs)
     arguments = len(definition.signature.input_arg) - len(captured)
@@ -183,4 +220,3 @@ def _resolved(function):
         len(function.trainable_variables) > 0,
         _replayable(function),
     )
-

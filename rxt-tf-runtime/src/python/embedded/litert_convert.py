@@ -1,7 +1,12 @@
-"""TensorFlow's TFLite converter, as rxt-tf's litert backend calls it: a
-concrete function to a flatbuffer of builtin ops, float32, no quantization,
-no select-TF ops. The function's variables are frozen into constants (the
-converter's path without a saved model, which keeps no resource ops)."""
+"""TensorFlow's TFLite converter, as rxt-tf's litert backend calls it.
+
+A concrete function to a flatbuffer of builtin ops, float32, no
+quantization, no select-TF ops. The function's variables are frozen into
+constants (the converter's path without a saved model, which keeps no
+resource ops).
+"""
+
+from __future__ import annotations
 
 import contextlib
 import logging
@@ -10,15 +15,20 @@ import re
 import sys
 import tempfile
 import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import tensorflow as tf
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 # The converter's diagnostics: `loc(<where>): error: 'tf.Erfc' op is neither
 # a custom op nor a flex op` (the location, the op and what is wrong).
 _DIAGNOSTIC = re.compile(r"error: (?:loc\((?P<loc>.*?)\): )?(?P<what>'(?P<op>[\w.]+)' op .*)")
 
 
-def convert(function):
+def convert(function: Any) -> bytes:
     """The TFLite flatbuffer of ``function`` (a concrete function), as bytes.
 
     Refuses a graph with a tensor of unknown rank or of a rank above 8:
@@ -41,9 +51,12 @@ def convert(function):
             raise ValueError(_first_cause(str(error))) from None
 
 
-def _first_cause(text):
-    """The converter's refusal in one line: its first unconvertible op and
-    where the graph has it, or its first line."""
+def _first_cause(text: str) -> str:
+    """The converter's refusal in one line.
+
+    Its first unconvertible op and where the graph has it, or its first
+    line.
+    """
     for line in text.splitlines():
         found = _DIAGNOSTIC.search(line)
         if found is not None:
@@ -55,13 +68,16 @@ def _first_cause(text):
 
 
 @contextlib.contextmanager
-def _quiet():
-    """The converter's own output kept from the user's stderr: its MLIR
-    diagnostics (written by C++ to the process's stderr, so the descriptor
-    itself is pointed elsewhere while it runs: other threads' output in that
-    time is lost too), its Python warnings ("Please consider providing the
-    trackable_obj argument": the frozen path is the one wanted here) and its
-    log lines. rxt-tf says why a conversion failed once, itself."""
+def _quiet() -> Iterator[None]:
+    """The converter's own output kept from the user's stderr.
+
+    Its MLIR diagnostics (written by C++ to the process's stderr, so the
+    descriptor itself is pointed elsewhere while it runs: other threads'
+    output in that time is lost too), its Python warnings ("Please consider
+    providing the trackable_obj argument": the frozen path is the one
+    wanted here) and its log lines. rxt-tf says why a conversion failed
+    once, itself.
+    """
     sys.stderr.flush()
     saved = os.dup(2)
     loggers = [logging.getLogger(name) for name in ("tensorflow", "absl")]
@@ -76,16 +92,22 @@ def _quiet():
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-        for logger, level in zip(loggers, levels):
+        for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
 
 
-def convert_at(function, shapes, retrace=None):
-    """The TFLite flatbuffer of ``function`` (a concrete function) with its
-    inputs of exactly ``shapes``: the function traced again for them by
+def convert_at(
+    function: Any,
+    shapes: list[list[int]],
+    retrace: Callable[[list[list[int]]], Any] | None = None,
+) -> bytes:
+    """The TFLite flatbuffer of ``function`` with its inputs of exactly ``shapes``.
+
+    ``function`` (a concrete function) traced again for them by
     ``retrace`` where given (so sizes its graph fixed at tracing, such as a
     recurrent layer's steps', are known too), else its variables frozen and
-    its graph's placeholders given those shapes."""
+    its graph's placeholders given those shapes.
+    """
     from tensorflow.python.framework import convert_to_constants
 
     if retrace is not None:
@@ -95,26 +117,32 @@ def convert_at(function, shapes, retrace=None):
     frozen = convert_to_constants.convert_variables_to_constants_v2(
         function, lower_control_flow=False
     )
-    return convert(
-        _with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, _known(shapes))
-    )
+    return convert(_with_input_shapes(frozen.graph, frozen.inputs, frozen.outputs, _known(shapes)))
 
 
-def _known(shapes):
+def _known(shapes: list[list[int]]) -> list[Any]:
     """``shapes`` (lists of sizes, -1 unknown) as ``tf.TensorShape``s."""
     return [tf.TensorShape([None if size < 0 else size for size in shape]) for shape in shapes]
 
 
-def _with_input_shapes(graph, inputs, outputs, shapes, frozen=None):
-    """A concrete function of ``graph`` from ``inputs`` to ``outputs``, its
-    placeholders of ``shapes`` (``tf.TensorShape``s), the graph's own copy
-    of their shapes overridden; the inputs of ``frozen`` (position → NumPy
-    value) made constants of those values, no longer inputs."""
+def _with_input_shapes(
+    graph: Any,
+    inputs: list[Any],
+    outputs: list[Any],
+    shapes: list[Any],
+    frozen: dict[int, npt.NDArray[Any]] | None = None,
+) -> Any:
+    """A concrete function of ``graph`` from ``inputs`` to ``outputs``.
+
+    Its placeholders of ``shapes`` (``tf.TensorShape``s), the graph's own
+    copy of their shapes overridden; the inputs of ``frozen`` (position →
+    NumPy value) made constants of those values, no longer inputs.
+    """
     from tensorflow.python.eager import wrap_function
 
     frozen = frozen or {}
     graph_def = graph.as_graph_def()
-    ranked = {tensor.op.name: shape for tensor, shape in zip(inputs, shapes)}
+    ranked = {tensor.op.name: shape for tensor, shape in zip(inputs, shapes, strict=False)}
     values = {inputs[position].op.name: value for position, value in frozen.items()}
     for node in graph_def.node:
         if node.name in values:
@@ -133,15 +161,22 @@ def _with_input_shapes(graph, inputs, outputs, shapes, frozen=None):
     )
 
 
-def convert_function_def(name, shapes, frozen=(), exact=None):
-    """The TFLite flatbuffer of the function ``name`` of the eager context
-    (one rxt-tf built from a fused trace), as bytes: its inputs of the
+def convert_function_def(
+    name: str,
+    shapes: list[list[int]],
+    frozen: Iterable[tuple[int, str, list[int], bytes]] = (),
+    exact: list[list[int]] | None = None,
+) -> bytes:
+    """The TFLite flatbuffer of the function ``name`` of the eager context, as bytes.
+
+    ``name`` is one rxt-tf built from a fused trace: its inputs of the
     ``shapes`` given, a size of -1 unknown (LiteRT compiles per shape); the
     inputs of ``frozen`` ((position, element type, shape, bytes) each)
     constants of those values. Where that does not convert and ``exact``
     (the call's input shapes) is given, again with only the first size of
     each input unknown: some ops legalize only with their other sizes known
-    (`Conv2D` needs its input's channels)."""
+    (`Conv2D` needs its input's channels).
+    """
     import numpy as np
     from tensorflow.python.eager import context
     from tensorflow.python.framework import function_def_to_graph
@@ -152,7 +187,7 @@ def convert_function_def(name, shapes, frozen=(), exact=None):
         for position, dtype, shape, data in frozen
     }
 
-    def converted(shapes):
+    def converted(shapes: list[list[int]]) -> bytes:
         known = _known(shapes)
         graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
         return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, known, values))
@@ -164,7 +199,7 @@ def convert_function_def(name, shapes, frozen=(), exact=None):
             raise
         batched = [
             [-1, *given[1:]] if len(shape) > 1 and -1 in shape else shape
-            for shape, given in zip(shapes, exact)
+            for shape, given in zip(shapes, exact, strict=False)
         ]
         if batched == [list(shape) for shape in shapes]:
             raise
