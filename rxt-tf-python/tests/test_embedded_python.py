@@ -59,15 +59,25 @@ def test_a_diagnostic_names_the_op_and_where() -> None:
     )
 
 
-def test_a_diagnostic_without_a_location_names_the_op_only() -> None:
-    # TensorFlow 2.21 puts the Python file before `error:`, not a `loc(…)`.
+def test_a_diagnostic_names_the_users_frame_of_its_call_chain() -> None:
+    # TensorFlow 2.21 puts the Python file before `error:`, then the frames
+    # that built the op as notes: the first outside TensorFlow is named.
     text = (
-        "Could not translate MLIR to FlatBuffer./tf/ops.py:310:1: error: "
-        "'tf.Erfc' op is neither a custom op nor a flex op\n  traced = f(x)\n"
+        "Could not translate MLIR to FlatBuffer./x/site-packages/tensorflow/a.py:310:1: error: "
+        "'tf.Erfc' op is neither a custom op nor a flex op\n  traced = f(x)\n^\n"
+        "/x/site-packages/tensorflow/b.py:599:1: note: called from\n    out = g()\n^\n"
+        "/home/me/model.py:12:5: note: called from\n    return tf.math.erfc(x)\n^\n"
+        "/x/site-packages/tensorflow/ops.py:3653:1: note: called from\n"
     )
     assert litert_convert._first_cause(text) == (
         "TFLite's converter refused 'tf.Erfc' op is neither a custom op nor a flex op"
+        " (at /home/me/model.py:12)"
     )
+
+
+def test_a_diagnostic_of_tensorflows_frames_only_names_its_own_location() -> None:
+    text = "/x/site-packages/tensorflow/a.py:310:1: error: 'tf.Erfc' op is neither a custom op\n"
+    assert litert_convert._first_cause(text).endswith("(at /x/site-packages/tensorflow/a.py:310)")
 
 
 def test_the_first_diagnostic_is_the_one_named() -> None:
@@ -132,6 +142,9 @@ def erfc(x: tf.Tensor) -> tf.Tensor:
     return tf.math.erfc(x)
 
 
+ERFC_LINE = erfc.__code__.co_firstlineno + 1
+
+
 def test_a_refused_op_is_named_and_the_converter_kept_quiet(
     capfd: pytest.CaptureFixture[str],
 ) -> None:
@@ -139,9 +152,11 @@ def test_a_refused_op_is_named_and_the_converter_kept_quiet(
     capfd.readouterr()
     with pytest.raises(ValueError) as refused:
         litert_convert.convert(concrete)
-    assert str(refused.value) == (
-        "TFLite's converter refused 'tf.Erfc' op is neither a custom op nor a flex op"
+    # Named where this file made the op (`erfc` above), not in TensorFlow.
+    assert str(refused.value).startswith(
+        "TFLite's converter refused 'tf.Erfc' op is neither a custom op nor a flex op (at "
     )
+    assert str(refused.value).endswith(f"{Path(__file__).name}:{ERFC_LINE})"), refused.value
     assert "Erfc" not in capfd.readouterr().err
 
 
@@ -204,6 +219,7 @@ def test_convert_function_def_refusal_is_kept_when_no_retry_differs() -> None:
     refusal = "TFLite's converter refused 'tf.Erfc' op is neither a custom op nor a flex op"
     with pytest.raises(ValueError) as refused:
         litert_convert.convert_function_def(name, [[-1]])
+    # A graph made from a definition does not tell where its ops were made.
     assert str(refused.value) == refusal
     # Rank 1: only the first size could be left unknown, and it is already.
     with pytest.raises(ValueError) as again:

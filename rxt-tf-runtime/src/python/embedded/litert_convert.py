@@ -23,13 +23,27 @@ import tensorflow as tf
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-# The converter's diagnostics: `loc(<where>): error: 'tf.Erfc' op is neither
-# a custom op nor a flex op` (the location, the op and what is wrong).
-_DIAGNOSTIC = re.compile(r"error: (?:loc\((?P<loc>.*?)\): )?(?P<what>'(?P<op>[\w.]+)' op .*)")
+# The converter's diagnostics: `<file>:<line>:<col>: error: 'tf.Erfc' op is
+# neither a custom op nor a flex op` (older converters: `error: loc(<where>):
+# …`), then `<file>:<line>:<col>: note: called from` lines up the Python stack
+# that built the op.
+_DIAGNOSTIC = re.compile(
+    r"(?:(?P<file>[/<][^\s:]*|[A-Za-z]:[/\\][^\s:]*):(?P<line>\d+):\d+: )?"
+    r"error: (?:loc\((?P<loc>.*?)\): )?"
+    r"(?P<what>'(?P<op>[\w.]+)' op .*)"
+)
+_CALLED_FROM = re.compile(r"^(?P<file>\S+):(?P<line>\d+):\d+: note: called from")
+# Frames of TensorFlow's own Python, and of rxt-tf's, are not where the user
+# wrote the op; those of installed packages are less likely to be.
+_FRAMEWORK = re.compile(r"[/\\]site-packages[/\\](?:tensorflow|keras|tf_keras)[/\\]|rxt_tf_")
+_INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 
 
-def convert(function: Any) -> bytes:
+def convert(function: Any, located: bool = True) -> bytes:
     """The TFLite flatbuffer of ``function`` (a concrete function), as bytes.
+
+    ``located``: name where its Python made the op a refusal names
+    (false for a graph its ops' frames do not tell).
 
     Refuses a graph with a tensor of unknown rank or of a rank above 8:
     LiteRT's layouts hold 8 sizes and it does not check.
@@ -48,23 +62,43 @@ def convert(function: Any) -> bytes:
         try:
             return bytes(converter.convert())
         except Exception as error:  # the converter raises several types
-            raise ValueError(_first_cause(str(error))) from None
+            raise ValueError(_first_cause(str(error), located)) from None
 
 
-def _first_cause(text: str) -> str:
+def _first_cause(text: str, located: bool = True) -> str:
     """The converter's refusal in one line.
 
-    Its first unconvertible op and where the graph has it, or its first
-    line.
+    Its first unconvertible op and where the user's code made it (the first
+    frame of the diagnostic's call chain outside installed packages, else
+    outside TensorFlow's own Python, else the diagnostic's own location), or
+    its first line. ``located`` false: no location.
     """
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
         found = _DIAGNOSTIC.search(line)
-        if found is not None:
+        if found is None:
+            continue
+        frames = [(found.group("file"), found.group("line"))] if found.group("file") else []
+        for later in lines[index + 1 :]:
+            if _DIAGNOSTIC.search(later) is not None:
+                break
+            called = _CALLED_FROM.match(later)
+            if called is not None:
+                frames.append((called.group("file"), called.group("line")))
+        ours = [frame for frame in frames if not _FRAMEWORK.search(frame[0])]
+        users = [frame for frame in ours if not _INSTALLED.search(frame[0])]
+        if not located:
+            where = ""
+        elif found.group("loc"):
             where = found.group("loc")
-            at = f" (at {where})" if where else ""
-            return f"TFLite's converter refused {found.group('what')}{at}"
-    lines = [line for line in text.splitlines() if line.strip()]
-    return lines[0] if lines else "TFLite's converter refused the function"
+        elif frames:
+            where = "{}:{}".format(*(users or ours or frames)[0])
+        else:
+            where = ""
+        at = f" (at {where})" if where else ""
+        return f"TFLite's converter refused {found.group('what')}{at}"
+    kept = [line for line in lines if line.strip()]
+    return kept[0] if kept else "TFLite's converter refused the function"
 
 
 @contextlib.contextmanager
@@ -190,7 +224,10 @@ def convert_function_def(
     def converted(shapes: list[list[int]]) -> bytes:
         known = _known(shapes)
         graph = function_def_to_graph.function_def_to_graph(definition, input_shapes=known)
-        return convert(_with_input_shapes(graph, graph.inputs, graph.outputs, known, values))
+        # A graph made from a definition: its ops' Python frames are those
+        # of this conversion, not where anyone wrote them.
+        graph_of = _with_input_shapes(graph, graph.inputs, graph.outputs, known, values)
+        return convert(graph_of, located=False)
 
     try:
         return converted(shapes)
