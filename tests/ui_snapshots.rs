@@ -1,19 +1,23 @@
 //! The UI snapshots (`ui-tests/*.stderr`) say one thing each, in the
 //! user's words: exactly one error, no warning, no E0271 cascade about
-//! internal traits, and no path into the implementation crates. Reads the
-//! files only: no compiler, no TensorFlow.
+//! internal traits, no path into the implementation crates, and no pointer
+//! to a page that moved. Reads the files only: no compiler, no TensorFlow.
 
 use std::fs;
 use std::path::Path;
 
 /// What a snapshot must not hold, and why.
-const FORBIDDEN: [(&str, &str); 3] = [
+const FORBIDDEN: [(&str, &str); 4] = [
     (
         "E0271",
         "an E0271 cascade (a type mismatch about an internal trait)",
     ),
     ("rxt_tf_runtime::", "a path into rxt-tf-runtime"),
     ("rxt_tf_spec::", "a path into rxt-tf-spec"),
+    (
+        "README's op table",
+        "a pointer to the README's op table, which moved to the guide's op reference",
+    ),
 ];
 
 /// The problems of one snapshot's text, empty when it is clean.
@@ -65,4 +69,6 @@ fn the_check_sees_each_problem() {
     assert_eq!(problems("warning: unused import\n").len(), 2);
     let cascade = format!("{clean}note: `rxt_tf_runtime::tensor::typed::Rank<1>` E0271\n");
     assert_eq!(problems(&cascade).len(), 2);
+    let stale = format!("{clean}  = note: the README's op table lists each op's ranks\n");
+    assert_eq!(problems(&stale).len(), 1);
 }

@@ -69,7 +69,7 @@ pub trait ResultOf<Op> {
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Op}` does not take a tensor of `{Self}` as operand {POSITION}",
     label = "rank not accepted here",
-    note = "the README's op table lists each op's ranks"
+    note = "the guide's op reference lists each op's ranks"
 )]
 pub trait RankOf<Op, const POSITION: usize> {
     /// `X`, once `Self` is accepted (see [`OperandOf::Checked`]).
@@ -297,7 +297,7 @@ positional_operands! {
 #[diagnostic::on_unimplemented(
     message = "rxt-tf: `{Op}` does not accept operands `{Operands}` with keywords `{Variant}`",
     label = "unsupported combination of operands and keywords",
-    note = "each op's element types, ranks and keywords are listed in the README's op table"
+    note = "each op's element types, ranks and keywords are listed in the guide's op reference"
 )]
 pub trait Signature<Op, Operands, Variant> {
     /// The result: a tensor type, an array of them or a pair.
