@@ -24,8 +24,8 @@ pub use rxt_tf_runtime::tensor::aliases::*;
 #[doc(hidden)]
 pub use rxt_tf_runtime::tensor::Rank;
 pub use rxt_tf_runtime::{
-    bf16, f16, fusion, ops, Argument, Arguments, CallGraph, DType, Element, Error, Float, Function,
-    Numeric, PassThrough, Result, Returns, Tensor,
+    bf16, f16, fusion, ops, Argument, Arguments, DType, Element, Error, Float, Function, Numeric,
+    PassThrough, Result, Returns, Tensor,
 };
 
 /// Runs one op of rxt-tf's table on tensors, checked at compile time:

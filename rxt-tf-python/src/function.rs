@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use rxt_tf::CallGraph;
+use rxt_tf::__private::CallGraph;
 
 use crate::bind::Parameters;
 use crate::cache::Lru;

@@ -19,7 +19,7 @@ pub(crate) struct Predictor {
     /// The names its inputs may be given by, in input order.
     names: Vec<String>,
     /// How each call runs its graph.
-    graph: rxt_tf::CallGraph,
+    graph: rxt_tf::__private::CallGraph,
 }
 
 #[pymethods]
@@ -35,7 +35,7 @@ impl Predictor {
         let py = target.py();
         let function: rxt_tf::Function = target.extract()?;
         let describe = py.import("rxt_tf._trace")?.getattr("describe")?;
-        let described = describe.call1((function.concrete(py),))?;
+        let described = describe.call1((rxt_tf::__private::concrete(&function, py),))?;
         let (outputs, names): (Bound<'_, PyAny>, Vec<String>) = described.extract()?;
         Ok(Predictor {
             outputs: Template::from_python(&outputs)?,
@@ -56,7 +56,7 @@ impl Predictor {
     ) -> PyResult<Bound<'py, PyAny>> {
         if let Some(why) = crate::gate::refusal(py)? {
             stats::fallback(why);
-            return self.function.concrete(py).call(args, kwargs);
+            return rxt_tf::__private::concrete(&self.function, py).call(args, kwargs);
         }
         let mut values: Vec<Bound<'py, PyAny>> = args.iter().collect();
         if let Some(kwargs) = kwargs {
@@ -90,7 +90,7 @@ impl Predictor {
             Ok(packed) => Ok(packed),
             Err(why) => {
                 stats::fallback(why);
-                self.function.concrete(py).call(args, kwargs)
+                rxt_tf::__private::concrete(&self.function, py).call(args, kwargs)
             }
         }
     }

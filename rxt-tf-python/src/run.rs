@@ -3,7 +3,7 @@
 //! `rxt_tf.Predictor` share.
 
 use pyo3::prelude::*;
-use rxt_tf::CallGraph;
+use rxt_tf::__private::CallGraph;
 
 use crate::outputs::Template;
 use crate::stats::{self, Fallback};
@@ -20,7 +20,7 @@ pub(crate) fn native<'py>(
     graph: CallGraph,
     outputs: &Template,
 ) -> PyResult<Result<Bound<'py, PyAny>, Fallback>> {
-    match function.call_python(py, tensors, graph) {
+    match rxt_tf::__private::call_python(function, py, tensors, graph) {
         Ok(results) => {
             stats::native();
             outputs.pack(py, &results).map(Ok)

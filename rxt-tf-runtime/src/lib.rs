@@ -37,7 +37,7 @@ pub mod sys;
 pub mod tensor;
 
 pub use error::{Error, PassThrough, Result};
-pub use function::{Argument, Arguments, CallGraph, Function, Returns};
+pub use function::{Argument, Arguments, Function, Returns};
 
 /// Fused execution: the ops of a call run as one TensorFlow function (see
 /// [`fusion::Scope`]). `#[rxt_tf::inference]` bodies are fused scopes.

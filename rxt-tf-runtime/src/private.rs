@@ -9,6 +9,7 @@ pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::thread_state::{eager_state, EagerState};
 pub use crate::binding::wheel::Wheel;
+pub use crate::function::CallGraph;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::litert;
 pub use crate::ops::dispatch::{
@@ -83,4 +84,23 @@ pub fn unreachable_result<T>() -> crate::Result<T> {
         step: "an invalid tf! invocation",
         detail: String::from("this code did not compile"),
     })
+}
+
+/// Calls `function` on EagerTensors from Python as `graph` says
+/// (`Function::call_python`): for rxt-tf's Python package.
+pub fn call_python<'py>(
+    function: &crate::Function,
+    py: pyo3::Python<'py>,
+    arguments: &[pyo3::Bound<'py, pyo3::PyAny>],
+    graph: CallGraph,
+) -> crate::Result<Vec<pyo3::Bound<'py, pyo3::PyAny>>> {
+    function.call_python(py, arguments, graph)
+}
+
+/// The Python object `function` calls: its (first) concrete function.
+pub fn concrete<'py>(
+    function: &crate::Function,
+    py: pyo3::Python<'py>,
+) -> pyo3::Bound<'py, pyo3::PyAny> {
+    function.concrete(py)
 }

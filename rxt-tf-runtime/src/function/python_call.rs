@@ -50,7 +50,7 @@ impl Function {
     /// refuses while a gradient tape or forward accumulator records on this
     /// thread (the call would record nothing). The GIL is released while
     /// TensorFlow runs.
-    pub fn call_python<'py>(
+    pub(crate) fn call_python<'py>(
         &self,
         py: Python<'py>,
         arguments: &[Bound<'py, PyAny>],
@@ -239,12 +239,7 @@ fn check_argument(
 impl Function {
     /// The Python object it calls: a `ConcreteFunction` (the first, of a
     /// function traced once per pattern of `None` arguments).
-    pub fn concrete<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
+    pub(crate) fn concrete<'py>(&self, py: Python<'py>) -> Bound<'py, PyAny> {
         self.variants[0].callee.node._keep.bind(py).clone()
-    }
-
-    /// The number of tensors it returns (its first concrete function's).
-    pub fn output_count(&self) -> usize {
-        self.variants[0].callee.outputs.len()
     }
 }

@@ -52,8 +52,10 @@ pub(crate) static EXACT_BY_NAME: AtomicU64 = AtomicU64::new(0);
 /// The number of the next function's name.
 static NEXT_NAME: AtomicU64 = AtomicU64::new(0);
 
-/// Counters of the fused-function cache, for tests and benchmarks.
+/// Counters of the fused-function cache, for tests and benchmarks (more
+/// may be added: read its fields, do not build one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Stats {
     /// Functions built (each a cache miss).
     pub builds: u64,
@@ -81,7 +83,7 @@ pub struct Stats {
     /// per input shapes their first model cannot be sized to).
     pub litert_conversions: u64,
     /// Exact [`Function`](crate::Function) calls from Python
-    /// ([`CallGraph::AsTfFunction`](crate::CallGraph::AsTfFunction)) run as
+    /// (the `rxt_tf` package's `exact=True`) run as
     /// one `StatefulPartitionedCall` proven to run the by-name graph.
     pub exact_inlined: u64,
     /// Exact calls run by name: their inlined graph differs, or could not
