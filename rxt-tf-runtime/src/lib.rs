@@ -3,7 +3,9 @@
 //! its TFE C API, on Python's own eager context, taking and returning real
 //! EagerTensors with no copy.
 //!
-//! Layers, lowest first; no module imports one above it: `sys` (C types and
+//! Layers, lowest first; no module imports one above it (the guide's
+//! architecture chapter lists them; a test checks both against the
+//! imports): `error` (the error type), `sys` (C types and
 //! the function table resolved from the wheel's images), `gil` (releasing
 //! the GIL), `safe` (owned statuses, handles, ops, graphs, constants),
 //! `binding` (the wheel, its platform profile, Python's context),
@@ -16,8 +18,10 @@
 //! buffers), `fused` (the sinks: a fused scope's recording, run as one
 //! TensorFlow function (see [`fusion`]) or through LiteRT, and an op run
 //! at once; one emitter runs both), `function` (calling TensorFlow
-//! functions: [`Function`]), and the [`ops`] (typed dispatch, its rules,
-//! and the record-or-run dispatcher). Use it through the `rxt-tf` crate.
+//! functions: [`Function`]), the [`ops`] (typed dispatch, its rules,
+//! and the record-or-run dispatcher), and `private` (what the macros and
+//! the Python package reach as `__private`). Use it through the `rxt-tf`
+//! crate.
 
 mod binding;
 mod call_gate;

@@ -75,8 +75,8 @@ fn used_modules(text: &str) -> BTreeSet<String> {
     used
 }
 
-#[test]
-fn the_runtime_modules_import_no_circle() {
+/// Every top-level module and the top-level modules it imports.
+fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
@@ -101,6 +101,91 @@ fn the_runtime_modules_import_no_circle() {
         }
     }
     assert!(imports.contains_key("fused") && imports.contains_key("tensor"));
+    imports
+}
+
+/// The layers as the guide's architecture chapter lists them, lowest
+/// first: the first cell of each row of its "The runtime's layers" table
+/// (`sys/`, `gil.rs`, …), as module names.
+fn documented_layers() -> Vec<String> {
+    let chapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("../guide/src/architecture.md");
+    let text = std::fs::read_to_string(&chapter).expect("read the architecture chapter");
+    let section = text
+        .split("## The runtime's layers")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("the chapter has a section on the runtime's layers");
+    section
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|cell| cell.split('`').next())
+        .map(|name| {
+            name.trim_end_matches('/')
+                .trim_end_matches(".rs")
+                .to_owned()
+        })
+        .collect()
+}
+
+/// The modules `lib.rs`'s own documentation names in its "Layers" text,
+/// in order.
+fn layers_in_lib_doc(modules: &BTreeSet<String>) -> Vec<String> {
+    let lib = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).expect("read lib.rs");
+    let doc: String = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let layers = doc.split("Layers, lowest first").nth(1).unwrap_or_default();
+    layers
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| modules.contains(*name))
+        .fold(Vec::new(), |mut named, name| {
+            if !named.iter().any(|known| known == name) {
+                named.push(name.to_owned());
+            }
+            named
+        })
+}
+
+#[test]
+fn the_runtime_modules_import_only_the_layers_below_them() {
+    let imports = import_graph();
+    let modules: BTreeSet<String> = imports.keys().cloned().collect();
+    let layers = documented_layers();
+    let listed: BTreeSet<String> = layers.iter().cloned().collect();
+    assert_eq!(
+        listed, modules,
+        "the architecture chapter's table lists every top-level module once"
+    );
+    assert_eq!(
+        listed.len(),
+        layers.len(),
+        "a module listed twice: {layers:?}"
+    );
+    assert_eq!(
+        layers_in_lib_doc(&modules),
+        layers,
+        "lib.rs's module documentation names the layers in the chapter's order"
+    );
+    for (position, module) in layers.iter().enumerate() {
+        let above: Vec<&String> = imports[module]
+            .iter()
+            .filter(|used| layers[position + 1..].contains(used))
+            .collect();
+        assert!(
+            above.is_empty(),
+            "`{module}` imports {above:?}, listed above it in the architecture chapter"
+        );
+    }
+}
+
+#[test]
+fn the_runtime_modules_import_no_circle() {
+    let imports = import_graph();
     // Depth-first search for a cycle, reporting the first one found.
     fn visit(
         module: &str,
