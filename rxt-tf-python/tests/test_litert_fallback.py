@@ -11,6 +11,7 @@ import sys
 import textwrap
 import warnings
 
+import keras
 import models
 import numpy as np
 import pytest
@@ -112,3 +113,24 @@ def test_litert_missing_fails_at_construction_with_the_install_command() -> None
     for line in lines:
         assert "pip install ai-edge-litert==2.3.0" in line, line
         assert "rxt-tf[litert]" in line, line
+
+
+def test_a_model_refused_alike_at_exact_shapes_is_not_converted_again() -> None:
+    # A Keras model can be traced again for each call's shapes (what a
+    # recurrent model needs); where that trace is refused just as the model
+    # for any shapes was (an op with no builtin), no other shapes are tried.
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, keras.layers.Lambda(tf.math.erfc)(inputs))
+    predictor = rxt_tf.Predictor(model, backend="litert")
+    before = rxt_tf.stats()["litert"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", rxt_tf.LitertFallbackWarning)
+        for batch in (1, 2, 3):
+            x = tf.fill((batch, 4), 0.5)
+            assert np.array_equal(predictor(x), tf.math.erfc(x))
+    after = rxt_tf.stats()["litert"]
+    assert after["fallbacks"] - before["fallbacks"] == 3
+    # The model for any shapes, then batch 1's: refused alike.
+    assert after["conversions"] - before["conversions"] == 2
+    (reason,) = [r for name, r in after["reasons"].items() if name not in before["reasons"]]
+    assert "tf.Erfc" in reason and reason.endswith("(for these exact shapes too)"), reason

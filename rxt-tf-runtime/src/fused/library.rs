@@ -79,8 +79,10 @@ pub struct Stats {
     pub litert_fallbacks: u64,
     /// LiteRT models compiled (one per function and input shapes, cached).
     pub litert_compiles: u64,
-    /// Functions and traces converted to LiteRT models (one each, and one
-    /// per input shapes their first model cannot be sized to).
+    /// Conversions of functions and traces to LiteRT models tried,
+    /// converted or not (one each, and one per input shapes their first
+    /// model cannot be sized to or, for a model that did not convert, a
+    /// trace for exact shapes).
     pub litert_conversions: u64,
     /// Exact [`Function`](crate::Function) calls from Python
     /// (the `rxt_tf` package's `exact=True`) run as

@@ -50,6 +50,10 @@ pub(crate) struct ModelCache {
     idle: Mutex<Vec<Compiled>>,
     specialized: Mutex<Vec<(Shapes, Arc<Model>)>>,
     specializations: AtomicUsize,
+    /// A conversion for exact shapes was refused just as the model for any
+    /// shapes was (an op the converter has no builtin for, not a size it
+    /// could not know): no other shapes are tried.
+    refused_alike: std::sync::atomic::AtomicBool,
     refused: Mutex<Vec<(Shapes, String)>>,
 }
 
@@ -200,6 +204,9 @@ impl ModelCache {
             Ok(Err(NotCompiled::Refused(reason))) => reason,
             Ok(other) => return other,
         };
+        if self.refused_alike.load(Ordering::Relaxed) {
+            return Err(NotCompiled::Refused(general_refusal));
+        }
         let made = self.specializations.fetch_add(1, Ordering::Relaxed);
         if made >= SPECIALIZATIONS {
             return Err(NotCompiled::Refused(format!(
@@ -207,12 +214,20 @@ impl ModelCache {
                  shapes already)"
             )));
         }
+        // Counted as the model's conversion is: tried, converted or not.
+        COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
         let converted = Python::attach(|py| specialize(py, shapes)).map_err(|err| {
+            let err = err.to_string();
+            if unprefixed(&err) == unprefixed(&general_refusal) {
+                self.refused_alike.store(true, Ordering::Relaxed);
+                return NotCompiled::Refused(format!(
+                    "{general_refusal} (for these exact shapes too)"
+                ));
+            }
             NotCompiled::Refused(format!(
                 "{general_refusal}; converted for these shapes: {err}"
             ))
         })?;
-        COUNTERS.conversions.fetch_add(1, Ordering::Relaxed);
         let compiled = checked(&converted).map_err(|err| match err {
             NotCompiled::Refused(reason) => NotCompiled::Refused(format!(
                 "{general_refusal}; converted for these shapes: {reason}"
@@ -276,6 +291,11 @@ impl ModelCache {
         };
         drop(evicted);
     }
+}
+
+/// A refusal without the error's prefix, to compare two.
+fn unprefixed(reason: &str) -> &str {
+    reason.strip_prefix("rxt-tf: litert: ").unwrap_or(reason)
 }
 
 /// `mutex`'s guard, also after a panic elsewhere (the lists stay valid).
