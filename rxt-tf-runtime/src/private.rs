@@ -19,6 +19,11 @@ pub use crate::ops::dispatch::{
 };
 pub use crate::ops::given::{sizes, text};
 pub use crate::ops::op;
+// Everything else the typed dispatch and its rules name, so that compile
+// errors name them here (`rxt_tf::__private::ElementOf<AddOp>`), not in
+// the implementation crate.
+pub use crate::ops::dispatch::*;
+pub use crate::ops::rules::*;
 pub use crate::sys;
 pub use crate::tensor::{Element, TensorType};
 

@@ -6,15 +6,12 @@
 //! Every function runs through one generic executor; the build script
 //! generates the functions and the typed dispatch from the rows.
 
-#[doc(hidden)]
-pub mod dispatch;
+pub(crate) mod dispatch;
 
 mod composite;
-#[doc(hidden)]
-pub mod given;
+pub(crate) mod given;
 pub use dispatch::{Dims, Pairs, Scalar, Size, TensorList};
 pub(crate) mod execute;
-#[doc(hidden)]
-pub mod rules;
+pub(crate) mod rules;
 
 include!(concat!(env!("OUT_DIR"), "/ops.rs"));
