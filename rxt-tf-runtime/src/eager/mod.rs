@@ -9,6 +9,7 @@ pub(crate) mod kept;
 pub(crate) mod node;
 mod operand;
 mod run;
+pub(crate) mod sizes;
 pub(crate) mod window;
 pub(crate) mod work;
 

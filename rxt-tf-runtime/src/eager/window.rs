@@ -12,7 +12,7 @@
 
 use rxt_tf_spec::{Op, Rule, Value};
 
-use crate::eager::work::Sizes;
+use crate::eager::sizes::Sizes;
 use crate::error::{Error, Result};
 
 /// A spatial keyword's (height, width): one size for both, a pair, or the

@@ -11,7 +11,7 @@ use rxt_tf_spec::{DType, TensorKind};
 
 use crate::binding::context::BoundContext;
 use crate::eager::node::Arg;
-use crate::eager::work::Sizes;
+use crate::eager::sizes::Sizes;
 use crate::error::{Error, Result};
 use crate::fused::emit::NodeKind;
 use crate::fused::library::FusedFunction;

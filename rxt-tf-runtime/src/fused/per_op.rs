@@ -13,7 +13,7 @@ use rxt_tf_spec::{Op, TensorKind, Value};
 use crate::binding::context::BoundContext;
 use crate::eager::malformed;
 use crate::eager::node::{self, Arg, NodeSpec, Sink, Source, Sources, Unresolved};
-use crate::eager::work::Sizes;
+use crate::eager::sizes::Sizes;
 use crate::eager::{Call, Operand};
 use crate::error::Result;
 use crate::fused::emit::{emit_all_into, run_eager_many, EagerEmitter, Node};

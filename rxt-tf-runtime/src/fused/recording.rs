@@ -9,7 +9,7 @@ use rxt_tf_spec::{Becomes, DType, Op};
 
 use crate::binding::context::BoundContext;
 use crate::eager::node::{Arg, NodeSpec, Sink, Source};
-use crate::eager::work::Sizes;
+use crate::eager::sizes::Sizes;
 use crate::eager::{is_set, malformed};
 use crate::error::Result;
 use crate::fused::emit::{Node, NodeKind};
