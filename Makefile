@@ -104,7 +104,7 @@ lint: lint-rust lint-python
 lint-rust:
 	@if [ -x .venv/bin/python ]; then source ci/env.sh; \
 	else export PYO3_PYTHON=$$(command -v "$${PYTHON:-python3.11}"); fi && \
-	cargo fmt --all -- --check && cargo clippy --all-targets --all-features -- -D warnings
+	cargo fmt --all -- --check && cargo clippy --workspace --all-targets --all-features -- -D warnings
 
 ## The Python half: ruff and mypy come from .venv.
 lint-python: setup

@@ -62,7 +62,9 @@ fn fail(message: &str) -> ! {
     std::process::exit(1);
 }
 
-const DISPATCH: &str = "crate::ops::dispatch";
+const DISPATCH: &str = "crate::ops::typed";
+/// Where the entry points of typed calls live.
+const ENTRY: &str = "crate::ops::entry";
 
 /// Marks the impls of the marker traits: an error names the trait that
 /// failed, not a list of the impls it has.
@@ -304,14 +306,14 @@ fn ops_module() -> Result<String, String> {
 
 /// The element kinds generic code is written over (`T: rxt_tf::Float`):
 /// each a trait whose supertraits are the ops taking every type of the
-/// kind (their [`ElementOf`](crate::ops::dispatch::ElementOf), and their
+/// kind (their [`ElementOf`](crate::ops::typed::ElementOf), and their
 /// result type where it is the same for all: `Self` or one type), so `tf!`
 /// checks a call on a type parameter of the kind as on each of its types.
 fn element_kinds() -> String {
     let kinds: [(&str, &str, &str, &[DType]); 2] = [
         (
             "Numeric",
-            "crate::tensor::Element + crate::ops::rules::FromIntLiteral",
+            "crate::tensor::Element + crate::ops::typed::FromIntLiteral",
             "The number types (`f32`, `f64`, `bf16`, `f16`, `i32`, `i64`): code \
              generic over them (`fn f<T: rxt_tf::Numeric>`) may call every op that \
              takes all of them, integer literals converting to `T`.",
@@ -319,7 +321,7 @@ fn element_kinds() -> String {
         ),
         (
             "Float",
-            "Numeric + crate::ops::rules::FromFloatLiteral",
+            "Numeric + crate::ops::typed::FromFloatLiteral",
             "The float types (`f32`, `f64`, `bf16`, `f16`): code generic over \
              them (`fn f<T: rxt_tf::Float>`) may call every op that takes all of \
              them, float and integer literals converting to `T`.",
@@ -531,7 +533,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
                         ValueKind::Axes => format!("{DISPATCH}::RuntimeAxes<N>"),
                         _ => format!("{DISPATCH}::Perm<N>"),
                     });
-                    values.push(format!("{DISPATCH}::interned(&{})?", keyword.name));
+                    values.push(format!("{ENTRY}::interned(&{})?", keyword.name));
                     "checked against the rank when the op runs".to_owned()
                 }
                 ValueKind::Type => {
@@ -667,7 +669,7 @@ fn function(out: &mut String, op: &Op) -> Result<(), String> {
          #[allow(clippy::type_complexity, clippy::too_many_arguments)]\n\
          pub fn {}<{}>({}) -> crate::Result<{output}>\n\
          where\n    {},\n    {signature},\n\
-         {{\n    {DISPATCH}::execute_given::<op::{marker}, _, {variant}>(({},), &[{}], {runtime})\n}}\n",
+         {{\n    {ENTRY}::execute_given::<op::{marker}, _, {variant}>(({},), &[{}], {runtime})\n}}\n",
         capitalized(op.summary),
         op.tf_op.to_string_lossy(),
         op.operands_text(),

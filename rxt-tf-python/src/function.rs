@@ -2,18 +2,18 @@
 //! Rust, its concrete function run as one `StatefulPartitionedCall` through
 //! `rxt_tf::Function`, its outputs packed as `tf.function` returns them.
 //! TensorFlow's own function is asked for a concrete function once per key,
-//! and runs the call itself where rxt-tf must not (see `gate`).
+//! and runs the call itself where rxt-tf must not (see `eligibility`).
 
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use rxt_tf::__private::CallGraph;
+use rxt_tf::__private::CallMode;
 
 use crate::bind::Parameters;
 use crate::cache::Lru;
-use crate::key::{walk, Part};
+use crate::key::{walk, KeyPart};
 use crate::outputs::Template;
 use crate::stats::{self, Fallback};
 
@@ -36,9 +36,9 @@ pub(crate) struct Function {
     parameters: Parameters,
     /// `rxt_tf._trace.trace`.
     tracer: Py<PyAny>,
-    cache: Mutex<Lru<Vec<Part>, Arc<Entry>>>,
-    /// How each call runs its graph.
-    graph: CallGraph,
+    cache: Mutex<Lru<Vec<KeyPart>, Arc<Entry>>>,
+    /// How each call runs.
+    mode: CallMode,
 }
 
 #[pymethods]
@@ -64,7 +64,7 @@ impl Function {
             parameters: Parameters::from_python(parameters)?,
             tracer,
             cache: Mutex::new(Lru::new(capacity)),
-            graph: crate::call_graph(exact, backend)?,
+            mode: crate::call_mode(exact, backend)?,
         })
     }
 
@@ -78,13 +78,13 @@ impl Function {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(why) = crate::gate::refusal(py)? {
+        if let Some(why) = crate::eligibility::refusal(py)? {
             return self.through_tensorflow(py, why, args, kwargs);
         }
         let Some(values) = self.parameters.bind(args, kwargs)? else {
             return self.through_tensorflow(py, Fallback::Binding, args, kwargs);
         };
-        let eager_tensor = crate::gate::wheel(py)?.eager_tensor.bind(py);
+        let eager_tensor = crate::eligibility::tf_objects(py)?.eager_tensor.bind(py);
         let Some(walked) = walk(&values, eager_tensor)? else {
             return self.through_tensorflow(py, Fallback::Argument, args, kwargs);
         };
@@ -102,7 +102,7 @@ impl Function {
         };
         match &*entry {
             Entry::Native { function, outputs } => {
-                match crate::run::native(py, function, &walked.tensors, self.graph, outputs)? {
+                match crate::run::native(py, function, &walked.tensors, self.mode, outputs)? {
                     Ok(packed) => Ok(packed),
                     Err(why) => self.through_tensorflow(py, why, args, kwargs),
                 }
@@ -120,13 +120,13 @@ impl Function {
     /// Whether calls run as the `tf.function` does, bit for bit.
     #[getter]
     fn exact(&self) -> bool {
-        self.graph == CallGraph::AsTfFunction
+        self.mode == CallMode::AsTfFunction
     }
 
     /// The backend calls run on: `"tensorflow"` or `"litert"`.
     #[getter]
     fn backend(&self) -> &'static str {
-        crate::backend_name(self.graph)
+        crate::backend_name(self.mode)
     }
 
     /// The number of keys in its cache.
@@ -136,7 +136,7 @@ impl Function {
 }
 
 impl Function {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Lru<Vec<Part>, Arc<Entry>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Lru<Vec<KeyPart>, Arc<Entry>>> {
         self.cache.lock().unwrap_or_else(PoisonError::into_inner)
     }
 

@@ -17,7 +17,7 @@ const DT_VARIANT: i32 = 21;
 
 /// One part of a key.
 #[derive(Clone, Debug, Hash, PartialEq, Eq)]
-pub(crate) enum Part {
+pub(crate) enum KeyPart {
     /// An EagerTensor: its `TF_DataType` code and shape.
     Tensor {
         dtype: i32,
@@ -39,7 +39,7 @@ pub(crate) enum Part {
 
 /// A call's key and tensors.
 pub(crate) struct Walk<'py> {
-    pub(crate) key: Vec<Part>,
+    pub(crate) key: Vec<KeyPart>,
     pub(crate) tensors: Vec<Bound<'py, PyAny>>,
 }
 
@@ -81,36 +81,36 @@ impl<'py> Walk<'py> {
             let shape = value
                 .call_method0(pyo3::intern!(py, "_shape_tuple"))?
                 .extract::<Vec<i64>>()?;
-            self.key.push(Part::Tensor { dtype, shape });
+            self.key.push(KeyPart::Tensor { dtype, shape });
             self.tensors.push(value.clone());
             return Ok(true);
         }
         if value.is_none() {
-            self.key.push(Part::None);
+            self.key.push(KeyPart::None);
         } else if let Ok(flag) = value.cast_exact::<PyBool>() {
-            self.key.push(Part::Bool(flag.is_true()));
+            self.key.push(KeyPart::Bool(flag.is_true()));
         } else if value.is_exact_instance_of::<PyInt>() {
             let Ok(int) = value.extract::<i64>() else {
                 return Ok(false);
             };
-            self.key.push(Part::Int(int));
+            self.key.push(KeyPart::Int(int));
         } else if let Ok(float) = value.cast_exact::<PyFloat>() {
-            self.key.push(Part::Float(float.value().to_bits()));
+            self.key.push(KeyPart::Float(float.value().to_bits()));
         } else if let Ok(text) = value.cast_exact::<PyString>() {
             // A string that is not UTF-8 (a lone surrogate) is not keyed.
             let Ok(text) = text.to_str() else {
                 return Ok(false);
             };
-            self.key.push(Part::Str(text.to_owned()));
+            self.key.push(KeyPart::Str(text.to_owned()));
         } else if let Ok(tuple) = value.cast_exact::<PyTuple>() {
-            self.key.push(Part::Tuple(tuple.len()));
+            self.key.push(KeyPart::Tuple(tuple.len()));
             for item in tuple.iter() {
                 if !self.value(&item, eager_tensor)? {
                     return Ok(false);
                 }
             }
         } else if let Ok(list) = value.cast_exact::<PyList>() {
-            self.key.push(Part::List(list.len()));
+            self.key.push(KeyPart::List(list.len()));
             for item in list.iter() {
                 if !self.value(&item, eager_tensor)? {
                     return Ok(false);
@@ -129,7 +129,7 @@ impl<'py> Walk<'py> {
                 items.push((key.to_owned(), item));
             }
             items.sort_by(|a, b| a.0.cmp(&b.0));
-            self.key.push(Part::Dict(
+            self.key.push(KeyPart::Dict(
                 items.iter().map(|(key, _)| key.clone()).collect(),
             ));
             for (_, item) in &items {

@@ -6,8 +6,8 @@
 
 mod bind;
 mod cache;
+mod eligibility;
 mod function;
-mod gate;
 mod key;
 mod outputs;
 mod predictor;
@@ -18,18 +18,18 @@ use pyo3::prelude::*;
 
 /// How a call runs its graph: through LiteRT for `backend="litert"`, else
 /// as the `tf.function` does when `exact`, else inlined.
-fn call_graph(exact: bool, backend: &str) -> PyResult<rxt_tf::__private::CallGraph> {
+fn call_mode(exact: bool, backend: &str) -> PyResult<rxt_tf::__private::CallMode> {
     match backend {
         // Refused here, not at each call: without LiteRT every call would
         // fall back. The error names the package and its install command.
         "litert" => match rxt_tf::__private::litert::ensure_loaded() {
-            Ok(()) => Ok(rxt_tf::__private::CallGraph::Litert),
+            Ok(()) => Ok(rxt_tf::__private::CallMode::Litert),
             Err(err) => Err(pyo3::exceptions::PyImportError::new_err(format!(
                 "{err} (or `pip install 'rxt-tf[litert]'`)"
             ))),
         },
-        "tensorflow" if exact => Ok(rxt_tf::__private::CallGraph::AsTfFunction),
-        "tensorflow" => Ok(rxt_tf::__private::CallGraph::Inlined),
+        "tensorflow" if exact => Ok(rxt_tf::__private::CallMode::AsTfFunction),
+        "tensorflow" => Ok(rxt_tf::__private::CallMode::Inlined),
         other => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "rxt_tf: backend is \"tensorflow\" or \"litert\", not {other:?}"
         ))),
@@ -37,9 +37,9 @@ fn call_graph(exact: bool, backend: &str) -> PyResult<rxt_tf::__private::CallGra
 }
 
 /// The backend a call graph runs on, as `backend=` names it.
-fn backend_name(graph: rxt_tf::__private::CallGraph) -> &'static str {
-    match graph {
-        rxt_tf::__private::CallGraph::Litert => "litert",
+fn backend_name(mode: rxt_tf::__private::CallMode) -> &'static str {
+    match mode {
+        rxt_tf::__private::CallMode::Litert => "litert",
         _ => "tensorflow",
     }
 }

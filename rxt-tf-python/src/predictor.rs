@@ -18,8 +18,8 @@ pub(crate) struct Predictor {
     outputs: Template,
     /// The names its inputs may be given by, in input order.
     names: Vec<String>,
-    /// How each call runs its graph.
-    graph: rxt_tf::__private::CallGraph,
+    /// How each call runs.
+    mode: rxt_tf::__private::CallMode,
 }
 
 #[pymethods]
@@ -31,7 +31,7 @@ impl Predictor {
     #[new]
     #[pyo3(signature = (target, *, exact = true, backend = "tensorflow"))]
     fn new(target: &Bound<'_, PyAny>, exact: bool, backend: &str) -> PyResult<Self> {
-        let graph = crate::call_graph(exact, backend)?;
+        let mode = crate::call_mode(exact, backend)?;
         let py = target.py();
         let function: rxt_tf::Function = target.extract()?;
         let describe = py.import("rxt_tf._trace")?.getattr("describe")?;
@@ -41,7 +41,7 @@ impl Predictor {
             outputs: Template::from_python(&outputs)?,
             function,
             names,
-            graph,
+            mode,
         })
     }
 
@@ -54,7 +54,7 @@ impl Predictor {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(why) = crate::gate::refusal(py)? {
+        if let Some(why) = crate::eligibility::refusal(py)? {
             stats::fallback(why);
             return rxt_tf::__private::concrete(&self.function, py).call(args, kwargs);
         }
@@ -77,7 +77,7 @@ impl Predictor {
                 )));
             }
         }
-        let eager_tensor = crate::gate::wheel(py)?.eager_tensor.bind(py);
+        let eager_tensor = crate::eligibility::tf_objects(py)?.eager_tensor.bind(py);
         // Tensors, or lists and tuples of them (a dict's order would be its
         // sorted keys, not the inputs' names: given by name instead).
         let tensors = tensors(&values, eager_tensor)?.ok_or_else(|| {
@@ -86,7 +86,7 @@ impl Predictor {
                  tuple of them)",
             )
         })?;
-        match crate::run::native(py, &self.function, &tensors, self.graph, &self.outputs)? {
+        match crate::run::native(py, &self.function, &tensors, self.mode, &self.outputs)? {
             Ok(packed) => Ok(packed),
             Err(why) => {
                 stats::fallback(why);

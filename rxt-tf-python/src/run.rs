@@ -3,12 +3,12 @@
 //! `rxt_tf.Predictor` share.
 
 use pyo3::prelude::*;
-use rxt_tf::__private::CallGraph;
+use rxt_tf::__private::CallMode;
 
 use crate::outputs::Template;
 use crate::stats::{self, Fallback};
 
-/// The packed outputs of `function` on `tensors` run as `graph` says, or
+/// The packed outputs of `function` on `tensors` run as `mode` says, or
 /// why the call must go through TensorFlow (counted by the caller): a
 /// gradient tape or forward accumulator records on this thread, a tensor
 /// sits on another device (TensorFlow copies it, rxt-tf does not), or
@@ -17,10 +17,10 @@ pub(crate) fn native<'py>(
     py: Python<'py>,
     function: &rxt_tf::Function,
     tensors: &[Bound<'py, PyAny>],
-    graph: CallGraph,
+    mode: CallMode,
     outputs: &Template,
 ) -> PyResult<Result<Bound<'py, PyAny>, Fallback>> {
-    match rxt_tf::__private::call_python(function, py, tensors, graph) {
+    match rxt_tf::__private::call_python(function, py, tensors, mode) {
         Ok(results) => {
             stats::native();
             outputs.pack(py, &results).map(Ok)

@@ -13,13 +13,14 @@
 //! removal), the typed [`tensor`] types, `python` (the EagerTensor
 //! boundary, and the Python rxt-tf runs), `eager` (one op
 //! call as one TensorFlow node: planned, its inputs found, cast and
-//! checked, built into a sink), `litert` (LiteRT's C API, loaded from
+//! checked, built into a sink; one emitter runs nodes as eager ops or adds
+//! them to a graph, and an op outside a fusing scope runs at once),
+//! `litert` (LiteRT's C API, loaded from
 //! Python's environment: converted models compiled and run on tensors' own
-//! buffers), `fused` (the sinks: a fused scope's recording, run as one
-//! TensorFlow function (see [`fusion`]) or through LiteRT, and an op run
-//! at once; one emitter runs both), `function` (calling TensorFlow
-//! functions: [`Function`]), the [`ops`] (typed dispatch, its rules,
-//! and the record-or-run dispatcher), and `private` (what the macros and
+//! buffers), `fused` (a fused scope's recording, run as one TensorFlow
+//! function (see [`fusion`]) or through LiteRT), `function` (calling TensorFlow
+//! functions: [`Function`]), the [`ops`] (the typed surface, its rules,
+//! composite rows, the entry points and the record-or-run step), and `private` (what the macros and
 //! the Python package reach as `__private`). Use it through the `rxt-tf`
 //! crate.
 

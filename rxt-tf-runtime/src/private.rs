@@ -9,21 +9,22 @@ pub use crate::binding::context::BoundContext;
 pub use crate::binding::platform;
 pub use crate::binding::thread_state::{eager_state, EagerState};
 pub use crate::binding::wheel::Wheel;
-pub use crate::function::CallGraph;
+pub use crate::function::CallMode;
 pub use crate::gil::RELEASE_WORK;
 pub use crate::litert;
-pub use crate::ops::dispatch::{
-    execute, execute_given, interned, AsOperand, Axes, Contracted, ContractedTo, Count, Dims,
-    Equation, Flag, FloatLiteral, IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs,
-    Perm, Reversed, RuntimeAxes, Signature, Size, SubscriptRank, Subscripts, TensorList,
-};
+pub use crate::ops::entry::{execute, execute_given, interned};
 pub use crate::ops::given::{sizes, text};
 pub use crate::ops::op;
+pub use crate::ops::typed::{
+    AsOperand, Axes, Contracted, ContractedTo, Count, Dims, Equation, Flag, FloatLiteral,
+    IntLiteral, IntoDim, OpRow, OperandOf, OperandRankOf, Pairs, Perm, Reversed, RuntimeAxes,
+    Signature, Size, SubscriptRank, Subscripts, TensorList,
+};
 // Everything else the typed dispatch and its rules name, so that compile
 // errors name them here (`rxt_tf::__private::ElementOf<AddOp>`), not in
 // the implementation crate.
-pub use crate::ops::dispatch::*;
 pub use crate::ops::rules::*;
+pub use crate::ops::typed::*;
 pub use crate::sys;
 pub use crate::tensor::{Element, TensorType};
 
@@ -91,15 +92,15 @@ pub fn unreachable_result<T>() -> crate::Result<T> {
     })
 }
 
-/// Calls `function` on EagerTensors from Python as `graph` says
+/// Calls `function` on EagerTensors from Python as `mode` says
 /// (`Function::call_python`): for rxt-tf's Python package.
 pub fn call_python<'py>(
     function: &crate::Function,
     py: pyo3::Python<'py>,
     arguments: &[pyo3::Bound<'py, pyo3::PyAny>],
-    graph: CallGraph,
+    mode: CallMode,
 ) -> crate::Result<Vec<pyo3::Bound<'py, pyo3::PyAny>>> {
-    function.call_python(py, arguments, graph)
+    function.call_python(py, arguments, mode)
 }
 
 /// The Python object `function` calls: its (first) concrete function.

@@ -1,4 +1,5 @@
-//! The runtime's top-level modules form layers: no module imports one that
+//! The runtime's top-level modules form layers, and no folder of the runtime
+//! or the spec holds an import circle among its children: no module imports one that
 //! imports it back, directly or through others. Read from the sources (every
 //! `crate::name` path, grouped `use crate::{a, b::c}` included, and doc
 //! links, which name a module as much as a `use` does).
@@ -236,4 +237,205 @@ fn grouped_and_plain_paths_are_read() {
     ));
     let expected: BTreeSet<String> = ["ops"].map(String::from).into();
     assert_eq!(documented, expected);
+}
+
+/// The module path of a source file: `ops/typed/forms.rs` is
+/// `["ops", "typed", "forms"]`, a folder's `mod.rs` the folder's path.
+fn module_path(root: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(root).expect("a file under src");
+    let mut path: Vec<String> = relative
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .map(|c| c.trim_end_matches(".rs").to_owned())
+        .collect();
+    if path
+        .last()
+        .is_some_and(|last| last == "mod" || last == "lib")
+    {
+        path.pop();
+    }
+    path
+}
+
+/// Every path `text` names from `crate::`, `super::` or `self::`, resolved
+/// against `module` and expanded through groups (`a::{b, c::d}`), as the
+/// module components it starts with.
+fn named_paths(text: &str, module: &[String]) -> Vec<Vec<String>> {
+    fn expand(rest: &str, prefix: Vec<String>, found: &mut Vec<Vec<String>>) {
+        let mut path = prefix;
+        let mut rest = rest;
+        loop {
+            let name = identifier(rest);
+            if name.is_empty() {
+                if let Some(group) = rest.strip_prefix('{') {
+                    // Split the group's items at depth one.
+                    let mut depth = 1;
+                    let mut item_start = 0;
+                    for (at, c) in group.char_indices() {
+                        match c {
+                            '{' => depth += 1,
+                            '}' => depth -= 1,
+                            ',' if depth == 1 => {
+                                expand(group[item_start..at].trim_start(), path.clone(), found);
+                                item_start = at + 1;
+                            }
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            expand(group[item_start..at].trim_start(), path.clone(), found);
+                            break;
+                        }
+                    }
+                    return;
+                }
+                break;
+            }
+            path.push(name.to_owned());
+            rest = &rest[name.len()..];
+            match rest.strip_prefix("::") {
+                Some(next) => rest = next,
+                None => break,
+            }
+        }
+        found.push(path);
+    }
+    let mut found = Vec::new();
+    for (anchor, base) in [("crate::", 0usize), ("super::", 1), ("self::", 2)] {
+        let mut rest = text;
+        while let Some(at) = rest.find(anchor) {
+            let preceded = rest[..at]
+                .chars()
+                .last()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
+            rest = &rest[at + anchor.len()..];
+            if preceded {
+                continue;
+            }
+            let mut start: Vec<String> = match base {
+                0 => Vec::new(),
+                1 => module[..module.len().saturating_sub(1)].to_vec(),
+                _ => module.to_vec(),
+            };
+            let mut tail = rest;
+            if base == 1 {
+                while let Some(next) = tail.strip_prefix("super::") {
+                    start.pop();
+                    tail = next;
+                }
+            }
+            expand(tail, start, &mut found);
+        }
+    }
+    found
+}
+
+/// Per folder of a crate's `src` (`ops`, `ops/rules`, …), the imports
+/// between its children: a file under child `a` naming a path under child
+/// `b`.
+fn folder_graphs(root: &Path) -> BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> {
+    let root = root.to_path_buf();
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let mut children: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
+    for file in &files {
+        let path = module_path(&root, file);
+        for depth in 1..path.len() {
+            children
+                .entry(path[..depth].to_vec())
+                .or_default()
+                .insert(path[depth].clone());
+        }
+    }
+    let mut graphs: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for file in &files {
+        let module = module_path(&root, file);
+        let text = without_comments(&std::fs::read_to_string(file).expect("read a source"));
+        for named in named_paths(&text, &module) {
+            let common = module
+                .iter()
+                .zip(&named)
+                .take_while(|(a, b)| a == b)
+                .count();
+            // The nearest folder holding both: an edge between two of its
+            // children (a folder's own `mod.rs` is no child of it).
+            if common == 0 || common >= module.len() || common >= named.len() {
+                continue;
+            }
+            let folder = module[..common].to_vec();
+            let (from, to) = (&module[common], &named[common]);
+            if children
+                .get(&folder)
+                .is_some_and(|known| known.contains(to))
+                && from != to
+            {
+                graphs
+                    .entry(folder)
+                    .or_default()
+                    .entry(from.clone())
+                    .or_default()
+                    .insert(to.clone());
+            }
+        }
+    }
+    graphs
+}
+
+#[test]
+fn no_folder_of_the_runtime_or_the_spec_holds_an_import_circle() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let runtime = folder_graphs(&manifest.join("src"));
+    let spec = folder_graphs(&manifest.join("../rxt-tf-spec/src"));
+    for (graphs, folder) in [(&runtime, "ops"), (&runtime, "eager"), (&spec, "model")] {
+        assert!(
+            graphs.contains_key(&vec![folder.to_owned()]),
+            "the imports inside {folder}/ are read: {:?}",
+            graphs.keys().collect::<Vec<_>>()
+        );
+    }
+    for (folder, imports) in runtime.iter().chain(&spec) {
+        for start in imports.keys() {
+            // Breadth-first from `start`: reaching `start` again is a circle.
+            let mut seen = BTreeSet::new();
+            let mut queue: Vec<(String, Vec<String>)> = vec![(start.clone(), vec![start.clone()])];
+            while let Some((module, path)) = queue.pop() {
+                for next in imports.get(&module).into_iter().flatten() {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    assert!(
+                        next != start,
+                        "an import circle in {}/: {}",
+                        folder.join("/"),
+                        longer.join(" → ")
+                    );
+                    if seen.insert(next.clone()) {
+                        queue.push((next.clone(), longer));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn paths_are_resolved_against_the_module() {
+    let module = ["ops", "typed", "forms"].map(String::from);
+    let named = named_paths(
+        "use crate::ops::{record_or_run::Operand, typed::outputs::Outputs};\n\
+         use super::operands::Scalar; /// [`x`](super::super::rules)",
+        &module,
+    );
+    let expect = |path: &[&str]| path.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert!(
+        named.contains(&expect(&["ops", "record_or_run", "Operand"])),
+        "{named:?}"
+    );
+    assert!(
+        named.contains(&expect(&["ops", "typed", "outputs", "Outputs"])),
+        "{named:?}"
+    );
+    assert!(
+        named.contains(&expect(&["ops", "typed", "operands", "Scalar"])),
+        "{named:?}"
+    );
+    assert!(named.contains(&expect(&["ops", "rules"])), "{named:?}");
 }

@@ -17,11 +17,11 @@ use std::sync::Arc;
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
-use crate::eager::call::{Call, Operand, Slot};
 use crate::eager::malformed;
 use crate::eager::operand::operand_handle;
+use crate::eager::planned::{Operand, PlannedOp, Slot};
 use crate::eager::sizes::Sizes;
-use crate::eager::work::{estimate, output_dims};
+use crate::eager::work::{estimate, output_sizes};
 use crate::error::{Error, Result};
 use crate::safe::handle::OwnedHandle;
 use crate::tensor::Untyped;
@@ -111,7 +111,7 @@ fn operand_sizes(operand: &Operand<'_>) -> Sizes {
 /// keyword constant as a handle.
 pub(crate) fn sources(
     context: &BoundContext,
-    call: &Call,
+    call: &PlannedOp,
     operands: &[Operand<'_>],
     keywords: &[Value],
     mut inputs: Vec<Source>,
@@ -185,27 +185,35 @@ pub(crate) trait Target {
         earlier: &[Source],
     ) -> std::result::Result<Source, Unresolved>;
 
-    /// Adds the node `build` makes from `sources` into the sink, and returns
-    /// its output; `None` if the target took no more nodes meanwhile (the
-    /// caller starts another).
+    /// Adds the node `build` makes from `sources` into the sink: its
+    /// output, or [`Added::TargetRan`] if the target took no more nodes
+    /// meanwhile (the caller starts another).
     fn add(
         &self,
         sources: &mut Sources,
         build: impl FnOnce(&mut Self::Sink<'_>, &mut Sources) -> Result<u32>,
-    ) -> Option<Result<Untyped>>;
+    ) -> Added;
+}
+
+/// What adding a node to a recording target came to.
+pub(crate) enum Added {
+    /// The node's pending output, or the error that kept it out.
+    Node(Result<Untyped>),
+    /// The target ran meanwhile and takes no more nodes: the caller
+    /// records into another.
+    TargetRan,
 }
 
 /// Records `call` on `operands` with `keywords` (its output of `kind`) into
 /// `target`: the sources first, before the target is locked (finding a
-/// tensor may run other code), then the node. `None` if the target took no
-/// more nodes meanwhile.
+/// tensor may run other code), then the node.
 pub(crate) fn record(
     target: &impl Target,
-    call: &Call,
+    call: &PlannedOp,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
-) -> Option<Result<Untyped>> {
+) -> Added {
     let found = sources(
         target.context(),
         call,
@@ -223,8 +231,8 @@ pub(crate) fn record(
             SOURCE_ROOM.set(sources.inputs);
             added
         }
-        Err(Unresolved::Failed(err)) => Some(Err(err)),
-        Err(Unresolved::SinkRan) => None,
+        Err(Unresolved::Failed(err)) => Added::Node(Err(err)),
+        Err(Unresolved::SinkRan) => Added::TargetRan,
     }
 }
 
@@ -236,7 +244,7 @@ thread_local! {
 
 /// One node to add: a planned op on its inputs.
 pub(crate) struct NodeSpec<'k> {
-    pub(crate) call: Call,
+    pub(crate) call: PlannedOp,
     pub(crate) keywords: &'k [Value],
     /// The first `arg_count` are its inputs, in the op's order.
     pub(crate) args: [Arg; MAX_ARGS],
@@ -248,7 +256,7 @@ pub(crate) struct NodeSpec<'k> {
     pub(crate) work: i64,
     /// What is known of its output: element type and sizes.
     pub(crate) dtype: DType,
-    pub(crate) dims: Sizes,
+    pub(crate) sizes: Sizes,
 }
 
 /// What holds nodes: the fused recording, or the per-call sink of an op
@@ -267,7 +275,7 @@ pub(crate) trait Sink {
 /// estimated. Returns the node's index.
 pub(crate) fn build(
     sink: &mut impl Sink,
-    call: &Call,
+    call: &PlannedOp,
     keywords: &[Value],
     kind: TensorKind,
     sources: &mut Sources,
@@ -278,15 +286,15 @@ pub(crate) fn build(
         return Err(malformed(row));
     }
     let mut args = [Arg::Input(0); MAX_ARGS];
-    let mut dims = [Sizes::default(); MAX_ARGS];
+    let mut sizes = [Sizes::default(); MAX_ARGS];
     for (index, source) in sources.inputs.drain(..).enumerate() {
         let tensor = source.is_tensor();
-        let (mut arg, arg_dims) = sink.input(source, row)?;
+        let (mut arg, arg_sizes) = sink.input(source, row)?;
         if tensor && call.promotes() {
-            arg = cast(sink, arg, arg_dims, call)?;
+            arg = cast(sink, arg, arg_sizes, call)?;
         }
         args[index] = arg;
-        dims[index] = arg_dims;
+        sizes[index] = arg_sizes;
     }
     let swap = match sources.perm.take() {
         Some((perm, sizes)) if call.swap_given_at_run_time() => {
@@ -295,24 +303,24 @@ pub(crate) fn build(
         Some((perm, sizes)) => Some(sink.input(Source::Constant(perm, sizes), row)?.0),
         None => None,
     };
-    let dims = &dims[..arg_count];
-    crate::eager::window::check(row, keywords, dims)?;
+    let sizes = &sizes[..arg_count];
+    crate::eager::window::check(row, keywords, sizes)?;
     sink.node(NodeSpec {
         call: *call,
         keywords,
         args,
         arg_count,
         swap,
-        work: estimate(row, keywords, dims),
+        work: estimate(row, keywords, sizes),
         dtype: kind.dtype,
-        dims: output_dims(row, keywords, kind, dims),
+        sizes: output_sizes(row, keywords, kind, sizes),
     })
 }
 
 /// A node casting `arg` (a tensor of `call`'s operand element type, of
-/// `dims`) to the element type `call` promotes it to.
-fn cast(sink: &mut impl Sink, arg: Arg, dims: Sizes, call: &Call) -> Result<Arg> {
-    let cast = Call::cast(call.operand_element);
+/// `sizes`) to the element type `call` promotes it to.
+fn cast(sink: &mut impl Sink, arg: Arg, sizes: Sizes, call: &PlannedOp) -> Result<Arg> {
+    let cast = PlannedOp::cast(call.operand_element);
     let keywords = call.cast_keywords();
     let mut args = [Arg::Input(0); MAX_ARGS];
     args[0] = arg;
@@ -322,9 +330,9 @@ fn cast(sink: &mut impl Sink, arg: Arg, dims: Sizes, call: &Call) -> Result<Arg>
         args,
         arg_count: 1,
         swap: None,
-        work: estimate(cast.row, &keywords, &[dims]),
+        work: estimate(cast.row, &keywords, &[sizes]),
         dtype: call.element,
-        dims,
+        sizes,
     })?;
     Ok(Arg::Node(node))
 }

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::binding::context::BoundContext;
-use crate::eager::call::{Call, Operand};
 use crate::eager::malformed;
+use crate::eager::planned::{Operand, PlannedOp};
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::host::{self, Number, ScalarBits};
@@ -15,7 +15,7 @@ use crate::safe::host::{self, Number, ScalarBits};
 /// or `None` for a tensor.
 pub(crate) fn operand_handle(
     context: &BoundContext,
-    call: &Call,
+    call: &PlannedOp,
     input: &Operand<'_>,
 ) -> Result<Option<Arc<OwnedHandle>>> {
     let (dtype, number, convert): (_, _, Convert) = match *input {
@@ -46,7 +46,7 @@ type Convert = fn(&'static str, Number, rxt_tf_spec::DType) -> Result<ScalarBits
 /// pairs (`[n, 2]` paddings).
 fn dims_handle(
     context: &BoundContext,
-    call: &Call,
+    call: &PlannedOp,
     dims: &[i64],
     pairs: bool,
 ) -> Result<Arc<OwnedHandle>> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rxt_tf_spec::Value;
 
 use crate::binding::context::{BoundContext, CPU_DEVICE_C};
-use crate::eager::call::Call;
+use crate::eager::planned::PlannedOp;
 use crate::error::Result;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
@@ -17,7 +17,7 @@ use crate::safe::status::Status;
 /// `work` says so. The one place an eager op of one output is built.
 pub(crate) fn run_op(
     context: &Arc<BoundContext>,
-    call: &Call,
+    call: &PlannedOp,
     keywords: &[Value],
     work: i64,
     add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
@@ -29,7 +29,7 @@ pub(crate) fn run_op(
 /// with `execute`.
 pub(crate) fn run_op_then<R>(
     context: &Arc<BoundContext>,
-    call: &Call,
+    call: &PlannedOp,
     keywords: &[Value],
     add_inputs: impl FnOnce(&mut OwnedOp<'_>) -> Result<()>,
     execute: impl FnOnce(OwnedOp<'_>) -> Result<R>,

@@ -23,28 +23,28 @@ impl Sizes {
     /// The sizes of the tensor behind `handle`.
     pub(crate) fn of(handle: &OwnedHandle, status: &Status, op: &'static str) -> Result<Sizes> {
         let rank = usize::try_from(handle.rank(status, op)?).unwrap_or(0);
-        let mut dims = Sizes {
+        let mut of = Sizes {
             rank: rank.min(MAX_RANK as usize),
             sizes: [1; MAX_RANK as usize],
             exact: true,
         };
-        for index in 0..dims.rank {
-            dims.sizes[index] = handle.dim(index as i32, status, op)?;
+        for index in 0..of.rank {
+            of.sizes[index] = handle.dim(index as i32, status, op)?;
         }
-        Ok(dims)
+        Ok(of)
     }
 
-    /// The exact dims `sizes` (at most `MAX_RANK` of them).
+    /// The exact sizes `sizes` (at most `MAX_RANK` of them).
     pub(crate) fn exact(sizes: &[i64]) -> Sizes {
-        let mut dims = Sizes {
+        let mut exact = Sizes {
             rank: sizes.len().min(MAX_RANK as usize),
             sizes: [1; MAX_RANK as usize],
             exact: true,
         };
-        for (slot, size) in dims.sizes.iter_mut().zip(sizes) {
+        for (slot, size) in exact.sizes.iter_mut().zip(sizes) {
             *slot = *size;
         }
-        dims
+        exact
     }
 
     /// The size of axis `index` (1 past the rank).

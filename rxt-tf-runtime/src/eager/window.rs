@@ -44,16 +44,16 @@ struct Window {
 }
 
 impl Window {
-    /// The window of `row` on operands of `dims` (the filters' first two
+    /// The window of `row` on operands of `sizes` (the filters' first two
     /// sizes, dilated, or `ksize`); `None` if `row` is neither a 2-D
     /// convolution nor a pool, or a size is not known exactly.
-    fn of(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Option<Window> {
-        let input = *dims
+    fn of(row: &Op, keywords: &[Value], sizes: &[Sizes]) -> Option<Window> {
+        let input = *sizes
             .first()
             .filter(|input| input.exact && input.rank() == 4)?;
         let (kernel, dilation, channels) = match row.rule {
             Rule::Conv { rank: 4 } => {
-                let filter = dims
+                let filter = sizes
                     .get(1)
                     .filter(|filter| filter.exact && filter.rank() == 4)?;
                 let dilation = match keyword(row, keywords, "dilations") {
@@ -96,7 +96,7 @@ impl Window {
 
 /// Refuses a window wider than a non-empty spatial axis of the input (see
 /// the module), where the input's sizes are known exactly.
-pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Result<()> {
+pub(crate) fn check(row: &Op, keywords: &[Value], sizes: &[Sizes]) -> Result<()> {
     // The kernels at fault (`AvgPool` gives the right, empty, result).
     let faulty = [
         c"Conv2D".to_bytes(),
@@ -108,7 +108,7 @@ pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Result<()> 
     {
         return Ok(());
     }
-    let Some(window) = Window::of(row, keywords, dims) else {
+    let Some(window) = Window::of(row, keywords, sizes) else {
         return Ok(());
     };
     for (effective, stride, axis) in window.axes() {
@@ -135,10 +135,10 @@ pub(crate) fn check(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Result<()> 
     Ok(())
 }
 
-/// The exact dims of a 2-D convolution's or pool's output on operands of
-/// exact `dims`, or `None`.
-pub(crate) fn output(row: &Op, keywords: &[Value], dims: &[Sizes]) -> Option<Sizes> {
-    let window = Window::of(row, keywords, dims)?;
+/// The exact sizes of a 2-D convolution's or pool's output on operands of
+/// exact `sizes`, or `None`.
+pub(crate) fn output(row: &Op, keywords: &[Value], sizes: &[Sizes]) -> Option<Sizes> {
+    let window = Window::of(row, keywords, sizes)?;
     let padding = keyword(row, keywords, "padding")?;
     let mut sizes = [window.input.size(0), 0, 0, window.channels];
     for (effective, stride, axis) in window.axes() {

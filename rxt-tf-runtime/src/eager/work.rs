@@ -13,27 +13,32 @@ fn flag(row: &Op, keywords: &[Value], name: &str) -> bool {
     matches!(index.and_then(|i| keywords.get(i)), Some(Value::Bool(true)))
 }
 
-/// The work of `row` on operands of `dims` (in the row's input order).
-pub(crate) fn estimate(row: &Op, keywords: &[Value], dims: &[Sizes]) -> i64 {
-    let first = dims.first().copied().unwrap_or_default();
-    let second = dims.get(1).copied().unwrap_or_default();
+/// The work of `row` on operands of `sizes` (in the row's input order).
+pub(crate) fn estimate(row: &Op, keywords: &[Value], sizes: &[Sizes]) -> i64 {
+    let first = sizes.first().copied().unwrap_or_default();
+    let second = sizes.get(1).copied().unwrap_or_default();
     match row.work {
         // Multiply-adds: elements of `a` × columns of the product.
         Work::MatMul => first
             .elements()
             .saturating_mul(second.size_from_end(usize::from(flag(row, keywords, "transpose_b")))),
         Work::FirstInput => first.elements(),
-        Work::LargerInput => dims.iter().map(Sizes::elements).max().unwrap_or(0),
+        Work::LargerInput => sizes.iter().map(Sizes::elements).max().unwrap_or(0),
     }
 }
 
-/// The dims of `row`'s output (of `kind`) on operands of `dims`, estimated
+/// The sizes of `row`'s output (of `kind`) on operands of `sizes`, estimated
 /// (a reduction keeps its input's sizes): what a fused call's later ops are
 /// estimated on.
-pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: &[Sizes]) -> Sizes {
-    let first = dims.first().copied().unwrap_or_default();
-    let second = dims.get(1).copied().unwrap_or_default();
-    if let Some(exact) = crate::eager::window::output(row, keywords, dims) {
+pub(crate) fn output_sizes(
+    row: &Op,
+    keywords: &[Value],
+    kind: TensorKind,
+    sizes: &[Sizes],
+) -> Sizes {
+    let first = sizes.first().copied().unwrap_or_default();
+    let second = sizes.get(1).copied().unwrap_or_default();
+    if let Some(exact) = crate::eager::window::output(row, keywords, sizes) {
         return exact;
     }
     if let (Rule::ExpandDims, true, Some(Value::Int(axis))) =
@@ -51,10 +56,10 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
             }
         }
     }
-    let mut output = estimated_output(row, keywords, kind, &first, &second, dims);
+    let mut output = estimated_output(row, keywords, kind, &first, &second, sizes);
     // Exact where the rule keeps the operands' sizes and they are exact:
     // element-wise ops, broadcasts and bias additions.
-    output.exact = dims.iter().all(|dims| dims.exact)
+    output.exact = sizes.iter().all(|sizes| sizes.exact)
         && match row.rule {
             Rule::SameRank { .. } | Rule::BiasAdd => usize::from(kind.rank) == first.rank,
             Rule::Broadcast => usize::from(kind.rank) == output.rank,
@@ -63,14 +68,14 @@ pub(crate) fn output_dims(row: &Op, keywords: &[Value], kind: TensorKind, dims: 
     output
 }
 
-/// [`output_dims`]' estimate, by the work kind.
+/// [`output_sizes`]' estimate, by the work kind.
 fn estimated_output(
     row: &Op,
     keywords: &[Value],
     kind: TensorKind,
     first: &Sizes,
     second: &Sizes,
-    dims: &[Sizes],
+    sizes: &[Sizes],
 ) -> Sizes {
     let (first, second) = (*first, *second);
     match row.work {
@@ -90,14 +95,14 @@ fn estimated_output(
             sizes: first.sizes,
             exact: false,
         },
-        Work::LargerInput => dims
+        Work::LargerInput => sizes
             .iter()
             .skip(1)
             .fold(first, |shape, next| broadcast(&shape, next)),
     }
 }
 
-/// The dims of `first` and `second` broadcast (aligned from the last).
+/// The sizes of `first` and `second` broadcast (aligned from the last).
 fn broadcast(first: &Sizes, second: &Sizes) -> Sizes {
     let rank = first.rank.max(second.rank);
     let mut output = Sizes {

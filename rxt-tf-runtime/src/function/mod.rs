@@ -8,7 +8,7 @@ mod python_call;
 mod resolve;
 mod same_graph;
 
-pub use python_call::CallGraph;
+pub use python_call::CallMode;
 
 use std::sync::Arc;
 
@@ -16,8 +16,8 @@ use pyo3::prelude::*;
 use rxt_tf_spec::TensorKind;
 
 use crate::binding::context::BoundContext;
+use crate::eager::FunctionNode;
 use crate::error::{Error, Result};
-use crate::fused::FunctionNode;
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::{TensorType, Untyped};
@@ -245,7 +245,7 @@ impl Function {
             // would not convert either).
             [kind] if callee.joins_trace && !litert => {
                 let arguments: Vec<&Untyped> = tensors().map(|(tensor, _)| *tensor).collect();
-                if let Some(recorded) = crate::fused::record_function(
+                if let crate::fused::Recorded::Pending(recorded) = crate::fused::record_function(
                     &callee.node,
                     callee.id,
                     &arguments,

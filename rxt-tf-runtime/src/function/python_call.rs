@@ -16,7 +16,7 @@ use crate::tensor::Untyped;
 
 /// How [`Function::call_python`] runs a function's graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CallGraph {
+pub enum CallMode {
     /// As Python's eager call of the `tf.function` runs it: the definition
     /// called by name with the context's configuration, so the graph passes
     /// and kernels are the same and the results equal the `tf.function`'s
@@ -44,7 +44,7 @@ pub enum CallGraph {
 
 impl Function {
     /// Calls the function on `arguments`, EagerTensors on `CPU:0` in its
-    /// flattened input order, as `graph` says, and returns its flattened
+    /// flattened input order, as `mode` says, and returns its flattened
     /// outputs as new EagerTensors. Checks the arguments' count, element
     /// types and ranks against the signature before running anything, and
     /// refuses while a gradient tape or forward accumulator records on this
@@ -54,7 +54,7 @@ impl Function {
         &self,
         py: Python<'py>,
         arguments: &[Bound<'py, PyAny>],
-        graph: CallGraph,
+        mode: CallMode,
     ) -> Result<Vec<Bound<'py, PyAny>>> {
         let callee = self.variant(std::iter::repeat_n(true, arguments.len()))?;
         super::check_count(callee, arguments.len())?;
@@ -77,8 +77,8 @@ impl Function {
         let outputs = {
             // What a fusing scope on this thread recorded runs first.
             let _per_op = crate::fused::Scope::per_op();
-            match graph {
-                CallGraph::AsTfFunction => {
+            match mode {
+                CallMode::AsTfFunction => {
                     let config = thread_call_config(py, context)?;
                     use super::same_graph::{route, Route};
                     match route(py, callee, arguments, &config)? {
@@ -97,8 +97,8 @@ impl Function {
                         Route::ByName => callee.node.execute_by_name(context, &inputs, &config)?,
                     }
                 }
-                CallGraph::Inlined => callee.node.execute(context, &inputs)?,
-                CallGraph::Litert => match through_litert(callee, &handles, &status)? {
+                CallMode::Inlined => callee.node.execute(context, &inputs)?,
+                CallMode::Litert => match through_litert(callee, &handles, &status)? {
                     Some(outputs) => outputs,
                     None => callee.node.execute(context, &inputs)?,
                 },

@@ -11,9 +11,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyWeakrefReference;
 
 use crate::binding::context::BoundContext;
+use crate::eager::FunctionNode;
 use crate::error::{Error, Result};
 use crate::function::{Callee, Spec, Variant};
-use crate::fused::FunctionNode;
 use crate::python::boundary::share_handle;
 
 /// Objects resolved at most this many at once are remembered (the least

@@ -17,11 +17,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
-use crate::eager::node::{self, Source, Sources, Unresolved};
+use crate::eager::emit::{emit_each, EagerEmitter, NodeKind};
+use crate::eager::function_node::FunctionNode;
+use crate::eager::node::{self, Added, Source, Sources, Unresolved};
 use crate::eager::{self, Operand};
 use crate::error::Result;
-use crate::fused::emit::{emit_each, EagerEmitter, NodeKind};
-use crate::fused::function_node::FunctionNode;
 use crate::fused::key::Part;
 use crate::fused::library::{self, FusedFunction};
 use crate::fused::litert_trace;
@@ -115,15 +115,15 @@ impl Batch {
         acquire(|| self.recording.try_lock(), || self.recording.lock())
     }
 
-    /// Records a function call into the batch, or returns `None` if the
-    /// batch ran meanwhile (the caller starts a new one).
-    fn record_function(self: &Arc<Batch>, call: &FunctionCall<'_>) -> Option<Result<Untyped>> {
+    /// Records a function call into the batch (unless the batch ran
+    /// meanwhile: the caller starts a new one).
+    fn record_function(self: &Arc<Batch>, call: &FunctionInvocation<'_>) -> Added {
         let mut sources = Vec::with_capacity(call.arguments.len() + call.captured.len());
         for tensor in call.arguments {
             match self.tensor_source(tensor, &sources) {
                 Ok(source) => sources.push(source),
-                Err(Unresolved::Failed(err)) => return Some(Err(err)),
-                Err(Unresolved::SinkRan) => return None,
+                Err(Unresolved::Failed(err)) => return Added::Node(Err(err)),
+                Err(Unresolved::SinkRan) => return Added::TargetRan,
             }
         }
         sources.extend(
@@ -144,15 +144,15 @@ impl Batch {
 
     /// Adds one node, its inputs found before the batch is locked, by
     /// `push`, which returns the node's index; its output is a promise of
-    /// the batch. `None` if the batch ran meanwhile.
+    /// the batch (unless the batch ran meanwhile).
     fn add_node<S>(
         self: &Arc<Batch>,
         sources: S,
         push: impl FnOnce(&mut Recording, S) -> Result<u32>,
-    ) -> Option<Result<Untyped>> {
+    ) -> Added {
         let mut recording = self.lock();
         if self.ran() {
-            return None;
+            return Added::TargetRan;
         }
         let mark = recording.mark();
         let pushed = push(&mut recording, sources).and_then(|node| {
@@ -178,7 +178,7 @@ impl Batch {
             // read reports; the ops stay recorded.
             let _ = self.flush();
         }
-        Some(pushed)
+        Added::Node(pushed)
     }
 
     /// Where `tensor`, the next operand after `earlier`, comes from: a
@@ -380,7 +380,7 @@ impl node::Target for Arc<Batch> {
         &self,
         sources: &mut Sources,
         build: impl FnOnce(&mut Recorder<'_>, &mut Sources) -> Result<u32>,
-    ) -> Option<Result<Untyped>> {
+    ) -> Added {
         self.add_node(sources, |recording, sources| {
             let mut sink = Recorder {
                 recording,
@@ -421,7 +421,7 @@ pub(crate) fn record(
 fn into_batch(
     current: &mut Option<Arc<Batch>>,
     context: &Arc<BoundContext>,
-    record: impl Fn(&Arc<Batch>) -> Option<Result<Untyped>>,
+    record: impl Fn(&Arc<Batch>) -> Added,
 ) -> Result<Untyped> {
     loop {
         let batch = match current {
@@ -441,7 +441,7 @@ fn into_batch(
                 batch
             }
         };
-        if let Some(recorded) = record(&batch) {
+        if let Added::Node(recorded) = record(&batch) {
             return recorded;
         }
         *current = None;
@@ -449,7 +449,7 @@ fn into_batch(
 }
 
 /// A call of a TensorFlow function to record.
-pub(crate) struct FunctionCall<'a> {
+pub(crate) struct FunctionInvocation<'a> {
     pub(crate) function: &'a Arc<FunctionNode>,
     /// Its trace key number.
     pub(crate) id: u64,
@@ -464,7 +464,7 @@ pub(crate) struct FunctionCall<'a> {
 /// batch when it cannot take it) and returns its promised output.
 pub(crate) fn record_function(
     current: &mut Option<Arc<Batch>>,
-    call: &FunctionCall<'_>,
+    call: &FunctionInvocation<'_>,
 ) -> Result<Untyped> {
     into_batch(current, call.context, |batch| batch.record_function(call))
 }

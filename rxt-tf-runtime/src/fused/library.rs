@@ -17,9 +17,9 @@ use rxt_tf_spec::{DType, Value};
 
 use crate::binding::context::BoundContext;
 use crate::call_gate::{self, Removal, WrappedOp, Wrapper};
+use crate::eager::emit::{emit_all, GraphEmitter, Node};
+use crate::eager::function_node::run_function_call;
 use crate::error::Result;
-use crate::fused::emit::{emit_all, GraphEmitter, Node};
-use crate::fused::function_node::run_function_call;
 use crate::fused::key::{BuildKeyHasher, Part};
 use crate::fused::recording::RecordedInput;
 use crate::litert::{FrozenModels, ModelCache};

@@ -10,10 +10,10 @@
 use rxt_tf_spec::{DType, TensorKind};
 
 use crate::binding::context::BoundContext;
+use crate::eager::emit::NodeKind;
 use crate::eager::node::Arg;
 use crate::eager::sizes::Sizes;
 use crate::error::{Error, Result};
-use crate::fused::emit::NodeKind;
 use crate::fused::library::FusedFunction;
 use crate::fused::recording::Recording;
 use crate::litert::{runs, Frozen, FrozenValue, HandleInput, Outcome};
@@ -31,15 +31,15 @@ const UNCHECKED: &[&std::ffi::CStr] = &[c"Squeeze", c"MatrixBandPart"];
 /// could broadcast where TensorFlow raises (a bias of rank other than 1,
 /// or of one value for several channels).
 fn unchecked(recording: &Recording) -> Option<String> {
-    let dims = |arg: &Arg| match *arg {
+    let sizes = |arg: &Arg| match *arg {
         Arg::Input(index) => recording
             .inputs
             .get(index as usize)
-            .map(|input| &input.dims),
+            .map(|input| &input.sizes),
         Arg::Node(index) => recording
             .outputs
             .get(index as usize)
-            .map(|output| &output.dims),
+            .map(|output| &output.sizes),
         Arg::Constant(_) => None,
     };
     recording.nodes.iter().find_map(|node| {
@@ -64,7 +64,7 @@ fn unchecked(recording: &Recording) -> Option<String> {
         let bias_add = call.tf_op == c"BiasAdd";
         let args = &node.args[..node.arg_count.min(node.args.len())];
         match (bias_add, args) {
-            (true, [value, bias]) => match (dims(value), dims(bias)) {
+            (true, [value, bias]) => match (sizes(value), sizes(bias)) {
                 (Some(value), Some(bias)) if fits(value, bias) => None,
                 _ => Some(String::from(
                     "LiteRT broadcasts a `bias_add` bias that TensorFlow refuses",
@@ -92,7 +92,9 @@ pub(super) fn run(
         let Some(dtype) = DType::from_code(input.dtype).filter(|&dtype| runs(dtype)) else {
             return Ok(Outcome::Fallback(unconvertible_input(input.dtype)));
         };
-        let shape = (0..input.dims.rank()).map(|i| input.dims.size(i)).collect();
+        let shape = (0..input.sizes.rank())
+            .map(|i| input.sizes.size(i))
+            .collect();
         inputs.push(HandleInput {
             handle: &input.handle,
             dtype,
@@ -115,7 +117,7 @@ pub(super) fn run(
         let rank = recording
             .outputs
             .get(node as usize)
-            .map_or(0, |output| output.dims.rank());
+            .map_or(0, |output| output.sizes.rank());
         kinds.push(TensorKind {
             dtype,
             rank: u8::try_from(rank).unwrap_or(u8::MAX),
@@ -300,16 +302,16 @@ impl Trace<'_> {
                     .zip(self.outputs)
                     .enumerate();
                 for (index, (given, &(node, _))) in given {
-                    let Some(dims) = recording.outputs.get(node as usize).map(|o| &o.dims) else {
+                    let Some(sizes) = recording.outputs.get(node as usize).map(|o| &o.sizes) else {
                         continue;
                     };
-                    let differs = given.len() != dims.rank()
+                    let differs = given.len() != sizes.rank()
                         || given
                             .iter()
                             .enumerate()
-                            .any(|(i, &size)| size != dims.size(i));
-                    if dims.exact && differs {
-                        let expected: Vec<i64> = (0..dims.rank()).map(|i| dims.size(i)).collect();
+                            .any(|(i, &size)| size != sizes.size(i));
+                    if sizes.exact && differs {
+                        let expected: Vec<i64> = (0..sizes.rank()).map(|i| sizes.size(i)).collect();
                         return Err(Error::LitertRefused {
                             what: format!(
                                 "LiteRT gives output {index} the shape {given:?}, TensorFlow \

@@ -21,12 +21,9 @@
 //! `#[rxt_tf::inference(fuse = false)]` turns it off for one function.
 
 mod batch;
-mod emit;
-mod function_node;
 mod key;
 mod library;
 mod litert_trace;
-pub(crate) mod per_op;
 mod recording;
 
 use std::cell::{Cell, RefCell};
@@ -35,11 +32,10 @@ use std::sync::{Arc, OnceLock};
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
-use crate::eager::Operand;
+use crate::eager::{FunctionNode, Operand};
 use crate::error::Result;
 use crate::tensor::Untyped;
 
-pub(crate) use function_node::FunctionNode;
 pub use library::{stats, Stats, TRACE_CAPACITY};
 pub(crate) use library::{EXACT_BY_NAME, EXACT_INLINED};
 
@@ -253,8 +249,15 @@ fn run_left(batch: Option<Arc<batch::Batch>>) {
     }
 }
 
-/// Records `row` if this thread is in a fused scope (returning its pending
-/// output), else `None`: the caller runs it at once.
+/// What [`record`] or [`record_function`] did with a call.
+pub(crate) enum Recorded {
+    /// The thread fuses: the call's pending output, or its error.
+    Pending(Result<Untyped>),
+    /// The thread does not fuse: the caller runs the call at once.
+    NotFusing,
+}
+
+/// Records `row` if this thread is in a fused scope (its pending output).
 /// `runtime` marks the keywords given at run time (bit `i` for keyword `i`).
 pub(crate) fn record(
     row: &'static Op,
@@ -262,13 +265,13 @@ pub(crate) fn record(
     keywords: &[Value],
     kind: TensorKind,
     runtime: u32,
-) -> Option<Result<Untyped>> {
+) -> Recorded {
     in_thread_batch(|batch| batch::record(batch, row, operands, keywords, kind, runtime))
 }
 
 /// Records a call of `function` (number `id`) on `arguments` and its
 /// `captured` inputs, on `context`, if the thread is fusing: its output,
-/// of `kind`, is promised. `None` otherwise (the caller runs it).
+/// of `kind`, is promised.
 pub(crate) fn record_function(
     function: &Arc<FunctionNode>,
     id: u64,
@@ -276,8 +279,8 @@ pub(crate) fn record_function(
     captured: &[Arc<crate::safe::handle::OwnedHandle>],
     context: &Arc<crate::binding::context::BoundContext>,
     kind: TensorKind,
-) -> Option<Result<Untyped>> {
-    let call = batch::FunctionCall {
+) -> Recorded {
+    let call = batch::FunctionInvocation {
         function,
         id,
         arguments,
@@ -288,20 +291,22 @@ pub(crate) fn record_function(
     in_thread_batch(|batch| batch::record_function(batch, &call))
 }
 
-/// Runs `record` on this thread's batch if it is fusing (`None`
-/// otherwise). The batch is taken out of the thread's state while it
+/// Runs `record` on this thread's batch if it is fusing. The batch is taken out of the thread's state while it
 /// records (which may run other code: reading a tensor of another batch,
 /// dropping a context), and put back after.
 fn in_thread_batch(
     record: impl FnOnce(&mut Option<Arc<batch::Batch>>) -> Result<Untyped>,
-) -> Option<Result<Untyped>> {
-    let mut batch = STATE
+) -> Recorded {
+    let taken = STATE
         .try_with(|state| {
             let mut state = state.try_borrow_mut().ok()?;
             state.mode().fuses().then(|| state.batch.take())
         })
         .ok()
-        .flatten()?;
+        .flatten();
+    let Some(mut batch) = taken else {
+        return Recorded::NotFusing;
+    };
     let recorded = record(&mut batch);
     let displaced = STATE
         .try_with(|state| match state.try_borrow_mut() {
@@ -311,7 +316,7 @@ fn in_thread_batch(
         .ok()
         .flatten();
     drop(displaced);
-    Some(recorded)
+    Recorded::Pending(recorded)
 }
 
 /// The room of a recording the thread kept from an earlier batch, if any.

@@ -8,12 +8,12 @@ use std::sync::{Arc, Weak};
 use rxt_tf_spec::{Becomes, DType, Op};
 
 use crate::binding::context::BoundContext;
+use crate::eager::emit::{Node, NodeKind};
+use crate::eager::function_node::{FunctionNode, FUNCTION_ROW};
 use crate::eager::node::{Arg, NodeSpec, Sink, Source};
 use crate::eager::sizes::Sizes;
 use crate::eager::{is_set, malformed};
 use crate::error::Result;
-use crate::fused::emit::{Node, NodeKind};
-use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
 use crate::fused::key::{KeyValue, Part};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
@@ -25,7 +25,7 @@ pub(crate) struct RecordedInput {
     pub(crate) handle: Arc<OwnedHandle>,
     /// Its `TF_DataType` code (a captured variable's is `resource`).
     pub(crate) dtype: i32,
-    pub(crate) dims: Sizes,
+    pub(crate) sizes: Sizes,
 }
 
 /// What is known of a node's output before it runs.
@@ -33,7 +33,7 @@ pub(crate) struct Output {
     /// The promise of it the program holds, if any (a cast's has none).
     pub(crate) promise: Weak<Promise>,
     pub(crate) dtype: DType,
-    pub(crate) dims: Sizes,
+    pub(crate) sizes: Sizes,
 }
 
 /// The record of a batch's ops; its room is reused by the thread's next
@@ -128,7 +128,7 @@ impl Recording {
         sources: Vec<Source>,
         dtype: DType,
     ) -> Result<u32> {
-        let row: &'static Op = &FUNCTION_CALL;
+        let row: &'static Op = &FUNCTION_ROW;
         self.key.push(Part::Function(id));
         let mut sink = Recorder {
             recording: self,
@@ -162,7 +162,7 @@ impl Recording {
         self.outputs.push(Output {
             promise: Weak::new(),
             dtype,
-            dims: Sizes::default(),
+            sizes: Sizes::default(),
         });
         Ok(node)
     }
@@ -204,24 +204,24 @@ impl Recorder<'_> {
             })
             .flatten();
         if let Some(index) = known {
-            let dims = recording.inputs[index].dims;
+            let sizes = recording.inputs[index].sizes;
             let index = u32::try_from(index).map_err(|_| malformed(row))?;
-            return Ok((Arg::Input(index), dims));
+            return Ok((Arg::Input(index), sizes));
         }
         let index = u32::try_from(recording.inputs.len()).map_err(|_| malformed(row))?;
         let dtype = handle.dtype();
-        let dims = match given {
+        let sizes = match given {
             Some(sizes) => sizes,
             None => self.sizes(&handle, row)?,
         };
-        let rank = u8::try_from(dims.rank()).map_err(|_| malformed(row))?;
+        let rank = u8::try_from(sizes.rank()).map_err(|_| malformed(row))?;
         self.recording.key.push(Part::NewInput(dtype, rank));
         self.recording.inputs.push(RecordedInput {
             handle,
             dtype,
-            dims,
+            sizes,
         });
-        Ok((Arg::Input(index), dims))
+        Ok((Arg::Input(index), sizes))
     }
 }
 
@@ -234,11 +234,11 @@ impl Sink for Recorder<'_> {
                     .outputs
                     .get(index as usize)
                     .ok_or_else(|| malformed(row))?;
-                Ok((Arg::Node(index), output.dims))
+                Ok((Arg::Node(index), output.sizes))
             }
             Source::Tensor(handle) => self.add_input(handle, None, row),
             Source::Scalar(handle, sizes) => self.add_input(handle, Some(sizes), row),
-            Source::Constant(handle, dims) => {
+            Source::Constant(handle, sizes) => {
                 let constants = &mut self.recording.constants;
                 let known = constants
                     .iter()
@@ -249,7 +249,7 @@ impl Sink for Recorder<'_> {
                 }
                 // Its value is in the key through the keyword that made it.
                 let index = u32::try_from(index).map_err(|_| malformed(row))?;
-                Ok((Arg::Constant(index), dims))
+                Ok((Arg::Constant(index), sizes))
             }
         }
     }
@@ -285,7 +285,7 @@ impl Sink for Recorder<'_> {
         recording.outputs.push(Output {
             promise: Weak::new(),
             dtype: spec.dtype,
-            dims: spec.dims,
+            sizes: spec.sizes,
         });
         let room = recording.keyword_room.pop().unwrap_or_default();
         recording.nodes.push(Node::op_in(spec, room));

@@ -6,12 +6,13 @@
 //! Every function runs through one generic executor; the build script
 //! generates the functions and the typed dispatch from the rows.
 
-pub(crate) mod dispatch;
-
 mod composite;
+pub(crate) mod entry;
 pub(crate) mod given;
-pub use dispatch::{Dims, Pairs, Scalar, Size, TensorList};
-pub(crate) mod execute;
+pub(crate) mod record_or_run;
 pub(crate) mod rules;
+pub(crate) mod typed;
+
+pub use typed::{Dims, Pairs, Scalar, Size, TensorList};
 
 include!(concat!(env!("OUT_DIR"), "/ops.rs"));

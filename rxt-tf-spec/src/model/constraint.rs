@@ -3,14 +3,12 @@
 //! ranks; only the rest (keywords, literals, layouts) is written by hand, in
 //! [`PythonRule::detail`], which may not state a type or a rank.
 
-use super::dtype::{DType, MAX_RANK};
+use super::dtype::{DType, INDEX_DTYPES, MAX_RANK};
 use super::keyword::Value;
-use super::op::{join_or, Op};
+use super::op::Op;
 use super::python::PythonRule;
 use super::rule::Role;
-
-/// The element types of an index operand (`gather`'s indices, `one_hot`'s).
-pub const INDEX_DTYPES: &[DType] = &[DType::I32, DType::I64];
+use super::wording::join_or;
 
 impl Op {
     /// What `rule` requires, in words: the operands (count, element types,
@@ -125,7 +123,7 @@ fn names(dtypes: &[DType]) -> String {
 mod tests {
     use crate::{DType, Role, OPS};
 
-    use super::INDEX_DTYPES;
+    use super::super::dtype::INDEX_DTYPES;
 
     /// The element types named in `text` outside backquotes.
     fn named_dtypes(text: &str) -> Vec<DType> {

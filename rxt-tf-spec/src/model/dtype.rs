@@ -19,6 +19,9 @@ pub enum DType {
     Bool,
 }
 
+/// The element types of an index operand (`gather`'s indices, `one_hot`'s).
+pub const INDEX_DTYPES: &[DType] = &[DType::I32, DType::I64];
+
 impl DType {
     /// The `TF_DataType` code.
     #[inline]

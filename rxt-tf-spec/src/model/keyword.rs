@@ -4,7 +4,7 @@
 use core::ffi::CStr;
 
 use super::dtype::DType;
-use super::op::join_or;
+use super::wording::join_or;
 
 /// A literal value: of a keyword, an attribute or a constant input.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -3,10 +3,11 @@
 use core::ffi::CStr;
 
 use super::dtype::DType;
-use super::kernel::{Attr, Batched, Input, Promotion, Steps, Work};
+use super::kernel::{Attr, Batched, Input, Promotion, Work};
 use super::keyword::Keyword;
 use super::python::PythonRule;
 use super::rule::{Role, Rule, MAX_LIST};
+use super::wording::join_or;
 
 /// One op of the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -161,11 +162,89 @@ impl Op {
     }
 }
 
-/// "a", "a or b", "a, b or c".
-pub fn join_or(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [only] => only.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+/// How the runtime runs an op: its own TensorFlow op, or several composed
+/// as TensorFlow's Python layer composes them (the same kernels in the same
+/// order, so results are bitwise eager's). A composed op's `tf_op` names
+/// its main kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Steps {
+    /// The row's TensorFlow op.
+    One,
+    /// `tf.clip_by_value`: `Minimum` with the upper bound, then `Maximum`.
+    Clip,
+    /// `tf.sort` and `tf.argsort`: `TopKV2` over the whole axis, moved last
+    /// and back, on the negated values when ascending.
+    Sort,
+    /// `tf.eye`: ones, then `MatrixDiagV3`.
+    Eye,
+    /// `tf.nn.gelu`: `0.5 * x * erfc(-x * √½)`, or with `approximate` the
+    /// `tanh` form.
+    Gelu,
+    /// `tf.nn.silu`: `x * sigmoid(1 * x)`.
+    Silu,
+    /// Keras's `hard_sigmoid`: `relu6(x + 3) / 6`.
+    HardSigmoid,
+    /// `tf.nn.moments`: the mean (kept dims), the mean of the squared
+    /// difference from it, both squeezed unless `keepdims`.
+    Moments,
+    /// `tf.math.reduce_variance`: the mean of the squared deviations.
+    Variance,
+    /// `tf.math.reduce_std`: the square root of the variance.
+    Std,
+    /// `tf.math.reduce_logsumexp`: the finite maximum taken out, the log of
+    /// the sum of exponentials, the maximum added back.
+    LogSumExp,
+    /// `tf.math.l2_normalize`: `x * rsqrt(max(sum(x²), epsilon))`.
+    L2Normalize,
+    /// `tf.nn.batch_normalization`: `inv = rsqrt(variance + epsilon) *
+    /// scale`, `x * inv + (offset - mean * inv)`.
+    BatchNormalization,
+    /// `tf.einsum`: for one or two operands one `Einsum` on the resolved
+    /// equation, for three an `Einsum` per pair in the order `tf.einsum`
+    /// takes ([`crate::einsum::order`]); after the runtime checks the ranks
+    /// the equation gives.
+    Einsum,
+    /// A 1-D op run as this 2-D row on its input widened to height 1, the
+    /// result narrowed back, as `tf.nn.conv1d` and `tf.nn.max_pool1d` do:
+    /// `ExpandDims`, the 2-D op (each size `s` as `[1, s]`), `Squeeze`.
+    Widened(&'static Op),
+    /// `tf.tensordot`: each operand transposed and reshaped to a matrix
+    /// where it is not one already, `MatMul`, the result reshaped to the
+    /// free axes, as `tf.tensordot` does for shapes it knows.
+    Contract,
+    /// `FusedBatchNormV3` for inference: its six outputs, the first kept.
+    FusedBatchNorm,
+}
+
+impl Steps {
+    /// The TensorFlow ops it runs, for tables (`None`: the row's own op).
+    pub fn ops(self) -> Option<String> {
+        let text = match self {
+            Steps::One => return None,
+            Steps::Widened(op) => {
+                return Some(format!(
+                    "`ExpandDims`, `{}`, `Squeeze`",
+                    op.tf_op.to_string_lossy()
+                ))
+            }
+            Steps::Clip => Some("`Minimum`, `Maximum`"),
+            Steps::Sort => Some("`TopKV2` (with `Neg`, `Sub` and `Transpose`, as `tf.sort`)"),
+            Steps::Eye => Some("`Fill`, `MatrixDiagV3`"),
+            Steps::Gelu => Some("`Mul`, `Neg`, `Erfc` (approximate: `Pow`, `AddV2`, `Tanh`)"),
+            Steps::Silu => Some("`Mul`, `Sigmoid`"),
+            Steps::HardSigmoid => Some("`AddV2`, `Relu6`, `RealDiv`"),
+            Steps::Moments => Some("`Mean`, `SquaredDifference` (`Squeeze`; float16 through `Cast` to float32 and back)"),
+            Steps::Variance => Some("`Mean`, `Sub`, `Square`"),
+            Steps::Std => Some("`Mean`, `Sub`, `Square`, `Sqrt`"),
+            Steps::LogSumExp => {
+                Some("`Max`, `IsFinite`, `SelectV2`, `Sub`, `Exp`, `Sum`, `Log`, `AddV2`")
+            }
+            Steps::L2Normalize => Some("`Square`, `Sum`, `Maximum`, `Rsqrt`, `Mul`"),
+            Steps::BatchNormalization => Some("`AddV2`, `Rsqrt`, `Mul`, `Sub`"),
+            Steps::Einsum => Some("`Einsum`"),
+            Steps::Contract => Some("`Transpose`, `Reshape`, `MatMul`, `Reshape`"),
+            Steps::FusedBatchNorm => Some("`FusedBatchNormV3` (its first output)"),
+        };
+        text.map(str::to_owned)
     }
 }

@@ -1,8 +1,7 @@
 //! Typing rules: how an op types its operands and result, by rank and role,
 //! and the axis checks they share.
 
-use super::constraint::INDEX_DTYPES;
-use super::dtype::{DType, MAX_RANK};
+use super::dtype::{DType, INDEX_DTYPES, MAX_RANK};
 
 /// How an op types its operands and result: one rule for every element
 /// type of [`Op::dtypes`](crate::model::Op::dtypes) and every rank it

@@ -1,7 +1,7 @@
 //! Validation: the parsed `tf!` syntax against the op table, into an
 //! [`Invocation`], or every error found, each at the offending tokens with
 //! the valid choices. Ranks are left to the types (see the runtime's
-//! `ops::dispatch`), which report them at the operand.
+//! `ops::typed`), which report them at the operand.
 //!
 //! [`rows`] chooses the row a spelling names, [`operands`] reads the
 //! positional arguments by their roles, [`keywords`] the keyword values.

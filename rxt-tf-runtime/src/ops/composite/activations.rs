@@ -5,8 +5,8 @@ use rxt_tf_spec::{Op, Value};
 
 use crate::eager::malformed;
 use crate::error::Result;
-use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, Number, Operand};
+use crate::ops::record_or_run::{run_row, Number, Operand};
+use crate::ops::typed::Outputs;
 
 use super::{cast_constant, literal, step, tensor_operand};
 

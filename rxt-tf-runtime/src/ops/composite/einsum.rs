@@ -6,8 +6,8 @@ use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::eager::{kept, malformed};
 use crate::error::Result;
-use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, Operand};
+use crate::ops::record_or_run::{run_row, Operand};
+use crate::ops::typed::Outputs;
 use crate::tensor::Untyped;
 
 use super::step;

@@ -23,35 +23,43 @@ use rxt_tf_spec::{DType, Op, Steps, TensorKind, Value, ValueKind};
 
 use crate::eager::{kept, malformed};
 use crate::error::Result;
-use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, Number, Operand};
+use crate::ops::record_or_run::{run_row, Number, Operand};
+use crate::ops::typed::Outputs;
 
-/// Runs `row` if it is composed of several TensorFlow ops (`None`
-/// otherwise: its own op runs it).
+/// What [`run`] did with a row.
+pub(crate) enum Composed<O> {
+    /// The row is composed of several TensorFlow ops: their result.
+    Ran(Result<O>),
+    /// The row is one TensorFlow op: the caller runs it.
+    OneOp,
+}
+
+/// Runs `row` if it is composed of several TensorFlow ops.
 pub(crate) fn run<O: Outputs>(
     row: &'static Op,
     inputs: &[Operand<'_>],
     keywords: &[Value],
-) -> Option<Result<O>> {
-    match row.steps {
-        Steps::One => None,
-        Steps::Clip => Some(clip(row, inputs)),
-        Steps::Sort => Some(sort(row, inputs, keywords)),
-        Steps::Eye => Some(eye(row, inputs, keywords)),
-        Steps::Gelu => Some(gelu(row, inputs, keywords)),
-        Steps::Silu => Some(silu(row, inputs)),
-        Steps::HardSigmoid => Some(hard_sigmoid(row, inputs)),
-        Steps::Moments => Some(moments(row, inputs, keywords)),
-        Steps::Variance => Some(variance(row, inputs, keywords)),
-        Steps::Std => Some(std(row, inputs, keywords)),
-        Steps::LogSumExp => Some(log_sum_exp(row, inputs, keywords)),
-        Steps::L2Normalize => Some(l2_normalize(row, inputs, keywords)),
-        Steps::Widened(wide) => Some(widened(row, wide, inputs, keywords)),
-        Steps::BatchNormalization => Some(batch_normalization(row, inputs, keywords)),
-        Steps::Einsum => Some(einsum(row, inputs, keywords)),
-        Steps::Contract => Some(contract(row, inputs, keywords)),
-        Steps::FusedBatchNorm => Some(fused_batch_norm(row, inputs, keywords)),
-    }
+) -> Composed<O> {
+    let ran = match row.steps {
+        Steps::One => return Composed::OneOp,
+        Steps::Clip => clip(row, inputs),
+        Steps::Sort => sort(row, inputs, keywords),
+        Steps::Eye => eye(row, inputs, keywords),
+        Steps::Gelu => gelu(row, inputs, keywords),
+        Steps::Silu => silu(row, inputs),
+        Steps::HardSigmoid => hard_sigmoid(row, inputs),
+        Steps::Moments => moments(row, inputs, keywords),
+        Steps::Variance => variance(row, inputs, keywords),
+        Steps::Std => std(row, inputs, keywords),
+        Steps::LogSumExp => log_sum_exp(row, inputs, keywords),
+        Steps::L2Normalize => l2_normalize(row, inputs, keywords),
+        Steps::Widened(wide) => widened(row, wide, inputs, keywords),
+        Steps::BatchNormalization => batch_normalization(row, inputs, keywords),
+        Steps::Einsum => einsum(row, inputs, keywords),
+        Steps::Contract => contract(row, inputs, keywords),
+        Steps::FusedBatchNorm => fused_batch_norm(row, inputs, keywords),
+    };
+    Composed::Ran(ran)
 }
 
 /// `op`, a step of the composite `row`, under `row`'s name: its errors,

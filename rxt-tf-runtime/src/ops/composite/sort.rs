@@ -3,10 +3,10 @@
 use rxt_tf_spec::ops::{NEG, SUB, TOP_K};
 use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
-use crate::eager::{malformed, Call};
+use crate::eager::{malformed, PlannedOp};
 use crate::error::Result;
-use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, run_row_many_swapped, Number, Operand};
+use crate::ops::record_or_run::{run_row, run_row_many_swapped, Number, Operand};
+use crate::ops::typed::Outputs;
 use crate::tensor::Untyped;
 
 use super::step;
@@ -25,7 +25,7 @@ pub(super) fn sort<O: Outputs>(
         return Err(malformed(row));
     };
     // Checks the direction and the axis against the rank; gives the swap.
-    let call = Call::plan(row, inputs, keywords)?;
+    let call = PlannedOp::plan(row, inputs, keywords)?;
     let (Some(Value::Int(axis)), Some(Value::Str(direction))) = (keywords.first(), keywords.get(1))
     else {
         return Err(malformed(row));

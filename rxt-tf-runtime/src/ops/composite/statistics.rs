@@ -10,8 +10,8 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 
 use crate::eager::malformed;
 use crate::error::Result;
-use crate::ops::dispatch::Outputs;
-use crate::ops::execute::{run_row, run_row_many, Number, Operand};
+use crate::ops::record_or_run::{run_row, run_row_many, Number, Operand};
+use crate::ops::typed::Outputs;
 use crate::tensor::Untyped;
 
 use super::{literal, step, tensor_operand};

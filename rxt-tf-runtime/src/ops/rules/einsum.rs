@@ -2,8 +2,8 @@
 //! operands' ranks, and the rank of the result (with `...`, the most
 //! broadcast axes any operand has).
 
-use super::{Einsum, SameElement};
-use crate::ops::dispatch::{Equation, Outputs, Signature, Subscripts};
+use super::Einsum;
+use crate::ops::typed::{Equation, Outputs, SameElement, Signature, Subscripts};
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 
 /// One operand's einsum subscripts: `L` letters, and `...` if `E`.

@@ -5,19 +5,15 @@
 //! [`AxesFit`]) is implemented by the build script, for every rank.
 
 mod einsum;
-mod scalars;
 #[cfg(test)]
 mod wording;
 
 pub use einsum::{EinsumResult, FitsRank, Letters, RankIs, Widest};
-pub use scalars::{
-    FloatKind, FromFloatLiteral, FromIntLiteral, IntKind, JoinKind, KindElement, Known,
-    SameElement, ScalarKind,
-};
 
-use crate::ops::dispatch::{
-    Axes, Contracted, ContractedTo, Count, Dims, Flag, FloatLiteral, IntLiteral, Outputs, Pairs,
-    Perm, ResultOf, Reversed, Scalar, Signature, Size, TensorList,
+use crate::ops::typed::{
+    Axes, Contracted, ContractedTo, Count, Dims, Flag, FloatLiteral, FromFloatLiteral,
+    FromIntLiteral, IntLiteral, JoinKind, KindElement, Known, Outputs, Pairs, Perm, ResultOf,
+    Reversed, SameElement, Scalar, ScalarKind, Signature, Size, TensorList,
 };
 use crate::tensor::{Element, Rank, SupportedRank, Tensor, TensorType};
 

@@ -3,8 +3,9 @@
 
 use rxt_tf_spec::{Op, TensorKind, Value};
 
+use crate::eager::at_once;
 use crate::error::Result;
-use crate::fused::per_op;
+use crate::fused::Recorded;
 use crate::tensor::Untyped;
 
 pub(crate) use crate::eager::Operand;
@@ -31,7 +32,9 @@ pub(crate) fn run_row_given(
     kind: TensorKind,
     runtime: u32,
 ) -> Result<Untyped> {
-    if let Some(recorded) = crate::fused::record(row, operands, keywords, kind, runtime) {
+    if let Recorded::Pending(recorded) =
+        crate::fused::record(row, operands, keywords, kind, runtime)
+    {
         return recorded;
     }
     // Run at once, the op takes every keyword's value as an input alike.
@@ -39,7 +42,7 @@ pub(crate) fn run_row_given(
     // The calling thread may be one the boundary never saw (a spawned
     // thread, a detached section): its executor is checked here.
     context.ensure_synchronous()?;
-    per_op::run(&context, &call, operands, keywords, kind)
+    at_once::run(&context, &call, operands, keywords, kind)
 }
 
 /// Runs `row`, an op of several outputs, on `operands` with `keywords`, and
@@ -68,5 +71,5 @@ pub(crate) fn run_row_many_swapped(
     let (context, mut call) = crate::eager::plan(row, operands, keywords)?;
     call.swap = swap.or(call.swap);
     context.ensure_synchronous()?;
-    per_op::run_many(&context, &call, operands, keywords, kinds)
+    at_once::run_many(&context, &call, operands, keywords, kinds)
 }

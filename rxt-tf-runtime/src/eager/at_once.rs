@@ -11,12 +11,12 @@ use std::sync::Arc;
 use rxt_tf_spec::{Op, TensorKind, Value};
 
 use crate::binding::context::BoundContext;
+use crate::eager::emit::{emit_all_into, run_eager_many, EagerEmitter, Node};
 use crate::eager::malformed;
 use crate::eager::node::{self, Arg, NodeSpec, Sink, Source, Sources, Unresolved};
 use crate::eager::sizes::Sizes;
-use crate::eager::{Call, Operand};
+use crate::eager::{Operand, PlannedOp};
 use crate::error::Result;
-use crate::fused::emit::{emit_all_into, run_eager_many, EagerEmitter, Node};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Untyped;
@@ -82,7 +82,7 @@ impl Sink for PerCall {
             // Nothing of it is pending: its operands are computed.
             Source::Pending(_) => return Err(malformed(row)),
         };
-        let dims = match given {
+        let sizes = match given {
             Some(sizes) => sizes,
             None => {
                 let status = match &mut self.status {
@@ -94,7 +94,7 @@ impl Sink for PerCall {
         };
         let index = u32::try_from(list.len()).map_err(|_| malformed(row))?;
         list.push(handle);
-        Ok((arg(index), dims))
+        Ok((arg(index), sizes))
     }
 
     fn node(&mut self, spec: NodeSpec<'_>) -> Result<u32> {
@@ -110,7 +110,7 @@ impl Sink for PerCall {
 fn build(
     sink: &mut PerCall,
     context: &Arc<BoundContext>,
-    call: &Call,
+    call: &PlannedOp,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
@@ -133,7 +133,7 @@ fn build(
 /// and transposes around it) as eager ops. Its output is of `kind`.
 pub(crate) fn run(
     context: &Arc<BoundContext>,
-    call: &Call,
+    call: &PlannedOp,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kind: TensorKind,
@@ -165,7 +165,7 @@ pub(crate) fn run(
 /// now: one eager op (after its casts).
 pub(crate) fn run_many(
     context: &Arc<BoundContext>,
-    call: &Call,
+    call: &PlannedOp,
     operands: &[Operand<'_>],
     keywords: &[Value],
     kinds: &[TensorKind],

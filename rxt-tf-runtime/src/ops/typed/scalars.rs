@@ -2,7 +2,7 @@
 //! a scalar (a known element type, or a literal that takes the others'),
 //! and the element types literals convert to.
 
-use crate::ops::dispatch::{FloatLiteral, IntLiteral, Scalar};
+use crate::ops::typed::operands::{FloatLiteral, IntLiteral, Scalar};
 use crate::tensor::{Element, Tensor};
 
 /// What a scalar operand says of its element type: known (a tensor or
@@ -24,6 +24,17 @@ pub struct Known<T>(core::marker::PhantomData<T>);
 pub struct IntKind;
 /// A float literal.
 pub struct FloatKind;
+
+impl<T: FromFloatLiteral> Scalar<T> {
+    /// `value` as a scalar of the float type `T`, converted as TensorFlow
+    /// converts a Python float to a `T` tensor: float64 exactly, the others
+    /// through the nearest float32 (bfloat16 flushing a subnormal one to
+    /// zero), so `tf!(x * Scalar::from_f64(scale))` is Python's `x * scale`
+    /// (as a literal `tf!(x * 0.1)` is).
+    pub fn from_f64(value: f64) -> Scalar<T> {
+        Scalar(T::from_python_float(value))
+    }
+}
 
 impl Scalar<i32> {
     /// A Python `int` as the int32 scalar TensorFlow makes of it
@@ -162,7 +173,7 @@ pub trait FromFloatLiteral: Element {
 
 #[cfg(test)]
 mod tests {
-    use crate::ops::dispatch::Scalar;
+    use crate::ops::typed::operands::Scalar;
 
     #[test]
     fn a_number_beyond_its_type_names_the_op_the_value_and_the_type() {

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use rxt_tf_spec::{DType, Op, Value};
 
 use crate::binding::context::BoundContext;
+use crate::eager::function_node::{FunctionNode, FUNCTION_ROW};
 use crate::eager::node::{Arg, NodeSpec, MAX_ARGS};
-use crate::eager::{malformed, run_op, run_op_then, Call};
+use crate::eager::{malformed, run_op, run_op_then, PlannedOp};
 use crate::error::Result;
-use crate::fused::function_node::{FunctionNode, FUNCTION_CALL};
 use crate::safe::graph::{GraphOutput, OwnedGraph};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::op::OwnedOp;
@@ -22,7 +22,7 @@ use crate::safe::status::Status;
 /// What a node runs.
 pub(crate) enum NodeKind {
     /// An op of the table, planned.
-    Op(Call),
+    Op(PlannedOp),
     /// A TensorFlow function of the context (an `rxt_tf::Function` of one
     /// output) on `args`: the call's arguments, then its captures.
     Function {
@@ -66,7 +66,7 @@ impl Node {
     pub(crate) fn row(&self) -> &'static Op {
         match &self.kind {
             NodeKind::Op(call) => call.row,
-            NodeKind::Function { .. } => &FUNCTION_CALL,
+            NodeKind::Function { .. } => &FUNCTION_ROW,
         }
     }
 }
@@ -100,7 +100,7 @@ pub(crate) trait Emitter {
     fn emit(
         &mut self,
         name: NodeName,
-        call: &Call,
+        call: &PlannedOp,
         keywords: &[Value],
         inputs: &[Self::Value],
         work: i64,
@@ -241,7 +241,7 @@ fn emit_node<E: Emitter>(
     match (node.swap, call.swap) {
         (Some(perm_arg), Some(perm)) => {
             let perm_value = lookup(&perm_arg)?;
-            let transpose = Call::transpose(call.element, perm);
+            let transpose = PlannedOp::transpose(call.element, perm);
             let keywords = [Value::Ints(perm)];
             let first = args.first_mut().ok_or_else(|| malformed(row))?;
             let moved = [first.clone(), perm_value.clone()];
@@ -271,7 +271,7 @@ enum Group<'v, V> {
 /// `inputs` grouped by the call's input slots: the list operand's
 /// `list_length` values form one list, every other slot one value.
 fn input_groups<'v, V>(
-    call: &Call,
+    call: &PlannedOp,
     inputs: &'v [V],
 ) -> impl Iterator<Item = Result<Group<'v, V>>> + 'v {
     let row = call.row;
@@ -311,7 +311,7 @@ impl Emitter for GraphEmitter<'_> {
     fn emit(
         &mut self,
         name: NodeName,
-        call: &Call,
+        call: &PlannedOp,
         keywords: &[Value],
         inputs: &[GraphOutput],
         _work: i64,
@@ -338,7 +338,7 @@ impl Emitter for GraphEmitter<'_> {
         inputs: &[GraphOutput],
         _work: i64,
     ) -> Result<GraphOutput> {
-        let op = FUNCTION_CALL.name;
+        let op = FUNCTION_ROW.name;
         let mut node = self
             .graph
             .node(c"StatefulPartitionedCall", &name.to_string(), op)?;
@@ -361,7 +361,7 @@ impl Emitter for EagerEmitter<'_> {
     fn emit(
         &mut self,
         _name: NodeName,
-        call: &Call,
+        call: &PlannedOp,
         keywords: &[Value],
         inputs: &[Arc<OwnedHandle>],
         work: i64,
@@ -383,7 +383,7 @@ impl Emitter for EagerEmitter<'_> {
         let outputs = function.execute(self.context, &handles)?;
         let [output] =
             <[OwnedHandle; 1]>::try_from(outputs).map_err(|_| crate::Error::Internal {
-                op: FUNCTION_CALL.name,
+                op: FUNCTION_ROW.name,
                 defect: "a function node gave other than one output",
             })?;
         Ok(Arc::new(output))
@@ -391,7 +391,11 @@ impl Emitter for EagerEmitter<'_> {
 }
 
 /// Adds `inputs` to the eager `op` of `call`, grouped as the op takes them.
-fn add_eager_inputs(op: &mut OwnedOp<'_>, call: &Call, inputs: &[Arc<OwnedHandle>]) -> Result<()> {
+fn add_eager_inputs(
+    op: &mut OwnedOp<'_>,
+    call: &PlannedOp,
+    inputs: &[Arc<OwnedHandle>],
+) -> Result<()> {
     for group in input_groups(call, inputs) {
         match group? {
             Group::One(input) => op.add_input(input)?,
@@ -443,7 +447,7 @@ pub(crate) fn run_eager_many(
     let keywords = |perm| [Value::Ints(perm)];
     if let Some((perm, perm_value)) = &swap {
         let first = args.first_mut().ok_or_else(|| malformed(row))?;
-        let transpose = Call::transpose(call.element, perm);
+        let transpose = PlannedOp::transpose(call.element, perm);
         let moved = [Arc::clone(first), Arc::clone(perm_value)];
         *first = emitter.emit(IN, &transpose, &keywords(perm), &moved, last.work)?;
     }
@@ -461,7 +465,7 @@ pub(crate) fn run_eager_many(
         .into_iter()
         .map(|output| {
             let element = DType::from_code(output.dtype()).ok_or_else(|| malformed(row))?;
-            let transpose = Call::transpose(element, perm);
+            let transpose = PlannedOp::transpose(element, perm);
             let back = [Arc::new(output), Arc::clone(&perm_value)];
             let back = emitter.emit(OUT, &transpose, &keywords(perm), &back, last.work)?;
             Arc::try_unwrap(back).or_else(|shared| {

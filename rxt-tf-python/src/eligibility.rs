@@ -12,8 +12,8 @@ use pyo3::types::{PyModule, PyType};
 
 use crate::stats::Fallback;
 
-/// TensorFlow's objects the gate reads, found once.
-pub(crate) struct Wheel {
+/// TensorFlow's objects the eligibility check reads, found once.
+pub(crate) struct TfObjects {
     /// `tensorflow.python.eager.context`: its `_context` global.
     context: Py<PyModule>,
     /// `context.context`, which makes the context when there is none yet.
@@ -24,16 +24,16 @@ pub(crate) struct Wheel {
     pub(crate) eager_tensor: Py<PyType>,
 }
 
-static WHEEL: PyOnceLock<Wheel> = PyOnceLock::new();
+static TF_OBJECTS: PyOnceLock<TfObjects> = PyOnceLock::new();
 
 /// TensorFlow's objects, imported on first use.
-pub(crate) fn wheel(py: Python<'_>) -> PyResult<&Wheel> {
-    WHEEL.get_or_try_init(py, || {
+pub(crate) fn tf_objects(py: Python<'_>) -> PyResult<&TfObjects> {
+    TF_OBJECTS.get_or_try_init(py, || {
         let context = py.import("tensorflow.python.eager.context")?;
         let eager_function_run =
             py.import("tensorflow.python.eager.polymorphic_function.eager_function_run")?;
         let ops = py.import("tensorflow.python.framework.ops")?;
-        Ok(Wheel {
+        Ok(TfObjects {
             make_context: context.getattr("context")?.unbind(),
             context: context.unbind(),
             eager_function_run: eager_function_run.unbind(),
@@ -44,7 +44,7 @@ pub(crate) fn wheel(py: Python<'_>) -> PyResult<&Wheel> {
 
 /// Why this call must go through TensorFlow's own function, if it must.
 pub(crate) fn refusal(py: Python<'_>) -> PyResult<Option<Fallback>> {
-    let wheel = wheel(py)?;
+    let wheel = tf_objects(py)?;
     if wheel
         .eager_function_run
         .bind(py)

@@ -83,13 +83,13 @@ pub(crate) enum Slot {
     Operands(&'static [usize]),
     /// A keyword's value as a tensor of this element type: a constant of
     /// the trace, or (`true`) an input, when the value was given at run
-    /// time (see [`Call::runtime`]).
+    /// time (see [`PlannedOp::runtime`]).
     Constant(Value, DType, bool),
 }
 
 /// One op call, planned: what TensorFlow runs for it.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Call {
+pub(crate) struct PlannedOp {
     /// The row.
     pub(crate) row: &'static Op,
     /// The TensorFlow op.
@@ -116,7 +116,7 @@ pub(crate) struct Call {
     pub(crate) runtime: u32,
 }
 
-impl Call {
+impl PlannedOp {
     /// Plans `row` on `operands` with `keywords` (one value per row keyword,
     /// in order), checking the values against the operands' ranks: `tf!`
     /// checked them at compile time, the plain functions of
@@ -125,7 +125,7 @@ impl Call {
         row: &'static Op,
         operands: &[Operand<'_>],
         keywords: &[Value],
-    ) -> Result<Call> {
+    ) -> Result<PlannedOp> {
         check_keywords(row, keywords)?;
         if row.rule == Rule::Index {
             check_index(row, operands, keywords)?;
@@ -203,7 +203,7 @@ impl Call {
                 _ => {}
             }
         }
-        Ok(Call {
+        Ok(PlannedOp {
             row,
             tf_op: match (batched, row.batched) {
                 (true, Some(kernel)) => kernel.tf_op,
@@ -238,9 +238,9 @@ impl Call {
     }
 
     /// The cast of a tensor of `from`s (its keyword value, the target type,
-    /// is [`Call::cast_keywords`]).
-    pub(crate) fn cast(from: DType) -> Call {
-        Call {
+    /// is [`PlannedOp::cast_keywords`]).
+    pub(crate) fn cast(from: DType) -> PlannedOp {
+        PlannedOp {
             row: &rxt_tf_spec::ops::CAST,
             tf_op: rxt_tf_spec::ops::CAST.tf_op,
             element: from,
@@ -260,8 +260,8 @@ impl Call {
     }
 
     /// The transpose that moves an axis by `perm`, on `element`s.
-    pub(crate) fn transpose(element: DType, perm: &'static [i64]) -> Call {
-        Call {
+    pub(crate) fn transpose(element: DType, perm: &'static [i64]) -> PlannedOp {
+        PlannedOp {
             row: &rxt_tf_spec::ops::TRANSPOSE,
             tf_op: rxt_tf_spec::ops::TRANSPOSE.tf_op,
             element,
@@ -362,9 +362,9 @@ pub(crate) fn plan<'a>(
     row: &'static Op,
     operands: &'a [Operand<'_>],
     keywords: &[Value],
-) -> Result<(Cow<'a, Arc<BoundContext>>, Call)> {
+) -> Result<(Cow<'a, Arc<BoundContext>>, PlannedOp)> {
     let context = shared_context(row, operands)?;
-    let call = Call::plan(row, operands, keywords)?;
+    let call = PlannedOp::plan(row, operands, keywords)?;
     Ok((context, call))
 }
 

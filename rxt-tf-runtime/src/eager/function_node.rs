@@ -62,7 +62,7 @@ impl FunctionNode {
         name: &CStr,
         config: Option<&[u8]>,
     ) -> Result<Vec<OwnedHandle>> {
-        const CALL: &str = FUNCTION_CALL.name;
+        const CALL: &str = FUNCTION_ROW.name;
         let types = (&self.input_types[..], &self.output_types[..]);
         let call = c"StatefulPartitionedCall";
         run_function_call(context, call, name, types, CALL, |mut op| {
@@ -113,7 +113,7 @@ impl FunctionNode {
         inputs: &[&OwnedHandle],
         config: &[u8],
     ) -> Result<Vec<OwnedHandle>> {
-        const CALL: &str = FUNCTION_CALL.name;
+        const CALL: &str = FUNCTION_ROW.name;
         let api = context.wheel().api();
         let status = Status::new(api, CALL)?;
         let mut op = OwnedOp::new(context.ops(), &self.name, CPU_DEVICE_C, &status, CALL)?;
@@ -164,7 +164,7 @@ impl Drop for FunctionNode {
 }
 
 /// The row errors of a function node name: `function call failed: …`.
-pub(crate) const FUNCTION_CALL: Op = Op {
+pub(crate) const FUNCTION_ROW: Op = Op {
     name: "function call",
     ..rxt_tf_spec::ops::IDENTITY
 };
