@@ -75,7 +75,7 @@ def test_keyword_arguments_bind_as_python_binds_them() -> None:
 
 
 def test_batch_sizes_retrace_as_tf_function_does() -> None:
-    @rxt_tf.function
+    @rxt_tf.function(reduce_retracing=True)
     def f(x):
         return x * 2.0
 
@@ -92,7 +92,7 @@ def test_batch_sizes_retrace_as_tf_function_does() -> None:
 
 
 def test_new_dtypes_and_ranks_trace_as_tf_function_does() -> None:
-    @rxt_tf.function
+    @rxt_tf.function(reduce_retracing=True)
     def f(x):
         return x * 2
 

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from rxt_tf._stats import Stats
+
 class Function:
     """A Python function traced by `tf.function`, called through rxt-tf."""
 
@@ -31,7 +33,7 @@ class Predictor:
     ) -> Predictor: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
 
-def stats() -> dict[str, Any]: ...
+def stats() -> Stats: ...
 def reset_stats() -> None: ...
 
 class LitertFallbackWarning(RuntimeWarning):
