@@ -6,11 +6,23 @@ SHELL := /bin/bash
 ENV := source ci/env.sh &&
 EXAMPLE := examples/inference-ext/Cargo.toml
 
-.PHONY: setup example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python guide bench fuzz
+.PHONY: setup wheel example demo demo-rextio test test-rust test-python codegen codegen-check package lint lint-rust lint-python guide bench fuzz
 
 setup:
 	@bash ci/setup.sh
 	@$(ENV) maturin develop --quiet --release -m rxt-tf-python/Cargo.toml
+
+## The wheels a user installs without Rust, into dist/: rxt-tf for CPython
+## 3.11 on x86_64 Linux (manylinux_2_28: linked by zig against glibc 2.28,
+## checked by auditwheel) and the Rextio plugin.
+wheel: setup
+	@rm -f dist/rxt_tf-*.whl dist/rxt_tf_plugin-*.whl
+	@$(ENV) maturin build --quiet --release --zig --compatibility manylinux_2_28 \
+		-m rxt-tf-python/Cargo.toml -i python --out dist
+	@$(ENV) python -m pip wheel --quiet --no-deps -w dist ./plugin-py
+	@$(ENV) auditwheel show dist/rxt_tf-*.whl | tee /dev/stderr | tr -d '\n' | \
+		grep -q 'platform tag: *"manylinux_2_28_x86_64"' || \
+		{ echo "wheel: auditwheel does not find the wheel manylinux_2_28" >&2; exit 1; }
 
 ## Build the hand-written example extension into .venv.
 example: setup
@@ -87,7 +99,7 @@ fuzz: setup
 	@$(ENV) RXT_TF_RANDOM_PROGRAMS=20000 cargo test --release --all-features --test fused_random -- --nocapture
 	@$(ENV) RXT_TF_TEST_LITERT=1 RXT_TF_FUZZ_CASES=20000 cargo test --release --all-features --test fuzz_ops -- --nocapture
 
-test-python: example
+test-python: example wheel
 	@$(ENV) python -m pytest tests/python -q
 	@echo "the example extension again, per op (RXT_TF_FUSE=0):"
 	@$(ENV) RXT_TF_FUSE=0 python -m pytest tests/python/test_equality.py tests/python/test_boundary.py tests/python/test_models.py -q

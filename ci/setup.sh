@@ -34,7 +34,8 @@ installed() {
         [ -d "$venv/rextio-0.1.3/rextio" ] &&
         "$venv/bin/python" -c '
 import importlib.util, sys
-needed = ("tensorflow", "maturin", "pytest", "rextio", "rxt_tf_plugin", "ruff", "mypy")
+needed = ("tensorflow", "maturin", "pytest", "rextio", "rxt_tf_plugin", "ruff", "mypy",
+          "ziglang", "auditwheel")
 sys.exit(any(importlib.util.find_spec(name) is None for name in needed))'
 }
 
