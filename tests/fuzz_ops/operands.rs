@@ -142,7 +142,9 @@ pub(crate) fn reshape_operands(
         } else {
             let mut rest = count;
             for size in sizes.iter_mut().take(n - 1) {
-                let divisors: Vec<usize> = (1..=rest.min(8)).filter(|d| rest % d == 0).collect();
+                let divisors: Vec<usize> = (1..=rest.min(8))
+                    .filter(|d| rest.is_multiple_of(*d))
+                    .collect();
                 let d = rng.pick(&divisors);
                 *size = d as i64;
                 rest /= d;

@@ -397,7 +397,7 @@ impl Compiled {
     /// in [`TIMED_EVERY`]: reading the clock twice costs about 2% of a
     /// small model's call), counting it.
     pub(crate) fn due_for_timing(&mut self) -> bool {
-        let due = self.runs % TIMED_EVERY == 0;
+        let due = self.runs.is_multiple_of(TIMED_EVERY);
         self.runs = self.runs.wrapping_add(1);
         due
     }
@@ -566,7 +566,7 @@ impl Drop for HostBuffer {
 /// `tensor.data` points to `tensor.bytes` valid bytes whenever the buffer
 /// is given to a run.
 unsafe fn host_buffer(library: &'static Library, tensor: &HostTensor<'_>) -> Result<HostBuffer> {
-    if (tensor.data as usize) % sys::HOST_ALIGNMENT != 0 {
+    if !(tensor.data as usize).is_multiple_of(sys::HOST_ALIGNMENT) {
         return Err(Error::LitertRefused {
             what: format!(
                 "a tensor's memory is not {}-byte aligned",

@@ -193,7 +193,7 @@ pub(crate) fn run_handles(
         let mut data = unsafe { (api.TF_TensorData)(tensor) }.cast::<u8>();
         // SAFETY: `tensor` is live.
         let bytes = unsafe { (api.TF_TensorByteSize)(tensor) };
-        if (data as usize) % HOST_ALIGNMENT != 0 {
+        if !(data as usize).is_multiple_of(HOST_ALIGNMENT) {
             // SAFETY: the buffer holds `bytes` bytes while `tensors` holds it.
             let copy = Aligned::copy_of(unsafe { std::slice::from_raw_parts(data, bytes) })?;
             data = copy.data;
