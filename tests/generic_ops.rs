@@ -184,6 +184,7 @@ fn reductions_softmax_argmax_and_transpose_on_any_axes() {
             "tf.argmax(f1, axis=0, output_type=tf.int32)" => tf!(argmax(f1, axis = 0, output_type = i32)),
             "tf.argmax(l3, axis=-1)" => tf!(argmax(l3, axis = -1)),
             "tf.argmax(m4, axis=3)" => tf!(argmax(m4, axis = 3)),
+            "tf.argmax(f3)" => tf!(argmax(f3)),
             "tf.transpose(f3)" => tf!(transpose(f3)),
             "tf.transpose(f4, perm=[0, 2, 1, 3])" => tf!(transpose(f4, perm = [0, 2, 1, 3])),
             "tf.transpose(m2)" => tf!(transpose(m2)),
@@ -496,6 +497,7 @@ fn more_element_wise_ops_reductions_and_argmin() {
             "tf.reduce_any(m4, axis=[1, -1])" => tf!(reduce_any(m4, axis = [1, -1])),
             "tf.reduce_all(m2, axis=0)" => tf!(reduce_all(m2, axis = 0)),
             "tf.argmin(f3, axis=-1)" => tf!(argmin(f3, axis = -1)),
+            "tf.argmin(m2)" => tf!(argmin(m2)),
             "tf.argmin(m2, axis=1, output_type=tf.int32)" => tf!(argmin(m2, axis = 1, output_type = i32)),
         );
     });

@@ -324,6 +324,9 @@ ACCEPTED = [
     (call("tensorflow.argmax", B1, lit(0)), ARGMAX, I64_0),
     (call("tensorflow.math.argmax", I32_1, keywords=(kw("axis", 0),)), ARGMAX, I64_0),
     (call("tensorflow.argmax", I64, lit(0)), ARGMAX, I64_0),
+    # Without `axis`: 0, as TensorFlow's `axis=None` is.
+    (call("tensorflow.argmax", T3), ARGMAX, I64_2),
+    (call("tensorflow.math.argmin", B2), rule_id("argmin"), I64),
     # output_type as TensorFlow also takes it: the dtype's name.
     (
         call("tensorflow.argmax", T3, keywords=(kw("axis", -1), kw("output_type", "int32"))),

@@ -1184,7 +1184,7 @@ OPS: tuple[OpRow, ...] = (
         promoted={},
         operands_text="float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5",
         keywords=(
-            KeywordRow(name="axis", kind="int", allowed=(), default=None, typed=True),
+            KeywordRow(name="axis", kind="int", allowed=(), default=0, typed=True),
             KeywordRow(name="output_type", kind="type", allowed=("tf.int32", "tf.int64"), default="tf.int64", typed=True),
         ),
         rules=(
@@ -1193,7 +1193,7 @@ OPS: tuple[OpRow, ...] = (
                 targets=("tensorflow.argmax", "tensorflow.math.argmax"),
                 rule_id="rxt-tf/argmax-cpu",
                 code="RXTP-RXTTF-036",
-                constraint="one CPU tensor of float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5, a literal axis in range (keyword or positional); output_type omitted (int64)",
+                constraint="one CPU tensor of float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5, a literal axis in range (keyword or positional, 0 when left out); output_type omitted (int64)",
                 positional=("axis",),
                 python_only=(),
                 macro_only=(),
@@ -2420,7 +2420,7 @@ OPS: tuple[OpRow, ...] = (
         promoted={},
         operands_text="float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5",
         keywords=(
-            KeywordRow(name="axis", kind="int", allowed=(), default=None, typed=True),
+            KeywordRow(name="axis", kind="int", allowed=(), default=0, typed=True),
             KeywordRow(name="output_type", kind="type", allowed=("tf.int32", "tf.int64"), default="tf.int64", typed=True),
         ),
         rules=(
@@ -2429,7 +2429,7 @@ OPS: tuple[OpRow, ...] = (
                 targets=("tensorflow.argmin", "tensorflow.math.argmin"),
                 rule_id="rxt-tf/argmin-cpu",
                 code="RXTP-RXTTF-069",
-                constraint="one CPU tensor of float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5, a literal axis in range (keyword or positional); output_type omitted (int64) or a dtype name",
+                constraint="one CPU tensor of float32, float64, bfloat16, float16, int32, int64 or bool at ranks 1–5, a literal axis in range (keyword or positional, 0 when left out); output_type omitted (int64) or a dtype name",
                 positional=("axis",),
                 python_only=(),
                 macro_only=(),

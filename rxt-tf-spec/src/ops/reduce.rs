@@ -143,7 +143,7 @@ pub const REDUCE_ALL: Op = Op {
     )
 };
 
-/// `argmin(x, axis = A)`.
+/// `argmin(x, axis = A)`; `axis` left out is 0, as for `argmax`.
 pub const ARGMIN: Op = Op {
     name: "argmin",
     summary: "index of the smallest value along an axis (int64, or `output_type`)",
@@ -154,7 +154,7 @@ pub const ARGMIN: Op = Op {
             &["tensorflow.argmin", "tensorflow.math.argmin"],
             "rxt-tf/argmin-cpu",
             69,
-            ", a literal axis in range (keyword or positional); output_type omitted ({default:output_type}) or a dtype name",
+            ", a literal axis in range (keyword or positional, {default:axis} when left out); output_type omitted ({default:output_type}) or a dtype name",
         )
     }],
     ..ARGMAX
@@ -208,7 +208,8 @@ pub const REDUCE_MIN: Op = reduction(
     )],
 );
 
-/// `argmax(x, axis = A)`.
+/// `argmax(x, axis = A)`; `axis` left out is 0, as `tf.math.argmax`'s
+/// `axis=None` is.
 pub const ARGMAX: Op = Op {
     name: "argmax",
     operator: None,
@@ -217,7 +218,10 @@ pub const ARGMAX: Op = Op {
     rule: Rule::ArgReduce,
     dtypes: DType::ALL,
     keywords: &[
-        ONE_AXIS,
+        Keyword {
+            default: Some(Value::Int(0)),
+            ..ONE_AXIS
+        },
         Keyword {
             name: "output_type",
             kind: ValueKind::Type,
@@ -243,7 +247,7 @@ pub const ARGMAX: Op = Op {
             &["tensorflow.argmax", "tensorflow.math.argmax"],
             "rxt-tf/argmax-cpu",
             36,
-            ", a literal axis in range (keyword or positional); output_type omitted ({default:output_type})",
+            ", a literal axis in range (keyword or positional, {default:axis} when left out); output_type omitted ({default:output_type})",
         )
     }],
 };
