@@ -39,6 +39,20 @@ needed = ("tensorflow", "maturin", "pytest", "rextio", "rxt_tf_plugin", "ruff", 
 sys.exit(any(importlib.util.find_spec(name) is None for name in needed))'
 }
 
+# mdBook builds the guide (`make guide`, part of `make test`). It comes from
+# crates.io, compiled once into the venv (about two minutes on two cores),
+# without its server and search features; a different version is replaced.
+# It compiles while pip installs the Python packages (mostly waiting on
+# downloads and disk), and setup waits for both.
+mdbook_version=0.5.4
+mdbook_pid=
+if [ "$("$venv/bin/mdbook" --version 2>/dev/null)" != "mdbook v$mdbook_version" ]; then
+    echo "setup: installing mdbook $mdbook_version into .venv (cargo install)"
+    cargo install mdbook --version "$mdbook_version" --locked --no-default-features \
+        --quiet --force --root "$venv" &
+    mdbook_pid=$!
+fi
+
 if ! installed; then
     echo "setup: installing ci/requirements.txt and plugin-py into .venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
@@ -52,12 +66,7 @@ if ! installed; then
     cp "$requirements" "$stamp"
 fi
 
-# mdBook builds the guide (`make guide`, part of `make test`). It comes from
-# crates.io, compiled once into the venv (about three minutes on two cores),
-# without its server and search features; a different version is replaced.
-mdbook_version=0.5.4
-if [ "$("$venv/bin/mdbook" --version 2>/dev/null)" != "mdbook v$mdbook_version" ]; then
-    echo "setup: installing mdbook $mdbook_version into .venv (cargo install)"
-    cargo install mdbook --version "$mdbook_version" --locked --no-default-features \
-        --quiet --force --root "$venv"
+if [ -n "$mdbook_pid" ] && ! wait "$mdbook_pid"; then
+    echo "setup: cargo install mdbook $mdbook_version failed" >&2
+    exit 1
 fi
