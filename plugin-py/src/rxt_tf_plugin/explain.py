@@ -611,8 +611,10 @@ def _classify(
         )
     if "indexing a plugin-typed value" in message:
         return "rextio", (
-            "Rextio offers no subscript of a tensor to plugins: use a Python int for a static "
-            "size, or tf.slice / tf.gather"
+            "Rextio offers no subscript of a tensor to plugins: `explain --fix` writes one "
+            "whose bounds are int literals or typed ints as the `tf.strided_slice` call "
+            "`Tensor.__getitem__` makes; for this one, use a Python int for a static size, "
+            "or tf.gather"
         )
     return "rextio", suggestion or "rewrite it inside Rextio's supported subset"
 
