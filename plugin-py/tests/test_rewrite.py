@@ -116,6 +116,49 @@ def g(x: TensorF32Cpu2D, y: TensorF32Cpu2D) -> TensorF32Cpu2D:
     assert "return tf.cast(y, x.dtype)" in out
 
 
+def _calls(source: str, result: str) -> dict[tuple[int, int], str]:
+    """Every call of ``source`` as Rextio's report shows a claimed one."""
+    return {
+        (node.lineno, node.col_offset): result
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+    }
+
+
+def test_the_dtype_of_a_local_bound_once_to_a_claimed_call_is_a_string() -> None:
+    source = textwrap.dedent(
+        HEADER
+        + """
+def f(x: TensorF32Cpu2D, m: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    y = tf.nn.relu(x)
+    a = tf.cast(m, dtype=y.dtype)
+    z = tf.nn.relu(x)
+    z = tf.cast(z, "int32")
+    b = tf.cast(m, dtype=z.dtype)
+    if a is not None:
+        w = tf.nn.relu(x)
+    c = tf.cast(m, dtype=w.dtype)
+    return a
+
+
+def g(x: TensorF32Cpu2D) -> TensorF32Cpu2D:
+    early = tf.cast(x, dtype=later.dtype)
+    later = tf.nn.relu(x)
+    return early
+"""
+    )
+    out = rewrite.fix(source, set(), set(), _calls(source, "rxt-tf/tensor-f32-cpu-2d"))[0]
+    assert 'a = tf.cast(m, dtype="float32")' in out
+    # Rebound, bound under a branch, or read before its binding: left alone.
+    assert "b = tf.cast(m, dtype=z.dtype)" in out
+    assert "c = tf.cast(m, dtype=w.dtype)" in out
+    assert "early = tf.cast(x, dtype=later.dtype)" in out
+    # Without the report's claims nothing says `y` is a tensor.
+    assert "dtype=y.dtype" in rewrite.fix(source)[0]
+    # Nor when the claimed call gives no tensor.
+    assert "dtype=y.dtype" in rewrite.fix(source, set(), set(), _calls(source, "int"))[0]
+
+
 def test_int_lists_passed_to_tensorflow_become_tuples() -> None:
     out = fixed(
         HEADER

@@ -290,3 +290,32 @@ def test_an_axis_passed_positionally_gives_the_same_bits(call: str) -> None:
         [np.nan, -0.0, 0.0, np.inf, -np.inf, 1e-45, -3.5, 2.0, 7.0, -1.0, 5.0, 3.4e38], np.float32
     ).reshape(3, 4)
     assert _run(fixed, tf.constant(special)) == _run(source, tf.constant(special)), fixed
+
+
+def test_a_local_dtype_and_its_string_give_the_same_bits() -> None:
+    import numpy as np
+    import tensorflow as tf
+
+    source = (
+        "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF32Cpu2D\n\n\n"
+        "def f(x: TensorF32Cpu2D, m: TensorF32Cpu2D):\n"
+        "    y = tf.nn.relu(x)\n"
+        "    mask = tf.cast(m > 0.5, dtype=y.dtype)\n"
+        "    return y * mask\n"
+    )
+    claimed = {
+        (node.lineno, node.col_offset): "rxt-tf/tensor-f32-cpu-2d"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+    }
+    fixed, edits = rewrite.fix(source, set(), set(), claimed)
+    assert 'dtype="float32"' in fixed and edits, fixed
+    scope: dict[str, Any] = {}
+    exec(compile(source, "<m>", "exec"), scope)
+    rewritten: dict[str, Any] = {}
+    exec(compile(fixed, "<f>", "exec"), rewritten)
+    x = tf.constant(np.array([[np.nan, -0.0, 0.0, 3.0], [-1.0, 0.25, 9.0, -np.inf]], np.float32))
+    m = tf.constant(np.array([[0.9, 0.1, 0.7, 0.6], [0.2, 1.0, 0.0, 0.8]], np.float32))
+    want, got = scope["f"](x, m), rewritten["f"](x, m)
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    assert got.numpy().tobytes() == want.numpy().tobytes()

@@ -170,6 +170,7 @@ def _rewrite(check: dict, *, quiet: bool, unsafe: bool, notes: list[str]) -> boo
     """
     changed = False
     on_tensors = explain.tensor_positions(check)
+    claimed = explain.claimed_types(check)
     unsafe_at = explain.unsafe_positions(check) if unsafe else {}
     for path in explain.project_files(check):
         try:
@@ -179,7 +180,10 @@ def _rewrite(check: dict, *, quiet: bool, unsafe: bool, notes: list[str]) -> boo
             continue
         try:
             after, edits = rewrite.fix(
-                read.text, on_tensors.get(str(path), set()), unsafe_at.get(str(path), set())
+                read.text,
+                on_tensors.get(str(path), set()),
+                unsafe_at.get(str(path), set()),
+                claimed.get(str(path), {}),
             )
         except SyntaxError:
             continue

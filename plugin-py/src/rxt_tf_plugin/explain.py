@@ -142,6 +142,23 @@ def tensor_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
     }
 
 
+def claimed_types(check: dict[str, Any]) -> dict[str, dict[tuple[int, int], str]]:
+    """Per file, each call Rextio's report shows claimed, with its result type.
+
+    Keyed by ``(line, column)``: ``--fix`` reads a local bound to one as a
+    tensor of that type.
+    """
+    found: dict[str, dict[tuple[int, int], str]] = {}
+    for module in check.get("modules", ()):
+        claims = found.setdefault(str(module.get("file_path", "")), {})
+        for function in module.get("functions", ()):
+            for claim in function.get("plugin_claims", ()) or ():
+                result = (claim.get("expression") or {}).get("result_type")
+                if claim.get("kind") == "call" and result:
+                    claims[(int(claim.get("line", 0)), int(claim.get("column", 0)))] = str(result)
+    return found
+
+
 def unsafe_positions(check: dict[str, Any]) -> dict[str, set[tuple[int, int]]]:
     """Per file, the statements ``--unsafe-fixes`` may rewrite.
 

@@ -20,7 +20,9 @@ changes nothing a caller can observe:
   replaced by the function where a function calls it;
 - a dtype passed to a TensorFlow call as ``tf.float32`` (or ``x.dtype`` of a
   parameter whose annotation fixes its element type and that the function
-  never rebinds) becomes its name as a string, which TensorFlow takes alike;
+  never rebinds, or of a local bound once to a call Rextio's report shows
+  claimed with a tensor result, read after that binding) becomes its name as
+  a string, which TensorFlow takes alike;
 - a dtype passed positionally (``tf.cast(x, "float32")``) becomes the
   ``dtype=`` keyword, and an axis that is no literal (``axis=ax``) the
   positional argument it binds alike;
@@ -45,7 +47,7 @@ changes nothing a caller can observe:
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from rxt_tf_plugin import spec
@@ -53,7 +55,7 @@ from rxt_tf_plugin.branches import indented, taken_branch
 from rxt_tf_plugin.folding import FOLDED, UNKNOWN, folded, spelled
 from rxt_tf_plugin.indexing import index_lists, int_tuple
 from rxt_tf_plugin.inlining import helpers, inline
-from rxt_tf_plugin.ops import op_for
+from rxt_tf_plugin.ops import op_for, tensor_type
 from rxt_tf_plugin.renaming import fresh_name, loads, reads_namespaces, scoped_names, stores
 from rxt_tf_plugin.source_file import newline_of
 from rxt_tf_plugin.syntax import (
@@ -127,6 +129,7 @@ def plan(
     source: str,
     on_tensors: Collection[tuple[int, int]] = (),
     unsafe_at: Collection[tuple[int, int]] = (),
+    claimed: Mapping[tuple[int, int], str] | None = None,
 ) -> list[Edit]:
     """The rewrites of a module's ``source``.
 
@@ -134,14 +137,16 @@ def plan(
     subscript ``x[...]`` Rextio found on a plugin tensor; only those become
     plain assignments and ``tf.strided_slice`` calls. ``unsafe_at`` holds
     the docstrings to make comments and the helper calls to inline (the
-    unsafe rewrites).
+    unsafe rewrites). ``claimed`` maps the ``(line, column)`` of each call
+    Rextio's report shows claimed to its result type: a local bound once to
+    such a call is a tensor of that element type (its ``.dtype`` a string).
     """
     tree = ast.parse(source)
     module = _Module(source, tree)
     edits: list[Edit] = []
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
-            edits.extend(module.function_edits(function, on_tensors))
+            edits.extend(module.function_edits(function, on_tensors, claimed or {}))
             edits.extend(module.docstring_edits(function, unsafe_at))
             edits.extend(module.inline_edits(function, unsafe_at))
             edits.extend(module.none_test_edits(function, unsafe_at))
@@ -162,20 +167,23 @@ def fix(
     source: str,
     on_tensors: Collection[tuple[int, int]] = (),
     unsafe_at: Collection[tuple[int, int]] = (),
+    claimed: Mapping[tuple[int, int], str] | None = None,
 ) -> tuple[str, list[Edit]]:
     """``source`` with every rewrite applied until none is left, and the edits made.
 
-    ``on_tensors`` and ``unsafe_at`` positions refer to the original source;
-    they are applied in the first pass only (later passes move text).
+    ``on_tensors``, ``unsafe_at`` and ``claimed`` positions refer to the
+    original source; they are applied in the first pass only (later passes
+    move text).
     """
     done: list[Edit] = []
     for _ in range(4):
-        edits = plan(source, on_tensors, unsafe_at)
+        edits = plan(source, on_tensors, unsafe_at, claimed)
         if not edits:
             break
         done.extend(edits)
         source = apply(source, edits)
         on_tensors = unsafe_at = ()
+        claimed = None
     return source, done
 
 
@@ -214,6 +222,8 @@ class _Module:
         # Split as the parser counts lines (not on form feeds or U+2028).
         self.lines = [line.decode() for line in source.encode().splitlines()]
         self.tf_names = tf_names(tree)
+        self.local_tensors: dict[str, tuple[str, ast.Assign]] = {}
+        """The function being rewritten's locals known as tensors (`tensor_locals`)."""
         bound = module_bindings(tree)
         globals_ = {
             name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names
@@ -258,6 +268,7 @@ class _Module:
         self,
         function: ast.FunctionDef | ast.AsyncFunctionDef,
         on_tensors: Collection[tuple[int, int]],
+        claimed: Mapping[tuple[int, int], str],
     ) -> Iterator[Edit]:
         local = local_names(function)
         dtypes = {
@@ -266,6 +277,7 @@ class _Module:
             if (found := marker(arg.annotation)) in MARKER_DTYPES
             and arg.arg not in rebound(function)
         }
+        self.local_tensors = tensor_locals(function, claimed)
         bound = bound_once(function)
         parents = {
             child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)
@@ -569,6 +581,19 @@ class _Module:
             and node.value.id in dtypes
         ):
             return f'"{dtypes[node.value.id]}"'
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "dtype"
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.local_tensors
+        ):
+            dtype, assignment = self.local_tensors[node.value.id]
+            # Read after its one binding (before it, Python raises).
+            if (node.lineno, node.col_offset) > (
+                assignment.end_lineno or 0,
+                assignment.end_col_offset or 0,
+            ):
+                return f'"{dtype}"'
         return None
 
     def _positional_edits(
@@ -724,3 +749,44 @@ _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
 
 
 _TENSORDOT = frozenset({"tensorflow.tensordot", "tensorflow.linalg.tensordot"})
+
+
+def tensor_locals(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    claimed: Mapping[tuple[int, int], str],
+) -> dict[str, tuple[str, ast.Assign]]:
+    """Locals known as tensors: each name's element type and its binding.
+
+    Those bound exactly once, by a statement of the function's body (not
+    under a branch or loop), to a call Rextio's report shows claimed with a
+    tensor result.
+    """
+    if not claimed:
+        return {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    parameters = {
+        arg.arg
+        for arg in [
+            *function.args.posonlyargs,
+            *function.args.args,
+            *function.args.kwonlyargs,
+            *filter(None, [function.args.vararg, function.args.kwarg]),
+        ]
+    }
+    found: dict[str, tuple[str, ast.Assign]] = {}
+    for statement in function.body:
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and isinstance(statement.value, ast.Call)
+        ):
+            continue
+        name = statement.targets[0].id
+        kind = tensor_type(claimed.get((statement.value.lineno, statement.value.col_offset)))
+        if kind is not None and stores.get(name) == 1 and name not in parameters:
+            found[name] = (kind.dtype, statement)
+    return found
