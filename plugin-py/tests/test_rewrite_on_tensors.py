@@ -319,3 +319,54 @@ def test_a_local_dtype_and_its_string_give_the_same_bits() -> None:
     want, got = scope["f"](x, m), rewritten["f"](x, m)
     assert (got.dtype, got.shape) == (want.dtype, want.shape)
     assert got.numpy().tobytes() == want.numpy().tobytes()
+
+
+MOMENTS = [
+    "tf.nn.moments(x, axes=[-1], keepdims=True)",
+    "tf.nn.moments(x, [0])",
+    "tf.nn.moments(x, [0, 1])",
+    "tf.nn.moments(x, axes=(1,), shift=None, keepdims=False)",
+    "tf.nn.moments(x, [2])",  # out of range: the same error
+]
+"""``tf.nn.moments`` of a float32 (and float64) 3x4 matrix as layers call it."""
+
+
+@pytest.mark.parametrize("call", MOMENTS)
+@pytest.mark.parametrize("marker", ["TensorF32Cpu2D", "TensorF64Cpu2D"])
+def test_moments_and_one_call_per_output_give_the_same_bits(call: str, marker: str) -> None:
+    import numpy as np
+    import tensorflow as tf
+
+    source = (
+        f"import tensorflow as tf\nfrom rxt_tf_plugin.types import {marker}\n\n\n"
+        f"def f(x: {marker}):\n"
+        f"    mean, variance = {call}\n"
+        "    return mean * 3.0 + variance\n"
+    )
+    fixed, edits = rewrite.fix(source)
+    assert edits and "moments" not in fixed, fixed
+    compile(fixed, "<fixed>", "exec")
+    dtype = np.float64 if "64" in marker else np.float32
+    cases = [
+        np.array([[np.nan, -0.0, 0.0, 3.0], [1e30, -1e30, 7.5, 1e-38], [1.0, 2.0, 3.0, 4.0]]),
+        np.arange(12.0).reshape(3, 4) / 7.0,
+    ]
+    for values in cases:
+        x = tf.constant(values.astype(dtype))
+        assert _run(source, x) == _run(fixed, x)
+
+
+def test_moments_stays_where_it_cannot_be_proven() -> None:
+    for call, why in [
+        ("tf.nn.moments(h, [0])", "float16 runs in float32 and casts back"),
+        ("tf.nn.moments(x, axes)", "axes not a literal"),
+        ("tf.nn.moments(x, [0], shift=1.0)", "a shift"),
+        ("tf.nn.moments(x, [0], name='m')", "a name"),
+        ("tf.nn.moments(x, [0], keepdims=k)", "keepdims not a literal"),
+    ]:
+        source = (
+            "import tensorflow as tf\nfrom rxt_tf_plugin.types import TensorF16Cpu2D, "
+            "TensorF32Cpu2D\n\n\ndef f(x: TensorF32Cpu2D, h: TensorF16Cpu2D, axes, k):\n"
+            f"    mean, variance = {call}\n    return mean\n"
+        )
+        assert "tf.nn.moments" in rewrite.fix(source)[0], why

@@ -517,7 +517,11 @@ _NEVER_OFFERED = {
     "split": "it gives several tensors, and Rextio refuses the tuple unpacking",
     "unstack": "it gives several tensors, and Rextio refuses the tuple unpacking",
     "top_k": "it gives several tensors, and Rextio refuses the tuple unpacking",
-    "moments": "it gives several tensors, and Rextio refuses the tuple unpacking",
+    "moments": (
+        "it gives several tensors, and Rextio refuses the tuple unpacking; `explain --fix` "
+        "writes `mean, variance = tf.nn.moments(x, [axes])` as one call per output, the ops "
+        "moments runs, where x's element type is known (not float16) and the axes are literals"
+    ),
     "einsum": "its equation is a positional string, which Rextio offers as no literal",
     "fused_batch_norm": "it gives several tensors, and Rextio refuses the tuple unpacking",
 }

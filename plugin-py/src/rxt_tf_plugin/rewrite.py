@@ -55,7 +55,8 @@ from rxt_tf_plugin.branches import indented, taken_branch
 from rxt_tf_plugin.folding import FOLDED, UNKNOWN, folded, spelled
 from rxt_tf_plugin.indexing import index_lists, int_tuple
 from rxt_tf_plugin.inlining import helpers, inline
-from rxt_tf_plugin.ops import op_for, tensor_type
+from rxt_tf_plugin.moments import one_call_per_output
+from rxt_tf_plugin.ops import op_for
 from rxt_tf_plugin.renaming import fresh_name, loads, reads_namespaces, scoped_names, stores
 from rxt_tf_plugin.source_file import newline_of
 from rxt_tf_plugin.syntax import (
@@ -77,6 +78,7 @@ from rxt_tf_plugin.syntax import (
     tf_names,
     tf_path,
 )
+from rxt_tf_plugin.tensor_locals import tensor_locals
 
 DTYPE_NAMES = frozenset(dtype for _, _, dtype, _ in spec.TENSOR_KINDS) | {
     "bfloat16",
@@ -311,6 +313,8 @@ class _Module:
                         self.text(self.aliases[node.id]),
                         f"call {node.id}'s function directly",
                     )
+            elif isinstance(node, ast.Assign):
+                yield from self._moments_edits(node, dtypes)
             elif isinstance(node, ast.Call) and self._tf_path(node.func) is not None:
                 yield from self._dtype_edits(node, dtypes, local)
                 yield from self._tuple_edits(node)
@@ -469,6 +473,28 @@ class _Module:
             "make the docstring a comment (unsafe: the function's __doc__ becomes None)",
         )
         yield replace(edit, unsafe=True)
+
+    def _moments_edits(self, statement: ast.Assign, dtypes: dict[str, str]) -> Iterator[Edit]:
+        """``a, b = tf.nn.moments(x, axes)`` as one call per output (see `moments`)."""
+        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+
+        def dtype_of(name: ast.Name) -> str | None:
+            if name.id in dtypes:
+                return dtypes[name.id]
+            dtype, binding = self.local_tensors.get(name.id, (None, statement))
+            return dtype if binding.lineno < statement.lineno else None
+
+        lines = module and one_call_per_output(
+            statement,
+            module,
+            self._tf_path,
+            dtype_of,
+            self.text,
+            lambda stem: fresh_name(self.tree, stem),
+        )
+        if lines:
+            text = indented(lines, statement.col_offset, newline_of(self.source))
+            yield self.edit(statement, text, "one call per output of tf.nn.moments, as it runs")
 
     def _call_edits(
         self, node: ast.expr, function: str, operands: list[ast.expr]
@@ -749,44 +775,3 @@ _ATOMS = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript)
 
 
 _TENSORDOT = frozenset({"tensorflow.tensordot", "tensorflow.linalg.tensordot"})
-
-
-def tensor_locals(
-    function: ast.FunctionDef | ast.AsyncFunctionDef,
-    claimed: Mapping[tuple[int, int], str],
-) -> dict[str, tuple[str, ast.Assign]]:
-    """Locals known as tensors: each name's element type and its binding.
-
-    Those bound exactly once, by a statement of the function's body (not
-    under a branch or loop), to a call Rextio's report shows claimed with a
-    tensor result.
-    """
-    if not claimed:
-        return {}
-    stores: dict[str, int] = {}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            stores[node.id] = stores.get(node.id, 0) + 1
-    parameters = {
-        arg.arg
-        for arg in [
-            *function.args.posonlyargs,
-            *function.args.args,
-            *function.args.kwonlyargs,
-            *filter(None, [function.args.vararg, function.args.kwarg]),
-        ]
-    }
-    found: dict[str, tuple[str, ast.Assign]] = {}
-    for statement in function.body:
-        if not (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-            and isinstance(statement.value, ast.Call)
-        ):
-            continue
-        name = statement.targets[0].id
-        kind = tensor_type(claimed.get((statement.value.lineno, statement.value.col_offset)))
-        if kind is not None and stores.get(name) == 1 and name not in parameters:
-            found[name] = (kind.dtype, statement)
-    return found
