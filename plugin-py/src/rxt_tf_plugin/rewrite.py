@@ -474,9 +474,13 @@ class _Module:
         )
         yield replace(edit, unsafe=True)
 
+    def _tf_module(self) -> str | None:
+        """The module's name for ``tensorflow`` (``tf``), if it imports it."""
+        return next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+
     def _moments_edits(self, statement: ast.Assign, dtypes: dict[str, str]) -> Iterator[Edit]:
         """``a, b = tf.nn.moments(x, axes)`` as one call per output (see `moments`)."""
-        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+        module = self._tf_module()
 
         def dtype_of(name: ast.Name) -> str | None:
             if name.id in dtypes:
@@ -505,7 +509,7 @@ class _Module:
         them, become the call's punctuation), so rewrites inside them are
         made as well; all or none.
         """
-        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+        module = self._tf_module()
         if module is None:
             return
         start, end = self.span(node)
@@ -525,7 +529,7 @@ class _Module:
         ``_slice_helper``'s, so the op, its inputs and its attributes are the
         same (the bits too).
         """
-        module = next((name for name, path in self.tf_names.items() if path == "tensorflow"), None)
+        module = self._tf_module()
         index = index_lists(node.slice, lambda item: self._tf_path(item) == "tensorflow.newaxis")
         if module is None or index is None:
             return
