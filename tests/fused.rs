@@ -606,3 +606,58 @@ fn a_clone_of_a_pending_result_shares_its_value() {
         );
     });
 }
+
+/// The body the template test runs: `relu(x + y) * 2`, read.
+fn sum_relu_doubled(x: &TensorF32Cpu2D, y: &TensorF32Cpu2D, fuse: bool) -> Vec<f32> {
+    let _scope = Scope::new(fuse);
+    let doubled = tf!(relu(tf!(x + y).expect("add")))
+        .and_then(|r| tf!(r * 2))
+        .expect("relu, mul");
+    doubled.to_vec().expect("read")
+}
+
+#[test]
+fn a_trace_run_again_is_followed_and_what_differs_is_recorded() {
+    let _serial = serial();
+    with_python(|py| {
+        let tensor = |values: &[f32], shape: [usize; 2]| {
+            TensorF32Cpu2D::from_slice(py, values, shape).expect("tensor")
+        };
+        let a = tensor(&[1.0, -2.0, 3.0, 4.0, 5.0, -6.0], [2, 3]);
+        let b = tensor(&[0.5, 0.5, 0.5, -9.0, 1.0, 1.0], [2, 3]);
+        let tall = tensor(&[1.0, -2.0, 3.0, 4.0, 5.0, -6.0], [3, 2]);
+        let followed = || fusion::stats().followed;
+        let check = |x: &TensorF32Cpu2D, y: &TensorF32Cpu2D, follows: bool, what: &str| {
+            let before = followed();
+            let fused = sum_relu_doubled(x, y, true);
+            assert_eq!(fused, sum_relu_doubled(x, y, false), "{what}");
+            assert_eq!(followed() - before, u64::from(follows), "{what}: followed");
+        };
+        // The first run builds the trace, the second finds it cached and
+        // keeps it as a template, the third follows it.
+        check(&a, &b, false, "first");
+        check(&a, &b, false, "cached");
+        check(&a, &b, true, "followed");
+        // New tensors of the same shapes follow it too; their values count.
+        let c = tensor(&[-1.0, 2.0, -3.0, 0.0, 0.0, 7.0], [2, 3]);
+        check(&c, &b, true, "new tensors");
+        // One tensor twice where the template had two: another trace (its
+        // one input), recorded, kept, then followed.
+        check(&a, &a, false, "one tensor twice");
+        check(&a, &a, false, "one tensor twice, cached");
+        check(&a, &a, true, "one tensor twice, followed");
+        // Two tensors where the newest template had one twice: the other
+        // template.
+        check(&b, &c, true, "two tensors again");
+        // Another shape: recorded, not followed.
+        check(&tall, &tall, false, "another shape");
+        // A body that stops early holds other outputs: recorded.
+        let before = followed();
+        let sum = {
+            let _scope = Scope::fused();
+            tf!(a + b).expect("add").to_vec().expect("read")
+        };
+        assert_eq!(sum, vec![1.5, -1.5, 3.5, -5.0, 6.0, -5.0]);
+        assert_eq!(followed(), before, "a prefix is not followed to its end");
+    });
+}

@@ -7,7 +7,10 @@
 //! Programs mix element-wise ops, broadcasting, matmuls, reductions,
 //! softmax on either axis, literals and run-time scalars, NaN and ±inf,
 //! reads of one result and of all of them in a random order, drops,
-//! failing ops, and lengths past the 256-op trace limit. The seed is fixed.
+//! failing ops, and lengths past the 256-op trace limit. Each program runs
+//! fused three times (the third follows the traces the second found
+//! cached: the thread's templates), then again with new values and one op
+//! changed, which leaves its template there. The seed is fixed.
 
 mod common;
 
@@ -42,6 +45,7 @@ enum Step {
     Drop(usize),
 }
 
+#[derive(Clone)]
 struct Program {
     inputs: Vec<(Shape, Vec<f32>)>,
     steps: Vec<Step>,
@@ -200,6 +204,26 @@ fn shuffled(indices: std::ops::Range<usize>, seed: u64) -> Vec<usize> {
     order
 }
 
+/// `program` with new values of the same shapes and its first unary step
+/// from a random one on another unary op: the same ops up to there, then
+/// another trace.
+fn varied(program: &Program, rng: &mut Rng) -> Program {
+    let mut varied = program.clone();
+    for (_, values) in &mut varied.inputs {
+        for value in values.iter_mut() {
+            *value = -*value * 0.5;
+        }
+    }
+    let from = rng.below(varied.steps.len());
+    if let Some(Step::Unary(kind, _)) = varied.steps[from..]
+        .iter_mut()
+        .find(|step| matches!(step, Step::Unary(..)))
+    {
+        *kind = (*kind + 1) % 9;
+    }
+    varied
+}
+
 /// Runs `program` in a fused or per-op scope: every read, as (step, result
 /// read, what it saw). A failing op does not stop the program: its result
 /// holds the error, and an op on a failed result holds that error without
@@ -322,6 +346,17 @@ fn random_programs_observe_the_same_fused_and_per_op() {
         long += usize::from(program.steps.len() > 256);
         let per_op = run(&program, false);
         let fused = run(&program, true);
+        // Cached now: kept as templates, then followed.
+        for again in [run(&program, true), run(&program, true)] {
+            assert_eq!(again, per_op, "program {number} again: {:?}", program.steps);
+        }
+        let changed = varied(&program, &mut Rng(SEED ^ number as u64));
+        assert_eq!(
+            run(&changed, true),
+            run(&changed, false),
+            "program {number} changed: {:?}",
+            changed.steps
+        );
         let error = |(_, _, seen): &&(usize, usize, Seen)| matches!(seen, Seen::Error(_));
         if let Some(first) = per_op.iter().position(|read| error(&read)) {
             failed += 1;
@@ -341,9 +376,14 @@ fn random_programs_observe_the_same_fused_and_per_op() {
     let after = fusion::stats();
     eprintln!(
         "{programs} programs ({failed} with a failing op, {kept} values read after a failure, \
-         {long} past 256 ops): {} builds, {} replays",
+         {long} past 256 ops): {} builds, {} replays, {} followed",
         after.builds - before.builds,
-        after.replays - before.replays
+        after.replays - before.replays,
+        after.followed - before.followed
+    );
+    assert!(
+        after.followed - before.followed > programs as u64,
+        "templates followed"
     );
     assert!(
         failed > programs / 10 && failed < programs * 2 / 3,

@@ -20,6 +20,7 @@ use crate::safe::op::OwnedOp;
 use crate::safe::status::Status;
 
 /// What a node runs.
+#[derive(Clone)]
 pub(crate) enum NodeKind {
     /// An op of the table, planned.
     Op(PlannedOp),
@@ -33,6 +34,7 @@ pub(crate) enum NodeKind {
 
 /// One recorded op: what it runs, keyword values and inputs in the op's
 /// order.
+#[derive(Clone)]
 pub(crate) struct Node {
     pub(crate) kind: NodeKind,
     pub(crate) keywords: Vec<Value>,

@@ -185,14 +185,24 @@ pub(crate) trait Target {
         earlier: &[Source],
     ) -> std::result::Result<Source, Unresolved>;
 
-    /// Adds the node `build` makes from `sources` into the sink: its
-    /// output, or [`Added::TargetRan`] if the target took no more nodes
-    /// meanwhile (the caller starts another).
+    /// Adds the node `build` makes from `sources` (for `facts`) into the
+    /// sink: its output, or [`Added::TargetRan`] if the target took no more
+    /// nodes meanwhile (the caller starts another).
     fn add(
         &self,
         sources: &mut Sources,
+        facts: CallFacts<'_>,
         build: impl FnOnce(&mut Self::Sink<'_>, &mut Sources) -> Result<u32>,
     ) -> Added;
+}
+
+/// What a recorded call is besides its sources: the planned op, its
+/// keywords and its output's kind.
+#[derive(Clone, Copy)]
+pub(crate) struct CallFacts<'a> {
+    pub(crate) call: &'a PlannedOp,
+    pub(crate) keywords: &'a [Value],
+    pub(crate) kind: TensorKind,
 }
 
 /// What adding a node to a recording target came to.
@@ -224,7 +234,12 @@ pub(crate) fn record(
     );
     match found {
         Ok(mut sources) => {
-            let added = target.add(&mut sources, |sink, sources| {
+            let facts = CallFacts {
+                call,
+                keywords,
+                kind,
+            };
+            let added = target.add(&mut sources, facts, |sink, sources| {
                 build(sink, call, keywords, kind, sources)
             });
             sources.inputs.clear();

@@ -116,6 +116,22 @@ pub(crate) struct PlannedOp {
     pub(crate) runtime: u32,
 }
 
+impl PartialEq for PlannedOp {
+    /// The same plan: the same row (by address) planned alike.
+    fn eq(&self, other: &PlannedOp) -> bool {
+        std::ptr::eq(self.row, other.row)
+            && std::ptr::eq(self.tf_op, other.tf_op)
+            && self.element == other.element
+            && self.operand_element == other.operand_element
+            && self.batched == other.batched
+            && self.rank == other.rank
+            && self.swap == other.swap
+            && self.index_element == other.index_element
+            && self.list_length == other.list_length
+            && self.runtime == other.runtime
+    }
+}
+
 impl PlannedOp {
     /// Plans `row` on `operands` with `keywords` (one value per row keyword,
     /// in order), checking the values against the operands' ranks: `tf!`

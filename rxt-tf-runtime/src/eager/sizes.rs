@@ -47,6 +47,13 @@ impl Sizes {
         exact
     }
 
+    /// Whether `other` gives the same sizes, known alike.
+    pub(crate) fn same_as(&self, other: &Sizes) -> bool {
+        self.exact == other.exact
+            && self.rank == other.rank
+            && self.sizes[..self.rank] == other.sizes[..other.rank]
+    }
+
     /// The size of axis `index` (1 past the rank).
     pub(crate) fn size(&self, index: usize) -> i64 {
         match index < self.rank {

@@ -19,13 +19,14 @@ use rxt_tf_spec::{DType, Op, TensorKind, Value};
 use crate::binding::context::BoundContext;
 use crate::eager::emit::{emit_each, EagerEmitter, NodeKind};
 use crate::eager::function_node::FunctionNode;
-use crate::eager::node::{self, Added, Source, Sources, Unresolved};
+use crate::eager::node::{self, Added, CallFacts, Source, Sources, Unresolved};
 use crate::eager::{self, Operand};
 use crate::error::Result;
 use crate::fused::key::Part;
 use crate::fused::library::{self, FusedFunction};
 use crate::fused::litert_trace;
-use crate::fused::recording::{Recorder, Recording};
+use crate::fused::recording::{Recorder, Recording, TraceParts};
+use crate::fused::template;
 use crate::gil::acquire;
 use crate::litert::Outcome;
 use crate::safe::handle::OwnedHandle;
@@ -131,7 +132,9 @@ impl Batch {
                 .iter()
                 .map(|handle| Source::Tensor(Arc::clone(handle))),
         );
-        self.add_node(sources, |recording, sources| {
+        self.add_node(|recording| {
+            // A function call ends following a template.
+            template::materialize(recording);
             recording.push_function(
                 &self.context,
                 call.function,
@@ -145,23 +148,27 @@ impl Batch {
     /// Adds one node, its inputs found before the batch is locked, by
     /// `push`, which returns the node's index; its output is a promise of
     /// the batch (unless the batch ran meanwhile).
-    fn add_node<S>(
-        self: &Arc<Batch>,
-        sources: S,
-        push: impl FnOnce(&mut Recording, S) -> Result<u32>,
-    ) -> Added {
-        let mut recording = self.lock();
+    fn add_node(self: &Arc<Batch>, push: impl FnOnce(&mut Recording) -> Result<u32>) -> Added {
+        let recording = self.lock();
         if self.ran() {
             return Added::TargetRan;
         }
+        self.add_locked(recording, push)
+    }
+
+    /// [`Batch::add_node`] on the recording, locked.
+    fn add_locked(
+        self: &Arc<Batch>,
+        mut recording: MutexGuard<'_, Recording>,
+        push: impl FnOnce(&mut Recording) -> Result<u32>,
+    ) -> Added {
         let mark = recording.mark();
-        let pushed = push(&mut recording, sources).and_then(|node| {
+        let pushed = push(&mut recording).and_then(|node| {
             let output = recording
                 .outputs
                 .get_mut(node as usize)
                 .ok_or_else(|| internal("a recorded node has no output"))?;
-            let producer: Arc<dyn Producer> = Arc::clone(self) as Arc<dyn Producer>;
-            let promise = Arc::new(Promise::new(producer, node));
+            let promise = self.promise(node);
             output.promise = Arc::downgrade(&promise);
             Ok(Untyped::promised(promise, Arc::clone(&self.context)))
         });
@@ -171,14 +178,24 @@ impl Batch {
         }
         let full = recording.nodes.len() >= MAX_NODES;
         drop(recording);
+        self.run_if_full(full);
+        Added::Node(pushed)
+    }
+
+    /// A promise of the output of node `node`.
+    fn promise(self: &Arc<Batch>, node: u32) -> Arc<Promise> {
+        let producer: Arc<dyn Producer> = Arc::clone(self) as Arc<dyn Producer>;
+        Arc::new(Promise::new(producer, node))
+    }
+
+    /// Runs the batch if `full`: a long loop in one scope runs what is live
+    /// so far, so a trace (and what it holds) stays bounded; later ops start
+    /// a new one. An error here is this thread's environment, which the
+    /// next read reports; the ops stay recorded.
+    fn run_if_full(&self, full: bool) {
         if full {
-            // A long loop in one scope: run what is live so far, so a trace
-            // (and what it holds) stays bounded; later ops start a new one.
-            // An error here is this thread's environment, which the next
-            // read reports; the ops stay recorded.
             let _ = self.flush();
         }
-        Added::Node(pushed)
     }
 
     /// Where `tensor`, the next operand after `earlier`, comes from: a
@@ -226,21 +243,43 @@ impl Batch {
                 return Ok(());
             }
             self.done.store(true, Ordering::Release);
-            let live: Vec<(u32, Arc<Promise>)> = recording
-                .outputs
-                .iter()
-                .enumerate()
-                .filter_map(|(index, output)| {
-                    let promise = output.promise.upgrade()?;
-                    Some((u32::try_from(index).ok()?, promise))
-                })
-                .collect();
-            if !live.is_empty() {
-                let results = self.run(&mut recording, &live, &mut garbage);
-                for ((_, promise), result) in live.iter().zip(results) {
-                    garbage.producers.extend(promise.fulfil(result));
+            // A template followed to the end runs its function; anything
+            // else runs as recorded.
+            let followed = template::finished(&recording).map(|finished| {
+                library::count_followed();
+                let count = finished.live.len();
+                let parts = finished.parts;
+                let ran = self.execute(&finished.function, parts, finished.returned, count);
+                (ran, finished.live)
+            });
+            let live = match followed {
+                Some((ran, live)) => {
+                    let results = self.results(ran, &mut recording, &live);
+                    for ((_, promise), result) in live.iter().zip(results) {
+                        garbage.producers.extend(promise.fulfil(result));
+                    }
+                    live
                 }
-            }
+                None => {
+                    template::materialize(&mut recording);
+                    let live: Vec<(u32, Arc<Promise>)> = recording
+                        .outputs
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(index, output)| {
+                            let promise = output.promise.upgrade()?;
+                            Some((u32::try_from(index).ok()?, promise))
+                        })
+                        .collect();
+                    if !live.is_empty() {
+                        let results = self.run(&mut recording, &live, &mut garbage);
+                        for ((_, promise), result) in live.iter().zip(results) {
+                            garbage.producers.extend(promise.fulfil(result));
+                        }
+                    }
+                    live
+                }
+            };
             garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
             garbage
                 .functions
@@ -257,7 +296,8 @@ impl Batch {
     }
 
     /// The result of each of `live`: one fused call; if it fails, the ops
-    /// one by one.
+    /// one by one. A trace whose function was cached already becomes a
+    /// template of the thread.
     fn run(
         &self,
         recording: &mut Recording,
@@ -283,15 +323,43 @@ impl Batch {
             &outputs,
             &mut garbage.evicted,
         )
-        .and_then(|function| {
-            if let Some(body) = self.litert {
-                if let Some(ran) = self.run_litert(body, &function, recording, &outputs, live.len())
-                {
-                    return ran;
-                }
+        .and_then(|(function, cached)| {
+            let ran = self.execute(&function, recording.parts(), &outputs, live.len());
+            if cached && ran.as_ref().is_ok_and(|ran| ran.len() == live.len()) {
+                template::remember(recording, &self.context, &function, &outputs);
             }
-            function.call(&self.context, &recording.inputs, recording.work)
+            ran
         });
+        self.results(fused, recording, live)
+    }
+
+    /// Runs `function`, the trace of `parts` returning the nodes `outputs`
+    /// (`count` of them): through LiteRT in a litert scope where it
+    /// converts, else on TensorFlow.
+    fn execute(
+        &self,
+        function: &FusedFunction,
+        parts: TraceParts<'_>,
+        outputs: &[(u32, DType)],
+        count: usize,
+    ) -> Result<Vec<OwnedHandle>> {
+        if let Some(body) = self.litert {
+            if let Some(ran) = self.run_litert(body, function, parts, outputs, count) {
+                return ran;
+            }
+        }
+        function.call(&self.context, parts.inputs, parts.work)
+    }
+
+    /// Each of `live`'s result from the fused call's: its outputs, or for
+    /// a call that failed the ops run again one by one (the recording made
+    /// whole first, if it followed a template).
+    fn results(
+        &self,
+        fused: Result<Vec<OwnedHandle>>,
+        recording: &mut Recording,
+        live: &[(u32, Arc<Promise>)],
+    ) -> Vec<Fulfilment> {
         let fused = match fused {
             Err(crate::Error::LitertRefused { what }) => {
                 // Under `RXT_TF_LITERT_STRICT`: every result fails with it.
@@ -309,6 +377,7 @@ impl Batch {
             }
             _ => {
                 library::count_replay();
+                template::materialize(recording);
                 self.replay(recording, live)
             }
         }
@@ -321,11 +390,11 @@ impl Batch {
         &self,
         body: &str,
         function: &FusedFunction,
-        recording: &Recording,
+        parts: TraceParts<'_>,
         outputs: &[(u32, DType)],
         count: usize,
     ) -> Option<Result<Vec<OwnedHandle>>> {
-        let reason = match litert_trace::run(function, &self.context, recording, outputs) {
+        let reason = match litert_trace::run(function, &self.context, parts, outputs) {
             Ok(Outcome::Ran(handles)) if handles.len() == count => return Some(Ok(handles)),
             Ok(Outcome::Ran(_)) => String::from("LiteRT gave another number of outputs"),
             Ok(Outcome::Fallback(reason)) => reason,
@@ -379,14 +448,31 @@ impl node::Target for Arc<Batch> {
     fn add(
         &self,
         sources: &mut Sources,
+        facts: CallFacts<'_>,
         build: impl FnOnce(&mut Recorder<'_>, &mut Sources) -> Result<u32>,
     ) -> Added {
-        self.add_node(sources, |recording, sources| {
+        let mut recording = self.lock();
+        if self.ran() {
+            return Added::TargetRan;
+        }
+        if let Some(node) = template::follow(&mut recording, &self.context, sources, facts) {
+            let promise = self.promise(node);
+            template::promised(&mut recording, node, &promise);
+            let full = template::nodes_after(&recording) >= MAX_NODES;
+            drop(recording);
+            self.run_if_full(full);
+            return Added::Node(Ok(Untyped::promised(promise, Arc::clone(&self.context))));
+        }
+        let swap_scalar = facts.call.swap_given_at_run_time();
+        let spec = template::spec(&recording, sources, swap_scalar);
+        self.add_locked(recording, |recording| {
             let mut sink = Recorder {
                 recording,
                 context: &self.context,
             };
-            build(&mut sink, sources)
+            let node = build(&mut sink, sources)?;
+            template::log(recording, facts, spec, node);
+            Ok(node)
         })
     }
 }

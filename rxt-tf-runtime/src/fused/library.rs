@@ -45,6 +45,7 @@ static BUILDS: AtomicU64 = AtomicU64::new(0);
 static EVICTIONS: AtomicU64 = AtomicU64::new(0);
 static IN_CONTEXT: AtomicU64 = AtomicU64::new(0);
 static REPLAYS: AtomicU64 = AtomicU64::new(0);
+static FOLLOWED: AtomicU64 = AtomicU64::new(0);
 /// Exact calls from Python run as one proven `StatefulPartitionedCall`.
 pub(crate) static EXACT_INLINED: AtomicU64 = AtomicU64::new(0);
 /// Exact calls from Python run by name.
@@ -67,6 +68,9 @@ pub struct Stats {
     pub in_context: u64,
     /// Fused calls that failed and were run again op by op.
     pub replays: u64,
+    /// Fused calls that followed a trace their thread ran before, to its
+    /// end: their ops were checked against it, not recorded again.
+    pub followed: u64,
     /// TensorFlow call wrappers a call used that their removal did not
     /// find (their cached kernels stay): nonzero only if TensorFlow names
     /// them differently.
@@ -93,6 +97,11 @@ pub struct Stats {
     pub exact_by_name: u64,
 }
 
+/// Counts a fused call that followed a template to its end.
+pub(crate) fn count_followed() {
+    FOLLOWED.fetch_add(1, Ordering::Relaxed);
+}
+
 /// Counts a fused call run again op by op.
 pub(crate) fn count_replay() {
     REPLAYS.fetch_add(1, Ordering::Relaxed);
@@ -113,6 +122,7 @@ pub fn stats() -> Stats {
         cached,
         in_context: IN_CONTEXT.load(Ordering::Relaxed),
         replays: REPLAYS.load(Ordering::Relaxed),
+        followed: FOLLOWED.load(Ordering::Relaxed),
         wrappers_kept: call_gate::WRAPPERS_KEPT.load(Ordering::Relaxed),
         litert_calls: crate::litert::COUNTERS.calls.load(Ordering::Relaxed),
         litert_fallbacks: crate::litert::COUNTERS.fallbacks.load(Ordering::Relaxed),
@@ -160,9 +170,9 @@ pub(crate) struct FusedFunction {
 /// The function of the trace `key` (which names its context), built on a
 /// miss from the recorded `nodes` on inputs of `input_types` (`TF_DataType`
 /// codes: a captured variable's is `resource`) and
-/// `constants`, returning the nodes `outputs`. Functions the cache lets go
-/// of are added to `evicted`, for the caller to [`release`] once it holds
-/// no lock.
+/// `constants`, returning the nodes `outputs`, and whether it was cached
+/// before. Functions the cache lets go of are added to `evicted`, for the
+/// caller to [`release`] once it holds no lock.
 pub(crate) fn function(
     context: &Arc<BoundContext>,
     key: &[Part],
@@ -171,14 +181,14 @@ pub(crate) fn function(
     nodes: &[Node],
     outputs: &[(u32, DType)],
     evicted: &mut Vec<Arc<FusedFunction>>,
-) -> Result<Arc<FusedFunction>> {
+) -> Result<(Arc<FusedFunction>, bool)> {
     {
         let mut library = library();
         library.clock += 1;
         let clock = library.clock;
         if let Some(entry) = library.entries.get_mut(key) {
             entry.used = clock;
-            return Ok(Arc::clone(&entry.function));
+            return Ok((Arc::clone(&entry.function), true));
         }
     }
     // Built without the lock: two threads may build the same trace at once;
@@ -193,7 +203,7 @@ pub(crate) fn function(
         let function = Arc::clone(&entry.function);
         drop(library);
         drop(built);
-        return Ok(function);
+        return Ok((function, false));
     }
     if library.entries.len() >= TRACE_CAPACITY {
         evicted.extend(library.evict_least_recent(EVICTION_BATCH));
@@ -203,7 +213,7 @@ pub(crate) fn function(
         used,
     };
     library.entries.insert(key.to_vec(), entry);
-    Ok(built)
+    Ok((built, false))
 }
 
 /// Traces evicted at once when the cache is full: each eviction also drops

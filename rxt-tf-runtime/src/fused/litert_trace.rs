@@ -15,7 +15,7 @@ use crate::eager::node::Arg;
 use crate::eager::sizes::Sizes;
 use crate::error::{Error, Result};
 use crate::fused::library::FusedFunction;
-use crate::fused::recording::Recording;
+use crate::fused::recording::TraceParts;
 use crate::litert::{runs, Frozen, FrozenValue, HandleInput, Outcome};
 use crate::safe::handle::OwnedHandle;
 
@@ -30,7 +30,7 @@ const UNCHECKED: &[&std::ffi::CStr] = &[c"Squeeze", c"MatrixBandPart"];
 /// it cannot: an op of [`UNCHECKED`], or a `BiasAdd` whose bias LiteRT
 /// could broadcast where TensorFlow raises (a bias of rank other than 1,
 /// or of one value for several channels).
-fn unchecked(recording: &Recording) -> Option<String> {
+fn unchecked(recording: TraceParts<'_>) -> Option<String> {
     let sizes = |arg: &Arg| match *arg {
         Arg::Input(index) => recording
             .inputs
@@ -80,7 +80,7 @@ fn unchecked(recording: &Recording) -> Option<String> {
 pub(super) fn run(
     function: &FusedFunction,
     context: &std::sync::Arc<BoundContext>,
-    recording: &Recording,
+    recording: TraceParts<'_>,
     outputs: &[(u32, DType)],
 ) -> Result<Outcome<Vec<OwnedHandle>>> {
     let threads = crate::litert::threads()?;
@@ -88,7 +88,7 @@ pub(super) fn run(
         return Ok(Outcome::Fallback(reason));
     }
     let mut inputs = Vec::with_capacity(recording.inputs.len());
-    for input in &recording.inputs {
+    for input in recording.inputs {
         let Some(dtype) = DType::from_code(input.dtype).filter(|&dtype| runs(dtype)) else {
             return Ok(Outcome::Fallback(unconvertible_input(input.dtype)));
         };
@@ -192,7 +192,7 @@ fn tiny_scalar(api: &'static crate::sys::Api, handle: &OwnedHandle) -> bool {
 struct Trace<'a> {
     function: &'a FusedFunction,
     context: &'a std::sync::Arc<BoundContext>,
-    recording: &'a Recording,
+    recording: TraceParts<'a>,
     outputs: &'a [(u32, DType)],
     kinds: &'a [TensorKind],
     inputs: &'a [HandleInput<'a>],
@@ -269,7 +269,7 @@ impl Trace<'_> {
         }
         // TensorFlow's outputs for these inputs, once per new input shapes.
         let reference = || {
-            let outputs = function.call(context, &recording.inputs, recording.work)?;
+            let outputs = function.call(context, recording.inputs, recording.work)?;
             crate::litert::shapes_of(api, &outputs)
         };
         // Where LiteRT cannot size that model to these inputs: one converted

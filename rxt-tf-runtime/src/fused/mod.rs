@@ -25,6 +25,7 @@ mod key;
 mod library;
 mod litert_trace;
 mod recording;
+mod template;
 
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;

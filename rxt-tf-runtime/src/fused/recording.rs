@@ -15,6 +15,7 @@ use crate::eager::sizes::Sizes;
 use crate::eager::{is_set, malformed};
 use crate::error::Result;
 use crate::fused::key::{KeyValue, Part};
+use crate::fused::template::{Following, TracedCall};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Promise;
@@ -53,15 +54,32 @@ pub(crate) struct Recording {
     pub(crate) status: Option<Status>,
     /// The keyword vectors of cleared nodes, for the next nodes.
     keyword_room: Vec<Vec<rxt_tf_spec::Value>>,
+    /// The calls recorded, as a template of the trace keeps them; `None`
+    /// once the trace holds something a template does not (a function).
+    pub(crate) calls: Option<Vec<TracedCall>>,
+    /// The template the calls so far followed, if they did: then only
+    /// `inputs` (and `constants`) are filled, the rest is the template's.
+    pub(crate) following: Option<Following>,
+}
+
+/// The parts of a trace a run reads: its inputs, its nodes and what is
+/// known of their outputs, their work.
+#[derive(Clone, Copy)]
+pub(crate) struct TraceParts<'a> {
+    pub(crate) inputs: &'a [RecordedInput],
+    pub(crate) nodes: &'a [Node],
+    pub(crate) outputs: &'a [Output],
+    pub(crate) work: i64,
 }
 
 /// Where the recording stands, to rewind to.
+#[derive(Clone, Copy)]
 pub(crate) struct Mark {
-    key: usize,
-    inputs: usize,
-    constants: usize,
-    nodes: usize,
-    work: i64,
+    pub(crate) key: usize,
+    pub(crate) inputs: usize,
+    pub(crate) constants: usize,
+    pub(crate) nodes: usize,
+    pub(crate) work: i64,
 }
 
 impl Recording {
@@ -76,7 +94,34 @@ impl Recording {
             work: 0,
             status: None,
             keyword_room: Vec::new(),
+            calls: Some(Vec::new()),
+            following: None,
         }
+    }
+
+    /// The trace's parts as recorded.
+    pub(crate) fn parts(&self) -> TraceParts<'_> {
+        TraceParts {
+            inputs: &self.inputs,
+            nodes: &self.nodes,
+            outputs: &self.outputs,
+            work: self.work,
+        }
+    }
+
+    /// The sizes of `handle` (read with the recording's status, made on
+    /// first use for `row`).
+    pub(crate) fn sizes_of(
+        &mut self,
+        context: &BoundContext,
+        handle: &OwnedHandle,
+        row: &'static Op,
+    ) -> Result<Sizes> {
+        let status = match &mut self.status {
+            Some(status) => status,
+            empty => empty.insert(Status::new(context.wheel().api(), row.name)?),
+        };
+        Sizes::of(handle, status, row.name)
     }
 
     /// Where the recording stands now.
@@ -98,6 +143,8 @@ impl Recording {
         self.nodes.truncate(mark.nodes);
         self.outputs.truncate(mark.nodes);
         self.work = mark.work;
+        // A call that failed is not in the trace: no template is kept.
+        self.calls = None;
     }
 
     /// Empties the recording (keeping its room), for a trace on `context`.
@@ -110,6 +157,8 @@ impl Recording {
         self.key.clear();
         self.key.push(Part::Context(Arc::as_ptr(context) as usize));
         self.work = 0;
+        self.calls.get_or_insert_with(Vec::new).clear();
+        self.following = None;
     }
 
     /// The nodes' count as a node index, for the next node.
@@ -129,6 +178,8 @@ impl Recording {
         dtype: DType,
     ) -> Result<u32> {
         let row: &'static Op = &FUNCTION_ROW;
+        // A function's trace is not kept as a template.
+        self.calls = None;
         self.key.push(Part::Function(id));
         let mut sink = Recorder {
             recording: self,
@@ -175,15 +226,6 @@ pub(crate) struct Recorder<'r> {
 }
 
 impl Recorder<'_> {
-    /// The sizes of `handle`.
-    fn sizes(&mut self, handle: &OwnedHandle, row: &'static Op) -> Result<Sizes> {
-        let status = match &mut self.recording.status {
-            Some(status) => status,
-            empty => empty.insert(Status::new(self.context.wheel().api(), row.name)?),
-        };
-        Sizes::of(handle, status, row.name)
-    }
-
     /// The input index of `handle` and its sizes: a tensor (`given` is
     /// `None`) is added on first use, its sizes read then; a run-time scalar
     /// (`given` its sizes) every time.
@@ -212,7 +254,7 @@ impl Recorder<'_> {
         let dtype = handle.dtype();
         let sizes = match given {
             Some(sizes) => sizes,
-            None => self.sizes(&handle, row)?,
+            None => self.recording.sizes_of(self.context, &handle, row)?,
         };
         let rank = u8::try_from(sizes.rank()).map_err(|_| malformed(row))?;
         self.recording.key.push(Part::NewInput(dtype, rank));
