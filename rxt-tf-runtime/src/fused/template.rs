@@ -38,8 +38,9 @@ use crate::fused::recording::{Mark, Output, RecordedInput, Recording, TraceParts
 use crate::safe::handle::OwnedHandle;
 use crate::tensor::Promise;
 
-/// Templates one thread keeps (the least recently followed dropped first).
-const TEMPLATES_KEPT: usize = 8;
+/// Templates one thread keeps (the least recently followed dropped first):
+/// enough for the bodies a thread takes turns at.
+const TEMPLATES_KEPT: usize = 32;
 
 thread_local! {
     /// The thread's templates, the most recently used last.
@@ -257,35 +258,28 @@ pub(crate) fn follow(
     if !fresh {
         return None;
     }
-    let candidates: Vec<Arc<Template>> = TEMPLATES
+    let found = TEMPLATES
         .try_with(|templates| {
             let templates = templates.try_borrow().ok()?;
-            Some(
-                templates
-                    .iter()
-                    .rev()
-                    .filter(|template| {
-                        std::ptr::eq(template.context.as_ptr(), Arc::as_ptr(context))
-                    })
-                    .cloned()
-                    .collect(),
-            )
+            templates
+                .iter()
+                .rev()
+                .filter(|template| std::ptr::eq(template.context.as_ptr(), Arc::as_ptr(context)))
+                .find_map(|template| {
+                    let output = bind(template, 0, recording, context, sources, facts)?;
+                    Some((Arc::clone(template), output))
+                })
         })
         .ok()
-        .flatten()
-        .unwrap_or_default();
-    for template in candidates {
-        if let Some(output) = bind(&template, 0, recording, context, sources, facts) {
-            used(&template);
-            recording.following = Some(Following {
-                template,
-                cursor: 1,
-                promises: Vec::new(),
-            });
-            return Some(output);
-        }
-    }
-    None
+        .flatten();
+    let (template, output) = found?;
+    used(&template);
+    recording.following = Some(Following {
+        template,
+        cursor: 1,
+        promises: Vec::new(),
+    });
+    Some(output)
 }
 
 /// Notes the promise of node `node` the batch made of a followed call.
