@@ -21,11 +21,11 @@
 //! `#[rxt_tf::inference(fuse = false)]` turns it off for one function.
 
 mod batch;
+mod input;
 mod key;
 mod library;
 mod litert_trace;
 mod recording;
-mod template;
 
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;

@@ -32,9 +32,10 @@ use crate::eager::emit::Node;
 use crate::eager::node::{CallFacts, Source, Sources};
 use crate::eager::sizes::Sizes;
 use crate::eager::PlannedOp;
+use crate::fused::input::RecordedInput;
 use crate::fused::key::Part;
 use crate::fused::library::FusedFunction;
-use crate::fused::recording::{Mark, Output, RecordedInput, Recording, TraceParts};
+use crate::fused::recording::{Mark, Output, Recording, TraceParts};
 use crate::safe::handle::OwnedHandle;
 use crate::tensor::Promise;
 

@@ -1,7 +1,10 @@
 //! The record of a batch's ops: its inputs, constants and nodes, what is
 //! known of each node's output, and the trace key that names the graph.
 //! Nodes of the table's ops are added by the eager layer's builder, through
-//! this module's [`Sink`]; function calls are added here.
+//! this module's [`Sink`]; function calls are added here. Its
+//! [`template`]s are recordings kept to be followed.
+
+pub(crate) mod template;
 
 use std::sync::{Arc, Weak};
 
@@ -14,20 +17,12 @@ use crate::eager::node::{Arg, NodeSpec, Sink, Source};
 use crate::eager::sizes::Sizes;
 use crate::eager::{is_set, malformed};
 use crate::error::Result;
+pub(crate) use crate::fused::input::RecordedInput;
 use crate::fused::key::{KeyValue, Part};
-use crate::fused::template::{Following, TracedCall};
 use crate::safe::handle::OwnedHandle;
 use crate::safe::status::Status;
 use crate::tensor::Promise;
-
-/// One input of a trace: a tensor or run-time scalar the fused call is
-/// given.
-pub(crate) struct RecordedInput {
-    pub(crate) handle: Arc<OwnedHandle>,
-    /// Its `TF_DataType` code (a captured variable's is `resource`).
-    pub(crate) dtype: i32,
-    pub(crate) sizes: Sizes,
-}
+use template::{Following, TracedCall};
 
 /// What is known of a node's output before it runs.
 pub(crate) struct Output {
