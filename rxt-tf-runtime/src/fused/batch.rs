@@ -252,13 +252,10 @@ impl Batch {
                 let ran = self.execute(&finished.function, parts, finished.returned, count);
                 (ran, finished.live)
             });
-            let live = match followed {
+            let (live, results) = match followed {
                 Some((ran, live)) => {
                     let results = self.results(ran, &mut recording, &live);
-                    for ((_, promise), result) in live.iter().zip(results) {
-                        garbage.producers.extend(promise.fulfil(result));
-                    }
-                    live
+                    (live, results)
                 }
                 None => {
                     template::materialize(&mut recording);
@@ -271,15 +268,16 @@ impl Batch {
                             Some((u32::try_from(index).ok()?, promise))
                         })
                         .collect();
-                    if !live.is_empty() {
-                        let results = self.run(&mut recording, &live, &mut garbage);
-                        for ((_, promise), result) in live.iter().zip(results) {
-                            garbage.producers.extend(promise.fulfil(result));
-                        }
-                    }
-                    live
+                    let results = match live.is_empty() {
+                        true => Vec::new(),
+                        false => self.run(&mut recording, &live, &mut garbage),
+                    };
+                    (live, results)
                 }
             };
+            for ((_, promise), result) in live.iter().zip(results) {
+                garbage.producers.extend(promise.fulfil(result));
+            }
             garbage.promises = live.into_iter().map(|(_, promise)| promise).collect();
             garbage
                 .functions

@@ -130,48 +130,25 @@ pub(crate) fn spec(recording: &Recording, sources: &Sources, swap_scalar: bool) 
     let mut fresh_constants: Vec<(usize, u32)> = Vec::new();
     let mut inputs = recording.inputs.len();
     let mut constants = recording.constants.len();
-    let new_index = |count: &mut usize| {
-        let index = u32::try_from(*count).ok();
-        *count += 1;
-        index
-    };
+    let input_addresses = || recording.inputs.iter().map(|input| address(&input.handle));
+    let constant_addresses = || recording.constants.iter().map(|held| address(held));
     let mut constant = |handle: &OwnedHandle, fresh: &mut Vec<(usize, u32)>| {
-        let at = address(handle);
-        let known = recording
-            .constants
-            .iter()
-            .position(|held| address(held) == at)
-            .and_then(|index| u32::try_from(index).ok())
-            .or_else(|| fresh.iter().find(|(a, _)| *a == at).map(|&(_, i)| i));
-        match known {
-            Some(index) => Some(SourceSpec::Constant(index)),
-            None => {
-                let index = new_index(&mut constants)?;
-                fresh.push((at, index));
-                Some(SourceSpec::Constant(index))
-            }
-        }
+        let index = known_or_new(constant_addresses(), fresh, address(handle), &mut constants)?;
+        Some(SourceSpec::Constant(index.either()))
     };
     let mut specs = Vec::with_capacity(sources.inputs.len());
     for source in &sources.inputs {
         let spec = match source {
             Source::Pending(node) => SourceSpec::Pending(*node),
             Source::Tensor(handle) => {
-                let at = address(handle);
-                let known = recording
-                    .inputs
-                    .iter()
-                    .position(|input| address(&input.handle) == at)
-                    .and_then(|index| u32::try_from(index).ok())
-                    .or_else(|| fresh_inputs.iter().find(|(a, _)| *a == at).map(|&(_, i)| i));
-                match known {
-                    Some(index) => SourceSpec::Seen(index),
-                    None => {
-                        let index = u32::try_from(inputs).ok()?;
-                        inputs += 1;
-                        fresh_inputs.push((at, index));
-                        SourceSpec::New(index)
-                    }
+                match known_or_new(
+                    input_addresses(),
+                    &mut fresh_inputs,
+                    address(handle),
+                    &mut inputs,
+                )? {
+                    Index::Known(index) => SourceSpec::Seen(index),
+                    Index::New(index) => SourceSpec::New(index),
                 }
             }
             Source::Scalar(handle, sizes) => {
@@ -199,6 +176,44 @@ pub(crate) fn spec(recording: &Recording, sources: &Sources, swap_scalar: bool) 
         inputs,
         constants,
     })
+}
+
+/// An index among a trace's inputs or constants: one it has (its address
+/// among `held`, or among those `fresh` in this call), or the next one,
+/// `count` of them counted.
+enum Index {
+    Known(u32),
+    New(u32),
+}
+
+impl Index {
+    fn either(self) -> u32 {
+        match self {
+            Index::Known(index) | Index::New(index) => index,
+        }
+    }
+}
+
+/// The index of the input or constant at `at`, as the recording takes it:
+/// an earlier one's, or a new one (noted in `fresh`, `count` counted).
+fn known_or_new(
+    held: impl IntoIterator<Item = usize>,
+    fresh: &mut Vec<(usize, u32)>,
+    at: usize,
+    count: &mut usize,
+) -> Option<Index> {
+    let known = held
+        .into_iter()
+        .position(|a| a == at)
+        .and_then(|index| u32::try_from(index).ok())
+        .or_else(|| fresh.iter().find(|(a, _)| *a == at).map(|&(_, i)| i));
+    if let Some(index) = known {
+        return Some(Index::Known(index));
+    }
+    let index = u32::try_from(*count).ok()?;
+    *count += 1;
+    fresh.push((at, index));
+    Some(Index::New(index))
 }
 
 /// Keeps the call of `facts` the recording just took (its output node
@@ -240,18 +255,24 @@ pub(crate) fn follow(
     sources: &Sources,
     facts: CallFacts<'_>,
 ) -> Option<u32> {
-    if let Some(following) = recording.following.take() {
-        let template = Arc::clone(&following.template);
+    if let Some(mut following) = recording.following.take() {
         let cursor = following.cursor;
-        recording.following = Some(following);
-        if let Some(output) = bind(&template, cursor, recording, context, sources, facts) {
-            if let Some(following) = recording.following.as_mut() {
-                following.cursor += 1;
-            }
-            return Some(output);
+        let bound = bind(
+            &following.template,
+            cursor,
+            recording,
+            context,
+            sources,
+            facts,
+        );
+        if bound.is_some() {
+            following.cursor += 1;
         }
-        materialize(recording);
-        return None;
+        recording.following = Some(following);
+        if bound.is_none() {
+            materialize(recording);
+        }
+        return bound;
     }
     let fresh = recording.nodes.is_empty()
         && recording.inputs.is_empty()
