@@ -24,7 +24,7 @@ ResNet50, DenseNet121; 224×224 RGB) at batch 1, in one process:
 - `hand-written litert`: the example's hand-written Rust model (its
   weights held in the `#[pyclass]`), its `#[inference(backend = "litert")]`
   method: the weights, the same tensors every call, frozen into the
-  converted model (the MLP has no hand-written twin).
+  converted model.
 
 Then the tiny two-op body `relu(x @ w + b)` (`x` 1×16, `w` 16×16) as an
 `#[inference]` function fused on TensorFlow and with `backend = "litert"`
@@ -111,8 +111,6 @@ def model_input(name: str, batch: int) -> Any:
     """An input of model `name` at `batch`."""
     if name in APPLICATIONS:
         return tf.random.stateless_uniform((batch, 224, 224, 3), seed=(1, 2), maxval=255.0)
-    if name == "mlp":
-        return tf.random.stateless_normal((batch, 16), seed=(1, 2))
     return getattr(models, f"{name}_input")(batch)
 
 

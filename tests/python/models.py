@@ -1,7 +1,8 @@
-"""The three example models, in Keras, in Rust and as eager TensorFlow ops.
+"""The four example models, in Keras, in Rust and as eager TensorFlow ops.
 
 Each is built in Keras, its weights handed to the Rust model
-(`rxt_tf_example.EncoderBlock`, `SmallCnn`, `TextClassifier`), and the same
+(`rxt_tf_example.EncoderBlock`, `SmallCnn`, `TextClassifier`,
+`Perceptron`), and the same
 math is written with eager TensorFlow ops. Shared by `test_models.py` and
 `bench/models.py`.
 """
@@ -228,6 +229,33 @@ def classifier_eager(model: keras.Model) -> Any:
         return probabilities, tf.argmax(probabilities, axis=1)
 
     return call
+
+
+def mlp_weights(model: keras.Model) -> list[Any]:
+    """Each `Dense` layer's kernel and bias, in layer order."""
+    return [tf.convert_to_tensor(w) for layer in model.layers for w in (layer.kernel, layer.bias)]
+
+
+def mlp_native(model: keras.Model) -> Any:
+    """The Rust perceptron with the Keras MLP's weights."""
+    return rxt_tf_example.Perceptron(*mlp_weights(model))
+
+
+def mlp_eager(model: keras.Model) -> Any:
+    """The Rust perceptron's ops, one by one in eager TensorFlow."""
+    k1, b1, k2, b2, k3, b3 = mlp_weights(model)
+
+    def call(x: Any) -> Any:
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(x, k1), b1))
+        h = tf.nn.relu(tf.nn.bias_add(tf.matmul(h, k2), b2))
+        return tf.nn.softmax(tf.nn.bias_add(tf.matmul(h, k3), b3))
+
+    return call
+
+
+def mlp_input(batch: int, seed: int = 0) -> Any:
+    """A `[batch, 16]` float32 input."""
+    return tf.constant(np.random.default_rng(seed).normal(size=(batch, 16)), tf.float32)
 
 
 def encoder_input(batch: int, seed: int = 0) -> Any:

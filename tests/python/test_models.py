@@ -1,4 +1,4 @@
-"""The three example models against the Keras models whose weights they
+"""The four example models against the Keras models whose weights they
 hold (max relative difference ≤ 1e-4), and bitwise against the same ops
 run eagerly, fused and per op, at batch 1 and 32."""
 
@@ -39,6 +39,22 @@ def cnn():  # type: ignore[no-untyped-def]
 def classifier():  # type: ignore[no-untyped-def]
     model = models.classifier_keras()
     return model, models.classifier_native(model), models.classifier_eager(model)
+
+
+@pytest.fixture(scope="module")
+def mlp():  # type: ignore[no-untyped-def]
+    model = models.mlp_keras()
+    return model, models.mlp_native(model), models.mlp_eager(model)
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_perceptron_matches_keras(mlp, batch: int) -> None:  # type: ignore[no-untyped-def]
+    model, native, eager = mlp
+    x = models.mlp_input(batch, seed=batch)
+    out = native(x)
+    assert out.shape == (batch, 4)
+    assert relative(out.numpy(), model(x).numpy()) <= 1e-4
+    bitwise(out, eager(x))
 
 
 @pytest.mark.parametrize("batch", BATCHES)

@@ -1,4 +1,4 @@
-"""The three example models' `litert` methods (`#[inference(backend =
+"""The four example models' `litert` methods (`#[inference(backend =
 "litert")]` bodies whose weights are held in the `#[pyclass]`) against the
 Keras models, within the litert backend's tolerance, at batch 1, 32 and 1
 again: the weights are the same tensors every call, so they are frozen into
@@ -57,6 +57,16 @@ def test_the_encoder_converts_its_gelu_with_its_constants_frozen() -> None:
         warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
         for seed, batch in enumerate(BATCHES):
             x = models.encoder_input(batch, seed=seed)
+            assert close(native.litert(x), model(x)), batch
+
+
+def test_the_perceptron_converts_with_its_weights_frozen() -> None:
+    model = models.mlp_keras()
+    native = models.mlp_native(model)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", rxt_tf.LitertFallbackWarning)
+        for seed, batch in enumerate(BATCHES):
+            x = models.mlp_input(batch, seed=seed)
             assert close(native.litert(x), model(x)), batch
 
 

@@ -368,6 +368,7 @@ fn rxt_tf_example(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<models::EncoderBlock>()?;
     m.add_class::<models::SmallCnn>()?;
     m.add_class::<models::TextClassifier>()?;
+    m.add_class::<models::Perceptron>()?;
     m.add_function(wrap_pyfunction!(chain_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(fused_floor_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(boundary_only, m)?)?;

@@ -1,7 +1,7 @@
-//! Three models whose weights come from Keras, each a `#[pyclass]` built
+//! Four models whose weights come from Keras, each a `#[pyclass]` built
 //! once from the Keras layers' own tensors (no copy) and run by one
-//! `#[rxt_tf::inference]` method: a transformer encoder block, a small CNN
-//! and a text classifier. `tests/python/test_models.py` builds the Keras
+//! `#[rxt_tf::inference]` method (and its `litert` twin): a transformer
+//! encoder block, a small CNN, a text classifier and a perceptron. `tests/python/test_models.py` builds the Keras
 //! models, hands their weights over (the weight mapping is each
 //! constructor's) and compares the outputs; `make bench` times them.
 
@@ -295,5 +295,53 @@ impl TextClassifier {
         let probabilities = tf!(softmax(tf!(bias_add(logits, self.dense_bias))?))?;
         let labels = tf!(argmax(probabilities, axis = 1))?;
         Ok((probabilities, labels))
+    }
+}
+
+/// A perceptron on `[batch, features]`, as the matching `keras.Sequential`
+/// of three `Dense` layers computes it: relu, relu, then softmax.
+#[pyclass(frozen)]
+pub struct Perceptron {
+    layers: [(TensorF32Cpu2D, TensorF32Cpu1D); 3],
+}
+
+#[pymethods]
+impl Perceptron {
+    /// The three `Dense` layers' kernels (`[in, out]`) and biases, in
+    /// layer order.
+    #[new]
+    fn new(
+        kernel1: TensorF32Cpu2D,
+        bias1: TensorF32Cpu1D,
+        kernel2: TensorF32Cpu2D,
+        bias2: TensorF32Cpu1D,
+        kernel3: TensorF32Cpu2D,
+        bias3: TensorF32Cpu1D,
+    ) -> Self {
+        Perceptron {
+            layers: [(kernel1, bias1), (kernel2, bias2), (kernel3, bias3)],
+        }
+    }
+
+    /// Class probabilities of each row of `x`.
+    #[rxt_tf::inference]
+    fn __call__(&self, x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        self.forward(&x)
+    }
+
+    /// The same through the litert backend.
+    #[rxt_tf::inference(backend = "litert")]
+    fn litert(&self, x: TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        self.forward(&x)
+    }
+}
+
+impl Perceptron {
+    /// The network's body, run in the caller's scope.
+    fn forward(&self, x: &TensorF32Cpu2D) -> rxt_tf::Result<TensorF32Cpu2D> {
+        let [(k1, b1), (k2, b2), (k3, b3)] = &self.layers;
+        let h = tf!(relu(tf!(bias_add(tf!(matmul(x, k1))?, b1))?))?;
+        let h = tf!(relu(tf!(bias_add(tf!(matmul(h, k2))?, b2))?))?;
+        tf!(softmax(tf!(bias_add(tf!(matmul(h, k3))?, b3))?))
     }
 }
