@@ -91,12 +91,14 @@ test-rust: setup
 
 ## Differential fuzzing of every op against eager TensorFlow, longer than the
 ## 10,000 cases `test-rust` runs (tests/fuzz_ops.rs; RXT_TF_FUZZ_SEED picks
-## another seed); 20,000 random fused programs (tests/fused_random.rs, 800 in
-## `make test`); then 20,000 cases through the litert backend, within its
-## tolerance.
+## another seed); 20,000 random fused programs (tests/fused_random.rs, 500 in
+## `make test`); two threads building 50,000 traces (tests/fused_pressure.rs,
+## 12,000 in `make test`); then 20,000 cases through the litert backend,
+## within its tolerance.
 fuzz: setup
 	@$(ENV) RXT_TF_FUZZ_CASES=200000 cargo test --release --all-features --test fuzz_ops -- --nocapture
 	@$(ENV) RXT_TF_RANDOM_PROGRAMS=20000 cargo test --release --all-features --test fused_random -- --nocapture
+	@$(ENV) RXT_TF_PRESSURE_CALLS=25000 cargo test --release --all-features --test fused_pressure -- --nocapture
 	@$(ENV) RXT_TF_TEST_LITERT=1 RXT_TF_FUZZ_CASES=20000 cargo test --release --all-features --test fuzz_ops -- --nocapture
 
 test-python: example wheel

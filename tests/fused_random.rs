@@ -21,7 +21,7 @@ use rxt_tf::{tf, TensorF32Cpu2D};
 
 /// Programs run by default; `RXT_TF_RANDOM_PROGRAMS` sets another number
 /// (`make fuzz` runs many more).
-const PROGRAMS: usize = 800;
+const PROGRAMS: usize = 500;
 const SEED: u64 = 0x5eed_2026_1201;
 
 type Shape = [usize; 2];

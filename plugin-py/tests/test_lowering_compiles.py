@@ -116,7 +116,7 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
             if not choices:
                 continue
             axis_at = _runtime_axis(op)
-            for operands in itertools.product(*choices):
+            for operands in _operand_product(op, choices):
                 if axis_at is not None:
                     # An axis known at run time, positionally (`tf.reduce_sum(x, ax)`).
                     fill = [lit(0)] * (axis_at - len(operands))
@@ -141,6 +141,25 @@ def claimed_forms() -> list[tuple[str, tuple[str, ...], dict[str, str], str]]:
                         continue
                     forms.extend(_form(site, verdict, operands, seen))
     return forms
+
+
+def _operand_product(op: Op, choices: list[list[Any]]) -> list[tuple[Any, ...]]:
+    """Every combination of `choices`, but the size lists of an op with several
+    (`strided_slice`'s begin, end and strides) alike: the plugin claims only
+    lists of one length, all literals, so their other combinations (729 per
+    tensor, each with 32 keyword sets) are refusals only."""
+    dims = [index for index, role in enumerate(op.row.roles) if role == "dims"]
+    if len(dims) < 2:
+        return list(itertools.product(*choices))
+    first, rest = dims[0], set(dims[1:])
+    free = [options for index, options in enumerate(choices) if index not in rest]
+    combos = []
+    for picked in itertools.product(*free):
+        operands = list(picked)
+        for index in sorted(rest):
+            operands.insert(index, picked[first])
+        combos.append(tuple(operands))
+    return combos
 
 
 def _runtime_axis(op: Op) -> int | None:

@@ -151,13 +151,26 @@ def op_for(kind: str, target: str) -> Op | None:
     return found[0] if found else None
 
 
+def _by_site() -> dict[tuple[str, str], tuple[Op, ...]]:
+    """The ops of each site kind and target, in table order."""
+    found: dict[tuple[str, str], list[Op]] = {}
+    for op in OPS:
+        for target in dict.fromkeys(op.targets):
+            found.setdefault((op.kind, target), []).append(op)
+    return {site: tuple(ops) for site, ops in found.items()}
+
+
+_BY_SITE = _by_site()
+"""Every site's ops, looked up once per claim (Rextio asks for each site)."""
+
+
 def ops_for(kind: str, target: str) -> tuple[Op, ...]:
     """The ops claiming sites of this kind and target, in table order.
 
     Several for one target where the operand's rank picks the op
     (``tf.nn.convolution``: ``conv2d`` at rank 4, ``conv1d`` at rank 3).
     """
-    return tuple(op for op in OPS if op.kind == kind and target in op.targets)
+    return _BY_SITE.get((kind, target), ())
 
 
 def covered_symbols() -> tuple[str, ...]:
