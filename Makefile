@@ -84,10 +84,7 @@ package: setup
 
 test-rust: setup
 	@$(ENV) cargo test --workspace --all-features
-	@echo "op surface again, every op fused (and 3,000 fuzz cases):"
-	@$(ENV) RXT_TF_TEST_FUSED=1 RXT_TF_FUZZ_CASES=3000 cargo test --all-features --test op_surface --test generic_ops --test data_ops --test layer_ops --test runtime_axes --test rank5_layers --test generic_elements --test optional_masks --test half_types --test fuzz_ops
-	@echo "every form and 100 cases through the litert backend, within its tolerance:"
-	@$(ENV) RXT_TF_TEST_LITERT=1 RXT_TF_FUZZ_CASES=100 cargo test --all-features --test fuzz_ops
+	@$(ENV) bash ci/test-passes.sh
 
 ## Differential fuzzing of every op against eager TensorFlow, longer than the
 ## 10,000 cases `test-rust` runs (tests/fuzz_ops.rs; RXT_TF_FUZZ_SEED picks
