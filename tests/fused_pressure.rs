@@ -301,7 +301,10 @@ fn two_threads_building_traces_stay_bounded_without_replays() {
     );
     // Most calls build: each thread's 600 traces cycle through a cache of
     // 256 shared by both.
-    assert!(end.builds - start.builds >= u64::from(calls) * 8 / 5, "{end:?}");
+    assert!(
+        end.builds - start.builds >= u64::from(calls) * 8 / 5,
+        "{end:?}"
+    );
     assert_eq!(end.replays, start.replays, "no fused call failed");
     assert_eq!(end.wrappers_kept, start.wrappers_kept, "{end:?}");
     assert!(end.cached <= fusion::TRACE_CAPACITY, "{end:?}");
