@@ -337,10 +337,7 @@ fn random_programs_observe_the_same_fused_and_per_op() {
     let mut rng = Rng(SEED);
     let before = fusion::stats();
     let (mut failed, mut long, mut kept) = (0, 0, 0);
-    let programs = std::env::var("RXT_TF_RANDOM_PROGRAMS")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(PROGRAMS);
+    let programs = common::count_from_env("RXT_TF_RANDOM_PROGRAMS", PROGRAMS);
     for number in 0..programs {
         let program = generate(&mut rng);
         long += usize::from(program.steps.len() > 256);

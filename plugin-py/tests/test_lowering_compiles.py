@@ -149,17 +149,13 @@ def _operand_product(op: Op, choices: list[list[Any]]) -> list[tuple[Any, ...]]:
     lists of one length, all literals, so their other combinations (729 per
     tensor, each with 32 keyword sets) are refusals only."""
     dims = [index for index, role in enumerate(op.row.roles) if role == "dims"]
-    if len(dims) < 2:
-        return list(itertools.product(*choices))
-    first, rest = dims[0], set(dims[1:])
-    free = [options for index, options in enumerate(choices) if index not in rest]
-    combos = []
-    for picked in itertools.product(*free):
-        operands = list(picked)
-        for index in sorted(rest):
-            operands.insert(index, picked[first])
-        combos.append(tuple(operands))
-    return combos
+    # Each position's source: a later size list takes the first's choice.
+    source = [dims[0] if index in dims else index for index in range(len(choices))]
+    free = sorted(set(source))
+    return [
+        tuple(dict(zip(free, picked, strict=True))[at] for at in source)
+        for picked in itertools.product(*(choices[at] for at in free))
+    ]
 
 
 def _runtime_axis(op: Op) -> int | None:

@@ -61,6 +61,15 @@ pub fn with_python<R>(f: impl for<'py> FnOnce(Python<'py>) -> R) -> R {
     Python::attach(f)
 }
 
+/// The number the environment variable `name` holds, or `default` where
+/// it is unset or not a number (a test's size, which `make fuzz` raises).
+pub fn count_from_env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or(default)
+}
+
 /// Evaluates a Python expression with `tf` and `np` in scope.
 pub fn eval<'py>(py: Python<'py>, code: &str) -> Bound<'py, PyAny> {
     eval_with(py, code, &[])

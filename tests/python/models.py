@@ -2,8 +2,7 @@
 
 Each is built in Keras, its weights handed to the Rust model
 (`rxt_tf_example.EncoderBlock`, `SmallCnn`, `TextClassifier`,
-`Perceptron`), and the same
-math is written with eager TensorFlow ops. Shared by `test_models.py` and
+`Perceptron`), and the same math is written with eager TensorFlow ops. Shared by `test_models.py` and
 `bench/models.py`.
 """
 
@@ -21,6 +20,7 @@ SEQ, DIM, HEADS, KEY_DIM, FF = 16, 32, 4, 8, 64
 IMAGE, CHANNELS, CLASSES = 16, 3, 10
 VOCAB, TOKENS, EMBED, LABELS = 50, 12, 16, 5
 EPSILON = 1e-6
+FEATURES = 16
 
 
 def mlp_keras(seed: int = 7) -> keras.Model:
@@ -29,7 +29,7 @@ def mlp_keras(seed: int = 7) -> keras.Model:
     keras.utils.set_random_seed(seed)
     return keras.Sequential(
         [
-            keras.Input((16,)),
+            keras.Input((FEATURES,)),
             keras.layers.Dense(32, activation="relu"),
             keras.layers.Dense(32, activation="relu"),
             keras.layers.Dense(4, activation="softmax"),
@@ -254,8 +254,8 @@ def mlp_eager(model: keras.Model) -> Any:
 
 
 def mlp_input(batch: int, seed: int = 0) -> Any:
-    """A `[batch, 16]` float32 input."""
-    return tf.constant(np.random.default_rng(seed).normal(size=(batch, 16)), tf.float32)
+    """A `[batch, FEATURES]` float32 input."""
+    return tf.constant(np.random.default_rng(seed).normal(size=(batch, FEATURES)), tf.float32)
 
 
 def encoder_input(batch: int, seed: int = 0) -> Any:

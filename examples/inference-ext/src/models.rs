@@ -1,9 +1,10 @@
 //! Four models whose weights come from Keras, each a `#[pyclass]` built
 //! once from the Keras layers' own tensors (no copy) and run by one
 //! `#[rxt_tf::inference]` method (and its `litert` twin): a transformer
-//! encoder block, a small CNN, a text classifier and a perceptron. `tests/python/test_models.py` builds the Keras
-//! models, hands their weights over (the weight mapping is each
-//! constructor's) and compares the outputs; `make bench` times them.
+//! encoder block, a small CNN, a text classifier and a perceptron.
+//! `tests/python/test_models.py` builds the Keras models, hands their
+//! weights over (the weight mapping is each constructor's) and compares
+//! the outputs; `make bench` times them.
 
 use pyo3::prelude::*;
 use rxt_tf::ops::Scalar;
